@@ -1,0 +1,54 @@
+import type { Category } from './category.js';
+import type { Millis } from './time.js';
+
+export type SendPath = 'cloud' | 'marketing_messages';
+
+export type DeferReason =
+  | 'marketing_cool_off' // per-user cap (131049): wait for it to lift
+  | 'frequency_cap' // our own K-per-window marketing cap
+  | 'template_paused' // paused by Meta for a known time
+  | 'sender_throttled'; // sender number backing off (130429 and friends)
+
+export type HoldReason = 'experiment_group'; // 130472: only inside an open window
+
+export type SkipReason =
+  | 'no_consent'
+  | 'consent_revoked'
+  | 'marketing_stopped'
+  | 'unreachable'
+  | 'us_marketing_pause'
+  | 'window_closed' // free-form outside the customer-service window
+  | 'template_unavailable' // disabled, rejected, deleted, or paused with no known end
+  | 'sender_stopped' // account/number problem awaiting an operator
+  | 'capped_exhausted'; // this message used its cap attempts; the contact stays eligible later
+
+export type SendReason =
+  | 'eligible'
+  | 'inside_window' // allowed because the contact's window is open (does not count toward Meta's cap)
+  | 'probe_after_quiet' // re-probing an unreachable or experiment contact after the quiet period
+  | 'after_cap_marketing_api'; // first marketing attempt after a cap goes through /marketing_messages
+
+export type DecisionReason = SendReason | DeferReason | HoldReason | SkipReason;
+
+export type Decision =
+  | { kind: 'send'; path: SendPath; reason: SendReason; explanation: string }
+  | { kind: 'defer'; until: Millis; reason: DeferReason; explanation: string }
+  | { kind: 'hold'; reason: HoldReason; explanation: string }
+  | { kind: 'skip'; reason: SkipReason; explanation: string; until: Millis | null };
+
+export type TemplateStatus = 'approved' | 'pending' | 'paused' | 'disabled' | 'rejected' | 'deleted' | 'unknown';
+
+/** What we want to send, with the facts about it that are not contact state. */
+export interface SendIntent {
+  category: Category;
+  /** Free-form messages need an open window; templates do not. */
+  kind: 'template' | 'freeform';
+  /** ISO region of the recipient's number (from a phone library at the edge), or null if unknown. */
+  recipientRegion: string | null;
+  template: { status: TemplateStatus; pausedUntil: Millis | null } | null;
+  sender: { state: 'ok' } | { state: 'throttled'; until: Millis } | { state: 'stopped'; why: string };
+  /** Cap failures (131049) this same message already had; bounded by policy. */
+  capAttempts: number;
+  /** The marketing-messages path refused this message; use /messages. */
+  marketingApiRefused: boolean;
+}

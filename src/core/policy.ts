@@ -1,0 +1,90 @@
+import type { Category } from './category.js';
+import { DAY, HOUR, MINUTE, SECOND, type Millis } from './time.js';
+
+/** How marketing reaches Meta: always /messages, always /marketing_messages, or the latter once after a cap. */
+export type MarketingPath = 'cloud' | 'marketing_messages' | 'marketing_messages_after_cap';
+
+export interface CapRetryPolicy {
+  /** Gap before the next marketing attempt after the 1st, 2nd, 3rd... consecutive cap; the last repeats. */
+  gapsMs: readonly Millis[];
+  /** Attempts per campaign message, the first included, before it ends `capped_exhausted`. */
+  maxAttemptsPerMessage: number;
+}
+
+export interface BackoffPolicy {
+  baseMs: Millis;
+  maxMs: Millis;
+  maxAttempts: number;
+}
+
+export interface Policy {
+  capRetry: CapRetryPolicy;
+  /** Codes treated as the per-user marketing cap. 131049 always; add 1026 for On-Premises-era traffic. */
+  capCodes: readonly number[];
+  /** Skip marketing templates to US (+1) numbers while Meta's pause stands. */
+  usMarketingPause: boolean;
+  /** ISO regions where Meta applies no per-user marketing cap. */
+  uncappedRegions: readonly string[];
+  /** After 131026, wait this long (or for an inbound message) before probing the number again. */
+  unreachableQuietMs: Millis;
+  /** An experiment-group (130472) hold is re-probed after this long outside any window; null = never. */
+  experimentRecheckMs: Millis | null;
+  /** Our own cap: at most `max` marketing messages per contact per `windowMs`; null disables it. */
+  frequencyCap: { max: number; windowMs: Millis } | null;
+  marketingPath: MarketingPath;
+  /** Categories that need explicit granted consent. Revoked consent is refused whatever this says. */
+  consentRequired: Readonly<Record<Category, boolean>>;
+  /** Inbound texts (whole message, case- and accent-insensitive) that stop or resume marketing. */
+  stopKeywords: readonly string[];
+  resumeKeywords: readonly string[];
+  /** Quick-reply button texts or payloads that mean "stop promotions". */
+  stopButtons: readonly string[];
+  customerServiceWindowMs: Millis;
+  freeEntryWindowMs: Millis;
+  /** Retries of Meta-side transient failures (exponential with jitter). */
+  transientBackoff: BackoffPolicy;
+  /** Retries after 131056; Meta advises 4^n seconds. */
+  pairRateBackoff: BackoffPolicy;
+  /** Sender-wide backoff after 130429/80007/4/613. */
+  senderBackoff: BackoffPolicy;
+}
+
+export const CAP_SCHEDULE_PRESETS = {
+  /** Meta's guidance: at least 24 h, growing gaps. */
+  meta: { gapsMs: [24 * HOUR, 48 * HOUR, 72 * HOUR], maxAttemptsPerMessage: 3 },
+  '12h': { gapsMs: [12 * HOUR], maxAttemptsPerMessage: 3 },
+  '24h': { gapsMs: [24 * HOUR], maxAttemptsPerMessage: 3 },
+  '48h': { gapsMs: [48 * HOUR], maxAttemptsPerMessage: 3 },
+} as const satisfies Record<string, CapRetryPolicy>;
+export type CapSchedulePreset = keyof typeof CAP_SCHEDULE_PRESETS;
+
+export const DEFAULT_POLICY: Policy = Object.freeze({
+  capRetry: CAP_SCHEDULE_PRESETS.meta,
+  capCodes: [131049],
+  usMarketingPause: true,
+  uncappedRegions: [
+    // EEA
+    'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU',
+    'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'IS', 'LI', 'NO',
+    'GB', 'JP', 'KR', 'NG', 'ZA',
+  ],
+  unreachableQuietMs: 30 * DAY,
+  experimentRecheckMs: 30 * DAY,
+  frequencyCap: { max: 2, windowMs: 7 * DAY },
+  marketingPath: 'cloud',
+  consentRequired: { marketing: true, utility: true, authentication: false, service: false },
+  stopKeywords: ['stop', 'unsubscribe', 'stop promotions', 'parar', 'parar promocoes', 'pare', 'baja', 'alto',
+    'cancelar', 'desuscribir', 'arret', 'stopp', 'abmelden', 'annulla', 'стоп', 'отписаться', 'توقف'],
+  resumeKeywords: ['start', 'resume', 'unstop', 'reanudar', 'retomar'],
+  stopButtons: ['stop promotions', 'stop_promo', 'stop promos', 'parar promocoes', 'detener promociones',
+    'stopper les promotions', 'werbung stoppen', 'остановить рекламу'],
+  customerServiceWindowMs: 24 * HOUR,
+  freeEntryWindowMs: 72 * HOUR,
+  transientBackoff: { baseMs: 2 * SECOND, maxMs: 10 * MINUTE, maxAttempts: 8 },
+  pairRateBackoff: { baseMs: 1 * SECOND, maxMs: 5 * MINUTE, maxAttempts: 6 },
+  senderBackoff: { baseMs: 1 * SECOND, maxMs: 2 * MINUTE, maxAttempts: 10 },
+});
+
+export function withCapPreset(policy: Policy, preset: CapSchedulePreset): Policy {
+  return { ...policy, capRetry: CAP_SCHEDULE_PRESETS[preset] };
+}
