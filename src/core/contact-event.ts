@@ -1,4 +1,5 @@
 import type { Category } from './category.js';
+import type { SendPath } from './decision.js';
 import type { Millis } from './time.js';
 
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'played' | 'failed';
@@ -21,7 +22,7 @@ export type ContactEvent =
       errorCode: number | null;
     }
   | { type: 'send_error'; id: string; at: Millis; messageId: string | null; category: Category; errorCode: number }
-  | { type: 'send_accepted'; id: string; at: Millis; messageId: string; category: Category }
+  | { type: 'send_accepted'; id: string; at: Millis; messageId: string; category: Category; path: SendPath }
   | {
       type: 'inbound';
       id: string;

@@ -48,6 +48,8 @@ export interface ContactState {
   /** Free-entry-point window (72 h). */
   freeEntryUntil: Millis | null;
   lastInboundAt: Millis | null;
+  /** Latest proof the number reaches a person: delivered, read or inbound. */
+  lastReachedAt: Millis | null;
   marketing: MarketingFacts;
   /** 131026: undeliverable for every category since this event. */
   unreachable: Cause | null;
@@ -71,6 +73,7 @@ export const EMPTY_CONTACT_STATE: ContactState = Object.freeze({
   windowOpenUntil: null,
   freeEntryUntil: null,
   lastInboundAt: null,
+  lastReachedAt: null,
   marketing: {
     coolOffUntil: null,
     consecutiveCaps: 0,

@@ -1,0 +1,141 @@
+import type { ContactState } from './contact-state.js';
+import {
+  anyWindowOpen,
+  customerServiceWindowOpen,
+  frequencyCapFreesAt,
+  marketingStop,
+  unreachableCause,
+  windowCloses,
+} from './contact-facts.js';
+import type { Decision, SendIntent, SendPath, SendReason } from './decision.js';
+import type { Policy } from './policy.js';
+import { iso, type Millis } from './time.js';
+
+/**
+ * May this contact receive this message now, through which path, and if not, why and until when.
+ * Pure and allocation-light: it runs once per outbox row. Utility, authentication and service
+ * decisions never read marketing-only facts.
+ */
+export function decide(state: ContactState, intent: SendIntent, now: Millis, policy: Policy): Decision {
+  const { category } = intent;
+  const consent = state.consent[category];
+  if (consent.status === 'revoked') {
+    return skip('consent_revoked', `The contact revoked ${category} consent${consent.at === null ? '' : ` on ${iso(consent.at)}`}${consent.source ? ` (${consent.source})` : ''}; Pacer never overrides that.`);
+  }
+  if (policy.consentRequired[category] && consent.status !== 'granted') {
+    return skip('no_consent', `There is no recorded opt-in for ${category} messages; record consent before sending.`);
+  }
+
+  let reason: SendReason = 'eligible';
+  const unreachable = unreachableCause(state);
+  if (unreachable !== null) {
+    const probeAt = unreachable.at + policy.unreachableQuietMs;
+    if (now < probeAt) {
+      return skip('unreachable', `WhatsApp could not deliver to this number (code ${unreachable.detail ?? '131026'} on ${iso(unreachable.at)}); no category is sent until it writes in or ${iso(probeAt)}, when Pacer tries once more.`, probeAt);
+    }
+    reason = 'probe_after_quiet';
+  }
+
+  if (intent.kind === 'freeform' && !customerServiceWindowOpen(state, now)) {
+    return skip('window_closed', 'Free-form messages need the customer-service window, which is closed (no message from the contact in the last 24 h); send an approved template instead.');
+  }
+
+  const template = intent.template;
+  if (template !== null && template.status !== 'approved' && template.status !== 'unknown') {
+    if (template.status === 'paused' && template.pausedUntil !== null && template.pausedUntil > now) {
+      return { kind: 'defer', until: template.pausedUntil, reason: 'template_paused', explanation: `Meta paused this template for low quality until ${iso(template.pausedUntil)}; sending resumes then.` };
+    }
+    if (template.status !== 'paused' || template.pausedUntil === null) {
+      return skip('template_unavailable', `The template is ${template.status}; Meta would refuse it. Fix or replace the template.`);
+    }
+  }
+
+  const sender = intent.sender;
+  if (sender.state === 'stopped') {
+    return skip('sender_stopped', `The sender number is stopped until an operator acts: ${sender.why}.`);
+  }
+  if (sender.state === 'throttled' && sender.until > now) {
+    return { kind: 'defer', until: sender.until, reason: 'sender_throttled', explanation: `The sender number is backing off after a rate limit until ${iso(sender.until)}.` };
+  }
+
+  if (category !== 'marketing') return send('cloud', reason, category);
+  return decideMarketing(state, intent, now, policy, reason);
+}
+
+function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, policy: Policy, baseReason: SendReason): Decision {
+  if (policy.usMarketingPause && intent.recipientRegion === 'US') {
+    return skip('us_marketing_pause', 'Meta does not deliver marketing templates to US (+1) numbers while its pause stands (since April 2025); utility and service messages still go.');
+  }
+  const stop = marketingStop(state);
+  if (stop !== null) {
+    return skip('marketing_stopped', `The contact stopped marketing from this business on ${iso(stop.at)} (${stop.detail ?? stop.type}); only a resume lifts it. Utility and service messages still go.`);
+  }
+  if (intent.capAttempts >= policy.capRetry.maxAttemptsPerMessage) {
+    return skip('capped_exhausted', `This message hit WhatsApp's per-user marketing cap ${intent.capAttempts} times, the most this policy allows; the contact stays eligible for later campaigns.`);
+  }
+
+  const windowOpen = anyWindowOpen(state, now);
+  let reason = baseReason;
+  const experiment = state.marketing.experiment;
+  if (experiment !== null && !windowOpen) {
+    const recheckAt = policy.experimentRecheckMs === null ? null : experiment.at + policy.experimentRecheckMs;
+    if (recheckAt === null || now < recheckAt) {
+      return { kind: 'hold', reason: 'experiment_group', explanation: `Meta placed this contact in its marketing experiment group (130472 on ${iso(experiment.at)}): marketing goes only while they have an open conversation window. Held until they write in${recheckAt === null ? '' : ` (or re-checked after ${iso(recheckAt)})`}.` };
+    }
+    reason = 'probe_after_quiet';
+  }
+
+  const coolOff = state.marketing.coolOffUntil;
+  if (coolOff !== null && now < coolOff) {
+    if (!windowOpen) {
+      return { kind: 'defer', until: coolOff, reason: 'marketing_cool_off', explanation: `WhatsApp's per-user marketing cap stopped a message on ${iso(state.marketing.lastCap?.at ?? now)} (131049). It lifts by itself; the next marketing attempt waits until ${iso(coolOff)}. Utility and service messages are unaffected.` };
+    }
+    reason = 'inside_window';
+  } else if (windowOpen && reason === 'eligible') {
+    reason = 'inside_window';
+  }
+
+  const freesAt = frequencyCapFreesAt(state, now, policy.frequencyCap);
+  if (freesAt !== null && policy.frequencyCap !== null) {
+    return { kind: 'defer', until: freesAt, reason: 'frequency_cap', explanation: `This contact already got ${policy.frequencyCap.max} marketing messages in the last ${Math.round(policy.frequencyCap.windowMs / 86_400_000)} days (our own cap); the next one waits until ${iso(freesAt)}.` };
+  }
+
+  const path = marketingPath(state, intent, policy);
+  if (path === 'marketing_messages' && policy.marketingPath === 'marketing_messages_after_cap') reason = 'after_cap_marketing_api';
+  const closes = windowCloses(state);
+  return send(path, reason, 'marketing', reason === 'inside_window' && closes !== null ? closes : null);
+}
+
+function marketingPath(state: ContactState, intent: SendIntent, policy: Policy): SendPath {
+  if (intent.marketingApiRefused) return 'cloud';
+  switch (policy.marketingPath) {
+    case 'cloud':
+      return 'cloud';
+    case 'marketing_messages':
+      return 'marketing_messages';
+    case 'marketing_messages_after_cap':
+      return state.marketing.lastCap !== null && !state.marketing.marketingApiTriedAfterCap ? 'marketing_messages' : 'cloud';
+  }
+}
+
+function send(path: SendPath, reason: SendReason, category: string, windowCloses: Millis | null = null): Decision {
+  const via = path === 'cloud' ? 'the Cloud API' : 'the Marketing Messages API';
+  return { kind: 'send', path, reason, explanation: sendSentence(reason, category, via, windowCloses) };
+}
+
+function sendSentence(reason: SendReason, category: string, via: string, windowCloses: Millis | null): string {
+  switch (reason) {
+    case 'eligible':
+      return `Nothing stands in the way of this ${category} message; it goes through ${via}.`;
+    case 'inside_window':
+      return `The contact's conversation window is open${windowCloses === null ? '' : ` until ${iso(windowCloses)}`}, so this ${category} message goes now through ${via} and does not count toward WhatsApp's per-user marketing cap.`;
+    case 'probe_after_quiet':
+      return `The quiet period after the last failure has passed; Pacer tries this ${category} message once more through ${via}.`;
+    case 'after_cap_marketing_api':
+      return "After a per-user cap, the next marketing attempt goes once through the Marketing Messages API, which keeps retrying delivery on Meta's side.";
+  }
+}
+
+function skip(reason: Extract<Decision, { kind: 'skip' }>['reason'], explanation: string, until: Millis | null = null): Decision {
+  return { kind: 'skip', reason, explanation, until };
+}
