@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { CAP_SCHEDULE_PRESETS, DEFAULT_POLICY, type Policy } from '../core/policy.js';
+
+/** Meta's Graph API; the version is configuration, never baked into a URL. */
+export const DEFAULT_API_BASE_URL = 'https://graph.facebook.com';
+export const DEFAULT_API_VERSION = 'v24.0';
+
+const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+const port = z.coerce.number().int().min(0).max(65_535);
+
+/** Environment variables, as named in the interface contract (docs/configuration.md lists them). */
+const envSchema = z.object({
+  WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, 'digits only').optional(),
+  WHATSAPP_BUSINESS_ACCOUNT_ID: z.string().regex(/^\d+$/, 'digits only').optional(),
+  WHATSAPP_APP_SECRET: list.optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_API_BASE_URL: z.url().default(DEFAULT_API_BASE_URL),
+  WHATSAPP_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'like v24.0').default(DEFAULT_API_VERSION),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL').optional(),
+  PACER_DATA_DIR: z.string().min(1).default('./data'),
+  PACER_HOST: z.string().min(1).default('127.0.0.1'),
+  PACER_PORT: port.default(3000),
+  PACER_ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  PACER_MODE: z.enum(['production', 'development']).default('production'),
+  PACER_CAP_SCHEDULE: z.enum(Object.keys(CAP_SCHEDULE_PRESETS) as [keyof typeof CAP_SCHEDULE_PRESETS]).default('meta'),
+  PACER_CAP_CODES: list.pipe(z.array(z.coerce.number().int().positive())).optional(),
+  PACER_MARKETING_PATH: z.enum(['cloud', 'marketing_messages', 'marketing_messages_after_cap']).default('cloud'),
+  PACER_US_MARKETING_PAUSE: z.enum(['true', 'false']).default('true'),
+});
+
+export interface Config {
+  whatsapp: {
+    accessToken: string | null;
+    phoneNumberId: string | null;
+    businessAccountId: string | null;
+    appSecrets: readonly string[];
+    verifyToken: string | null;
+    apiBaseUrl: string;
+    apiVersion: string;
+  };
+  storage: { databaseUrl: string | null; dataDir: string };
+  http: { host: string; port: number; adminToken: string | null };
+  mode: 'production' | 'development';
+  policy: Policy;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Reads the environment once at start-up; the result is frozen and passed down. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const capCodes = e.PACER_CAP_CODES ?? DEFAULT_POLICY.capCodes;
+  const config: Config = {
+    whatsapp: {
+      accessToken: e.WHATSAPP_ACCESS_TOKEN ?? null,
+      phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID ?? null,
+      businessAccountId: e.WHATSAPP_BUSINESS_ACCOUNT_ID ?? null,
+      appSecrets: e.WHATSAPP_APP_SECRET ?? [],
+      verifyToken: e.WHATSAPP_VERIFY_TOKEN ?? null,
+      apiBaseUrl: e.WHATSAPP_API_BASE_URL.replace(/\/+$/, ''),
+      apiVersion: e.WHATSAPP_API_VERSION,
+    },
+    storage: { databaseUrl: e.DATABASE_URL ?? null, dataDir: e.PACER_DATA_DIR },
+    http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null },
+    mode: e.PACER_MODE,
+    policy: {
+      ...DEFAULT_POLICY,
+      capRetry: CAP_SCHEDULE_PRESETS[e.PACER_CAP_SCHEDULE],
+      capCodes: capCodes.includes(131049) ? capCodes : [131049, ...capCodes],
+      marketingPath: e.PACER_MARKETING_PATH,
+      usMarketingPause: e.PACER_US_MARKETING_PAUSE === 'true',
+    },
+  };
+  return deepFreeze(config);
+}
+
+/** The configuration with every secret replaced, for `pacer config print` and logs. */
+export function redactConfig(config: Config): unknown {
+  const hide = (v: string | null) => (v === null ? null : `<redacted ${v.length} chars>`);
+  return {
+    ...config,
+    whatsapp: {
+      ...config.whatsapp,
+      accessToken: hide(config.whatsapp.accessToken),
+      appSecrets: config.whatsapp.appSecrets.map(hide),
+      verifyToken: hide(config.whatsapp.verifyToken),
+    },
+    storage: { ...config.storage, databaseUrl: config.storage.databaseUrl?.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:<redacted>@') ?? null },
+    http: { ...config.http, adminToken: hide(config.http.adminToken) },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
