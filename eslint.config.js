@@ -1,6 +1,7 @@
 // Lint rules that encode the architecture, not just style.
 import path from 'node:path';
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const coreDir = path.join(import.meta.dirname, 'src', 'core');
@@ -24,6 +25,7 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'bench/results/**', 'coverage/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { languageOptions: { globals: globals.node } },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
