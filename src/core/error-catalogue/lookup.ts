@@ -1,4 +1,4 @@
-import type { ErrorEntry } from '../error-entry.js';
+import type { ErrorApi, ErrorEntry } from '../error-entry.js';
 import { ERROR_CATALOGUE } from './catalogue.js';
 import { findErrorByCode } from './find-by-code.js';
 import { codesMentioned, normalizeWords, stripCodeMarkers } from './normalize-text.js';
@@ -65,13 +65,18 @@ function textMatch(query: string, queryWords: readonly string[], item: IndexedMe
   return { ...base, kind: 'similar_words', score: 0.2 + 0.3 * ((2 * precision * recall) / (precision + recall)) };
 }
 
+/** Ties (several codes share a wording) go to the current API before the sunset On-Premises one. */
+const API_RANK: Readonly<Record<ErrorApi, number>> = { cloud: 0, marketing_messages: 1, graph: 2, on_premises: 3 };
+
 function ranked(matches: Iterable<LookupMatch>): LookupMatch[] {
   const best = new Map<ErrorEntry, LookupMatch>();
   for (const match of matches) {
     const current = best.get(match.entry);
     if (current === undefined || match.score > current.score) best.set(match.entry, match);
   }
-  return [...best.values()].sort((a, b) => b.score - a.score || a.entry.code - b.entry.code);
+  return [...best.values()].sort(
+    (a, b) => b.score - a.score || API_RANK[a.entry.api] - API_RANK[b.entry.api] || a.entry.code - b.entry.code,
+  );
 }
 
 /** Every entry the pasted text could be, best first. Never throws. */
