@@ -1,0 +1,28 @@
+/** What differs between the backends, in one place; operations branch on these flags, never on a name. */
+export interface Capabilities {
+  dialect: 'sqlite' | 'postgres';
+  /** `SELECT ... FOR UPDATE SKIP LOCKED` exists; otherwise the single writer claims inside BEGIN IMMEDIATE. */
+  skipLocked: boolean;
+  /** JSON columns come back parsed (jsonb); otherwise they are text to parse. */
+  jsonParsedOnRead: boolean;
+  /** BIGINT comes back as a string (pg int8) and must be converted. */
+  bigintAsString: boolean;
+  /** Largest number of bound parameters in one statement we allow ourselves. */
+  maxParams: number;
+}
+
+export const SQLITE: Capabilities = Object.freeze({
+  dialect: 'sqlite',
+  skipLocked: false,
+  jsonParsedOnRead: false,
+  bigintAsString: false,
+  maxParams: 30_000,
+});
+
+export const POSTGRES: Capabilities = Object.freeze({
+  dialect: 'postgres',
+  skipLocked: true,
+  jsonParsedOnRead: true,
+  bigintAsString: true,
+  maxParams: 30_000,
+});

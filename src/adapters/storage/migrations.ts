@@ -1,0 +1,7 @@
+import { initial } from './migrations/0001-initial.js';
+import type { Migration } from './migrations/migration.js';
+
+export type { Migration } from './migrations/migration.js';
+
+/** The one ordered list, shared by both backends. Append only; never edit a released migration. */
+export const MIGRATIONS: readonly Migration[] = [initial];

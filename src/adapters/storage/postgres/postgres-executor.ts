@@ -1,0 +1,111 @@
+import pg from 'pg';
+import { StoreError } from '../../../ports/store.js';
+import { POSTGRES } from '../capabilities.js';
+import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import { postgresStoreError } from './postgres-errors.js';
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Tables live in this schema (created if missing); default `public`. */
+  schema?: string;
+  /** Every transaction is read-only; writes are refused with `read_only`. */
+  readOnly?: boolean;
+  maxConnections?: number;
+  connectTimeoutMs?: number;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function toPg(value: SqlParam): unknown {
+  if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return value;
+}
+
+/** A pool; each transaction holds one client, plain statements take any. */
+export class PostgresExecutor implements SqlExecutor {
+  readonly caps = POSTGRES;
+  private readonly pool: pg.Pool;
+  readonly schema: string;
+
+  constructor(options: PostgresOptions) {
+    this.schema = options.schema ?? 'public';
+    if (!IDENTIFIER.test(this.schema)) {
+      throw new StoreError('unknown', 'open', `schema name must match ${IDENTIFIER.source}, got ${JSON.stringify(this.schema)}`);
+    }
+    const settings = [`-c search_path=${this.schema}`];
+    if (options.readOnly) settings.push('-c default_transaction_read_only=on');
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+      options: settings.join(' '),
+    });
+    // An idle client losing its server emits here; the next query reports the fault as a StoreError.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
+    const result = await this.pool.query<SqlRow>(sql, params.map(toPg));
+    return result.rows;
+  }
+
+  async execute(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    const result = await this.pool.query(sql, params.map(toPg));
+    return result.rowCount ?? 0;
+  }
+
+  async transaction<T>(_operation: string, work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let open = true;
+    const check = (): void => {
+      if (!open) throw new Error('transaction runner used after its transaction ended');
+    };
+    const tx: SqlRunner = {
+      caps: this.caps,
+      query: async (sql, params = []) => {
+        check();
+        return (await client.query<SqlRow>(sql, params.map(toPg))).rows;
+      },
+      execute: async (sql, params = []) => {
+        check();
+        return (await client.query(sql, params.map(toPg))).rowCount ?? 0;
+      },
+    };
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await work(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true; // the connection is gone; do not return it to the pool
+      }
+      throw error;
+    } finally {
+      open = false;
+      client.release(broken);
+    }
+  }
+
+  async lockForMigration(tx: SqlRunner): Promise<void> {
+    // Transaction-scoped: released by COMMIT or ROLLBACK, even if this process dies.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`pacer:migrate:${this.schema}`]);
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`); // validated identifier, not a value
+  }
+
+  /** Parameterless statements go through the simple protocol, which accepts several at once. */
+  async script(tx: SqlRunner, sql: string): Promise<void> {
+    await tx.query(sql);
+  }
+
+  toStoreError(error: unknown, operation: string): StoreError {
+    return postgresStoreError(error, operation);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

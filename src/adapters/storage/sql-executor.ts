@@ -1,0 +1,30 @@
+import type { StoreError } from '../../ports/store.js';
+import type { Capabilities } from './capabilities.js';
+
+/** A bound value: SQL text never contains values, only `$1`-style placeholders. */
+export type SqlParam = string | number | boolean | null | Uint8Array;
+export type SqlRow = Record<string, unknown>;
+
+/** The little each operation needs from a connection. Placeholders are `$1`, `$2`... in both dialects. */
+export interface SqlRunner {
+  readonly caps: Capabilities;
+  /** Rows of a SELECT or of a statement with RETURNING. */
+  query(sql: string, params?: readonly SqlParam[]): Promise<SqlRow[]>;
+  /** Number of rows changed. */
+  execute(sql: string, params?: readonly SqlParam[]): Promise<number>;
+}
+
+export interface SqlExecutor extends SqlRunner {
+  /** Runs `work` in one write transaction (SQLite: BEGIN IMMEDIATE), committing when it resolves. */
+  transaction<T>(operation: string, work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Inside a migration transaction, excludes every other migrator before anything is read
+   * (PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE already did).
+   */
+  lockForMigration(tx: SqlRunner): Promise<void>;
+  /** Several parameterless statements (migration scripts). */
+  script(tx: SqlRunner, sql: string): Promise<void>;
+  /** Turns a driver error into the port's typed error, without values from the failed statement. */
+  toStoreError(error: unknown, operation: string): StoreError;
+  close(): Promise<void>;
+}

@@ -1,0 +1,54 @@
+import type { Store } from '../../ports/store.js';
+import { migrate } from './migrate.js';
+import { MIGRATIONS } from './migrations.js';
+import type { SqlExecutor } from './sql-executor.js';
+import { campaignCounters, contactTimeline } from './sql/reports.js';
+import { createCampaign, getCampaign, setCampaignStatus } from './sql/campaigns.js';
+import { getSender, getTemplate, setSenderState, upsertSenders, upsertTemplates } from './sql/catalog.js';
+import { consentHistory, getConsent, setConsent } from './sql/consent.js';
+import { loadContactState, saveContactState } from './sql/contact-state.js';
+import { findContact, getContact, listContacts, upsertContacts } from './sql/contacts.js';
+import { appendDecisions } from './sql/decisions.js';
+import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
+import { appendMessageEvent } from './sql/message-events.js';
+import { claimDue } from './sql/outbox-claim.js';
+import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
+import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
+
+type Operations = Omit<Store, 'backend' | 'migrate' | 'close'>;
+type Bound<K extends keyof Operations> = (db: SqlExecutor, ...args: Parameters<Operations[K]>) => ReturnType<Operations[K]>;
+
+/** Each store method is one SQL module; both backends share them and differ only in the executor. */
+const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
+  upsertContacts, getContact, findContact, listContacts,
+  setConsent, getConsent, consentHistory,
+  loadContactState, saveContactState,
+  upsertTemplates, getTemplate, upsertSenders, getSender, setSenderState,
+  createCampaign, getCampaign, setCampaignStatus,
+  insertOutbox, getOutbox, claimDue, recordIntent, recordAccepted, reschedule, complete, fail, recordDelivery, wakeHeld,
+  sweepExpiredLeases,
+  appendMessageEvent,
+  appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,
+  appendDecisions, campaignCounters, contactTimeline,
+};
+
+/** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */
+export function createSqlStore(db: SqlExecutor, clock: () => number = Date.now): Store {
+  const guard = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw db.toStoreError(error, operation);
+    }
+  };
+  const store: Record<string, unknown> = {
+    backend: db.caps.dialect,
+    migrate: () => guard('migrate', () => migrate(db, MIGRATIONS, clock())),
+    close: () => guard('close', () => db.close()),
+  };
+  for (const [name, operation] of Object.entries(OPERATIONS)) {
+    const call = operation as (db: SqlExecutor, ...args: unknown[]) => Promise<unknown>;
+    store[name] = (...args: unknown[]) => guard(name, () => call(db, ...args));
+  }
+  return store as unknown as Store;
+}

@@ -1,0 +1,38 @@
+import type { Campaign, CampaignInput, CampaignStatus } from '../../../ports/store.js';
+import type { Capabilities } from '../capabilities.js';
+import type { SqlRow, SqlRunner } from '../sql-executor.js';
+import { int, intOrNull, json, textOrNull, toJson } from './values.js';
+
+function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
+  return {
+    id: int(row['id']),
+    name: String(row['name']),
+    templateId: int(row['template_id']),
+    senderId: int(row['sender_id']),
+    segment: json(caps, row['segment']),
+    scheduledAt: intOrNull(row['scheduled_at']),
+    policyPreset: String(row['policy_preset']),
+    status: String(row['status']) as CampaignStatus,
+    pauseReason: textOrNull(row['pause_reason']),
+    createdAt: int(row['created_at']),
+    updatedAt: int(row['updated_at']),
+  };
+}
+
+const CREATE = `INSERT INTO campaigns (name, template_id, sender_id, segment, scheduled_at, policy_preset, status, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`;
+
+export async function createCampaign(db: SqlRunner, c: CampaignInput, now: number): Promise<number> {
+  const rows = await db.query(CREATE, [c.name, c.templateId, c.senderId, toJson(c.segment), c.scheduledAt, c.policyPreset, c.status, now]);
+  return int(rows[0]?.['id']);
+}
+
+export async function getCampaign(db: SqlRunner, id: number): Promise<Campaign | null> {
+  const [row] = await db.query('SELECT * FROM campaigns WHERE id = $1', [id]);
+  return row ? toCampaign(db.caps, row) : null;
+}
+
+export async function setCampaignStatus(db: SqlRunner, id: number, status: CampaignStatus, pauseReason: string | null, now: number): Promise<boolean> {
+  const changed = await db.execute('UPDATE campaigns SET status = $2, pause_reason = $3, updated_at = $4 WHERE id = $1', [id, status, pauseReason, now]);
+  return changed === 1;
+}

@@ -1,0 +1,98 @@
+import type { Category } from '../../../core/category.js';
+import type { TemplateStatus } from '../../../core/decision.js';
+import type { Sender, SenderInput, SenderState, Template, TemplateInput } from '../../../ports/store.js';
+import type { SqlExecutor, SqlRow, SqlRunner } from '../sql-executor.js';
+import { int, intOrNull, textOrNull } from './values.js';
+
+function toTemplate(row: SqlRow): Template {
+  return {
+    id: int(row['id']),
+    name: String(row['name']),
+    language: String(row['language']),
+    category: String(row['category']) as Category,
+    status: String(row['status']) as TemplateStatus,
+    quality: textOrNull(row['quality']),
+    pausedUntil: intOrNull(row['paused_until']),
+    updatedAt: int(row['updated_at']),
+  };
+}
+
+function toSender(row: SqlRow): Sender {
+  return {
+    id: int(row['id']),
+    phoneNumberId: String(row['phone_number_id']),
+    displayNumber: String(row['display_number']),
+    qualityRating: textOrNull(row['quality_rating']),
+    throughputMps: int(row['throughput_mps']),
+    messagingLimitTier: textOrNull(row['messaging_limit_tier']),
+    state: String(row['state']) as SenderState,
+    stateReason: textOrNull(row['state_reason']),
+    stateUntil: intOrNull(row['state_until']),
+    updatedAt: int(row['updated_at']),
+  };
+}
+
+const UPSERT_TEMPLATE = `INSERT INTO templates (name, language, category, status, quality, paused_until, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT (name, language) DO UPDATE SET category = excluded.category, status = excluded.status,
+  quality = excluded.quality, paused_until = excluded.paused_until, updated_at = excluded.updated_at
+RETURNING id`;
+
+export function upsertTemplates(db: SqlExecutor, templates: readonly TemplateInput[], now: number): Promise<number[]> {
+  return db.transaction('upsertTemplates', async (tx) => {
+    const ids: number[] = [];
+    for (const t of templates) {
+      const rows = await tx.query(UPSERT_TEMPLATE, [t.name, t.language, t.category, t.status, t.quality, t.pausedUntil, now]);
+      ids.push(int(rows[0]?.['id']));
+    }
+    return ids;
+  });
+}
+
+export async function getTemplate(db: SqlRunner, name: string, language: string): Promise<Template | null> {
+  const [row] = await db.query('SELECT * FROM templates WHERE name = $1 AND language = $2', [name, language]);
+  return row ? toTemplate(row) : null;
+}
+
+const UPSERT_SENDER = `INSERT INTO senders (phone_number_id, display_number, quality_rating, throughput_mps,
+  messaging_limit_tier, state, state_reason, state_until, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+ON CONFLICT (phone_number_id) DO UPDATE SET display_number = excluded.display_number,
+  quality_rating = excluded.quality_rating, throughput_mps = excluded.throughput_mps,
+  messaging_limit_tier = excluded.messaging_limit_tier, state = excluded.state,
+  state_reason = excluded.state_reason, state_until = excluded.state_until, updated_at = excluded.updated_at
+RETURNING id`;
+
+export function upsertSenders(db: SqlExecutor, senders: readonly SenderInput[], now: number): Promise<number[]> {
+  return db.transaction('upsertSenders', async (tx) => {
+    const ids: number[] = [];
+    for (const s of senders) {
+      const rows = await tx.query(UPSERT_SENDER, [
+        s.phoneNumberId, s.displayNumber, s.qualityRating, s.throughputMps, s.messagingLimitTier,
+        s.state, s.stateReason, s.stateUntil, now,
+      ]);
+      ids.push(int(rows[0]?.['id']));
+    }
+    return ids;
+  });
+}
+
+export async function getSender(db: SqlRunner, phoneNumberId: string): Promise<Sender | null> {
+  const [row] = await db.query('SELECT * FROM senders WHERE phone_number_id = $1', [phoneNumberId]);
+  return row ? toSender(row) : null;
+}
+
+export async function setSenderState(
+  db: SqlRunner,
+  phoneNumberId: string,
+  state: SenderState,
+  reason: string | null,
+  until: number | null,
+  now: number,
+): Promise<boolean> {
+  const changed = await db.execute(
+    'UPDATE senders SET state = $2, state_reason = $3, state_until = $4, updated_at = $5 WHERE phone_number_id = $1',
+    [phoneNumberId, state, reason, until, now],
+  );
+  return changed === 1;
+}

@@ -1,0 +1,49 @@
+import type { Category } from '../../../core/category.js';
+import type { ConsentStatus } from '../../../core/contact-event.js';
+import type { ConsentInput, ConsentRecord } from '../../../ports/store.js';
+import type { SqlExecutor, SqlRow, SqlRunner } from '../sql-executor.js';
+import { int, textOrNull } from './values.js';
+
+function toConsent(row: SqlRow): ConsentRecord {
+  return {
+    contactId: int(row['contact_id']),
+    category: String(row['category']) as Category,
+    status: String(row['status']) as ConsentStatus,
+    source: String(row['source']),
+    evidence: textOrNull(row['evidence']),
+    at: int(row['at']),
+  };
+}
+
+const APPEND = `INSERT INTO consent_events (contact_id, category, status, source, evidence, at, recorded_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)`;
+
+// A record older than the current value stays in the history but does not become current.
+const MOVE_CURRENT = `INSERT INTO consent_current (contact_id, category, status, source, evidence, at)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (contact_id, category) DO UPDATE
+SET status = excluded.status, source = excluded.source, evidence = excluded.evidence, at = excluded.at
+WHERE consent_current.at <= excluded.at`;
+
+const CURRENT = 'SELECT * FROM consent_current WHERE contact_id = $1';
+
+export function setConsent(db: SqlExecutor, contactId: number, input: ConsentInput, now: number): Promise<ConsentRecord> {
+  return db.transaction('setConsent', async (tx) => {
+    const params = [contactId, input.category, input.status, input.source, input.evidence, input.at];
+    await tx.execute(APPEND, [...params, now]);
+    await tx.execute(MOVE_CURRENT, params);
+    const [row] = await tx.query(`${CURRENT} AND category = $2`, [contactId, input.category]);
+    if (!row) throw new Error(`consent_current has no ${input.category} row for contact ${contactId} after upsert`);
+    return toConsent(row);
+  });
+}
+
+export async function getConsent(db: SqlRunner, contactId: number): Promise<Partial<Record<Category, ConsentRecord>>> {
+  const rows = await db.query(CURRENT, [contactId]);
+  return Object.fromEntries(rows.map((row) => [String(row['category']), toConsent(row)]));
+}
+
+export async function consentHistory(db: SqlRunner, contactId: number): Promise<ConsentRecord[]> {
+  const rows = await db.query('SELECT * FROM consent_events WHERE contact_id = $1 ORDER BY at, id', [contactId]);
+  return rows.map(toConsent);
+}

@@ -1,0 +1,32 @@
+import type { ClaimOptions, OutboxRow } from '../../../ports/store.js';
+import type { SqlExecutor } from '../sql-executor.js';
+import { toOutbox } from './outbox-insert.js';
+
+// Due: queued rows whose time has come, and held rows whose fallback wake-up time has come,
+// of one-off messages or running campaigns. $1 now, $2 limit, $3 owner, $4 lease expiry.
+const DUE = `o.status IN ('queued', 'held') AND o.next_attempt_at <= $1
+  AND (o.campaign_id IS NULL OR EXISTS (SELECT 1 FROM campaigns c WHERE c.id = o.campaign_id AND c.status = 'running'))`;
+
+const LEASE = `status = 'leased', lease_owner = $3, lease_expires_at = $4, updated_at = $1`;
+
+/** Other workers skip the rows this one has locked instead of waiting for them. */
+const CLAIM_SKIP_LOCKED = `WITH due AS (
+  SELECT o.id FROM outbox o WHERE ${DUE}
+  ORDER BY o.next_attempt_at, o.id LIMIT $2
+  FOR UPDATE OF o SKIP LOCKED
+)
+UPDATE outbox SET ${LEASE} FROM due WHERE outbox.id = due.id RETURNING outbox.*`;
+
+/** One writer at a time: select and lease in one statement, inside BEGIN IMMEDIATE. */
+const CLAIM_SINGLE_WRITER = `UPDATE outbox SET ${LEASE}
+WHERE id IN (SELECT o.id FROM outbox o WHERE ${DUE} ORDER BY o.next_attempt_at, o.id LIMIT $2)
+RETURNING *`;
+
+export async function claimDue(db: SqlExecutor, options: ClaimOptions): Promise<OutboxRow[]> {
+  const params = [options.now, options.limit, options.owner, options.now + options.leaseMs];
+  const rows = db.caps.skipLocked
+    ? await db.query(CLAIM_SKIP_LOCKED, params)
+    : await db.transaction('claimDue', (tx) => tx.query(CLAIM_SINGLE_WRITER, params));
+  // RETURNING promises no order; callers get the due order.
+  return rows.map((row) => toOutbox(db.caps, row)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+}

@@ -1,0 +1,54 @@
+import type { Category } from '../../../core/category.js';
+import type { OutboxInput, OutboxOutcome, OutboxRow, OutboxStatus } from '../../../ports/store.js';
+import type { Capabilities } from '../capabilities.js';
+import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import { chunks, int, intOrNull, json, textOrNull, toJson, valuesList } from './values.js';
+
+export function toOutbox(caps: Capabilities, row: SqlRow): OutboxRow {
+  return {
+    id: int(row['id']),
+    campaignId: intOrNull(row['campaign_id']),
+    contactId: int(row['contact_id']),
+    senderId: intOrNull(row['sender_id']),
+    category: String(row['category']) as Category,
+    intent: json(caps, row['intent']),
+    idempotencyKey: textOrNull(row['idempotency_key']),
+    nextAttemptAt: intOrNull(row['next_attempt_at']) ?? 0,
+    status: String(row['status']) as OutboxStatus,
+    attempts: int(row['attempts']),
+    capAttempts: int(row['cap_attempts']),
+    leaseOwner: textOrNull(row['lease_owner']),
+    leaseExpiresAt: intOrNull(row['lease_expires_at']),
+    wamid: textOrNull(row['wamid']),
+    lastErrorCode: intOrNull(row['last_error_code']),
+    outcome: textOrNull(row['outcome']) as OutboxOutcome | null,
+    createdAt: int(row['created_at']),
+    updatedAt: int(row['updated_at']),
+  };
+}
+
+const COLUMNS = 'campaign_id, contact_id, sender_id, category, intent, idempotency_key, status, next_attempt_at, created_at, updated_at';
+const WIDTH = 10;
+
+/**
+ * Many rows per statement. ON CONFLICT DO NOTHING covers both unique keys — (campaign_id, contact_id)
+ * and idempotency_key — so planning a campaign twice, or retrying a one-off request, adds nothing.
+ */
+export function insertOutbox(db: SqlExecutor, rows: readonly OutboxInput[], now: number): Promise<{ inserted: number }> {
+  return db.transaction('insertOutbox', async (tx) => {
+    let inserted = 0;
+    for (const chunk of chunks(rows, WIDTH, tx.caps)) {
+      const params: SqlParam[] = chunk.flatMap((r) => [
+        r.campaignId, r.contactId, r.senderId, r.category, toJson(r.intent), r.idempotencyKey, 'queued', r.nextAttemptAt, now, now,
+      ]);
+      const sql = `INSERT INTO outbox (${COLUMNS}) VALUES ${valuesList(chunk.length, WIDTH)} ON CONFLICT DO NOTHING RETURNING id`;
+      inserted += (await tx.query(sql, params)).length;
+    }
+    return { inserted };
+  });
+}
+
+export async function getOutbox(db: SqlRunner, id: number): Promise<OutboxRow | null> {
+  const [row] = await db.query('SELECT * FROM outbox WHERE id = $1', [id]);
+  return row ? toOutbox(db.caps, row) : null;
+}

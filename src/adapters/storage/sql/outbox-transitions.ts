@@ -1,0 +1,98 @@
+import type { DeliveryStatus } from '../../../core/contact-event.js';
+import type { OutboxOutcome, RescheduleInput, SweepResult } from '../../../ports/store.js';
+import type { SqlExecutor, SqlRunner } from '../sql-executor.js';
+import { int } from './values.js';
+
+// Every transition of a claimed row names its lease owner: a worker whose lease was swept changes nothing.
+const RELEASE = 'lease_owner = NULL, lease_expires_at = NULL';
+
+/** Still holding an unexpired lease: only then may the send start. */
+export async function recordIntent(db: SqlRunner, id: number, owner: string, now: number): Promise<boolean> {
+  const sql = `UPDATE outbox SET status = 'sending', attempts = attempts + 1, updated_at = $3
+WHERE id = $1 AND status = 'leased' AND lease_owner = $2 AND lease_expires_at > $3`;
+  return (await db.execute(sql, [id, owner, now])) === 1;
+}
+
+/** Also lands on a row the sweeper marked unknown meanwhile: the answer settles its fate. */
+export async function recordAccepted(db: SqlRunner, id: number, owner: string, wamid: string, now: number): Promise<boolean> {
+  const sql = `UPDATE outbox SET status = 'sent', outcome = 'accepted', wamid = $3, last_error_code = NULL, ${RELEASE}, updated_at = $4
+WHERE id = $1 AND status IN ('sending', 'unknown') AND lease_owner = $2`;
+  return (await db.execute(sql, [id, owner, wamid, now])) === 1;
+}
+
+export async function reschedule(db: SqlRunner, id: number, owner: string, input: RescheduleInput, now: number): Promise<boolean> {
+  const sql = `UPDATE outbox SET status = $3, next_attempt_at = $4, cap_attempts = cap_attempts + $5, last_error_code = $6,
+  ${RELEASE}, updated_at = $7
+WHERE id = $1 AND status IN ('leased', 'sending') AND lease_owner = $2`;
+  const params = [id, owner, input.status, input.until, input.capAttempt ? 1 : 0, input.errorCode, now];
+  return (await db.execute(sql, params)) === 1;
+}
+
+const FINISH = `UPDATE outbox SET status = 'done', outcome = $3, last_error_code = $4, ${RELEASE}, updated_at = $5
+WHERE id = $1 AND status IN ('leased', 'sending', 'unknown') AND lease_owner = $2`;
+
+export async function complete(db: SqlRunner, id: number, owner: string, outcome: OutboxOutcome, now: number): Promise<boolean> {
+  return (await db.execute(FINISH, [id, owner, outcome, null, now])) === 1;
+}
+
+export async function fail(db: SqlRunner, id: number, owner: string, errorCode: number | null, now: number): Promise<boolean> {
+  return (await db.execute(FINISH, [id, owner, 'failed', errorCode, now])) === 1;
+}
+
+const OUTCOME_OF: Record<DeliveryStatus, OutboxOutcome> = {
+  sent: 'accepted',
+  delivered: 'delivered',
+  read: 'read',
+  played: 'read',
+  failed: 'failed',
+};
+const RANK: Partial<Record<OutboxOutcome, number>> = { accepted: 1, delivered: 2, read: 3, failed: 4 };
+
+// Outcomes only move forward (accepted < delivered < read < failed, which is terminal); outcomes
+// set by our own decisions (skipped, capped_exhausted, cancelled) are never touched by a webhook.
+const CURRENT_RANK = `CASE WHEN outcome IS NULL THEN 0 WHEN outcome = 'accepted' THEN 1 WHEN outcome = 'delivered' THEN 2
+  WHEN outcome = 'read' THEN 3 WHEN outcome = 'failed' THEN 4 ELSE 99 END`;
+
+const DELIVERY = `UPDATE outbox SET outcome = $3, wamid = $1, last_error_code = COALESCE($4, last_error_code),
+  status = CASE WHEN $3 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $5
+WHERE (wamid = $1 OR (id = $2 AND wamid IS NULL)) AND ${CURRENT_RANK} < $6
+RETURNING id`;
+
+/**
+ * Applies a status webhook to the row that sent `wamid`, or — when our callback data named the row
+ * and the send's answer was lost — to that row. Returns the row id, or null when nothing moved.
+ */
+export async function recordDelivery(
+  db: SqlRunner,
+  ref: { wamid: string; outboxId: number | null },
+  status: DeliveryStatus,
+  errorCode: number | null,
+  now: number,
+): Promise<number | null> {
+  const outcome = OUTCOME_OF[status];
+  const rows = await db.query(DELIVERY, [ref.wamid, ref.outboxId, outcome, errorCode, now, RANK[outcome] ?? 0]);
+  return rows[0] ? int(rows[0]['id']) : null;
+}
+
+export async function wakeHeld(db: SqlRunner, contactId: number, now: number): Promise<number> {
+  const sql = `UPDATE outbox SET status = 'queued', next_attempt_at = $2, updated_at = $2 WHERE contact_id = $1 AND status = 'held'`;
+  return db.execute(sql, [contactId, now]);
+}
+
+/**
+ * Crashed workers' rows: a lease that never reached the send goes back to the queue; one whose
+ * intent was recorded becomes unknown (the message may have gone out) and waits for reconciliation.
+ */
+export function sweepExpiredLeases(db: SqlExecutor, now: number): Promise<SweepResult> {
+  return db.transaction('sweepExpiredLeases', async (tx) => {
+    const requeued = await tx.execute(
+      `UPDATE outbox SET status = 'queued', ${RELEASE}, updated_at = $1 WHERE status = 'leased' AND lease_expires_at <= $1`,
+      [now],
+    );
+    const unknown = await tx.execute(
+      `UPDATE outbox SET status = 'unknown', lease_expires_at = NULL, updated_at = $1 WHERE status = 'sending' AND lease_expires_at <= $1`,
+      [now],
+    );
+    return { requeued, unknown };
+  });
+}

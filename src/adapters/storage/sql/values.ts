@@ -1,0 +1,60 @@
+import type { JsonObject, JsonValue } from '../../../ports/store.js';
+import type { Capabilities } from '../capabilities.js';
+import type { SqlParam } from '../sql-executor.js';
+
+/** Helpers that turn driver values into port values and back; SQL text is built from shapes, never values. */
+
+export function int(value: unknown): number {
+  return Number(value); // pg returns int8 as a string; the values we store fit in a double
+}
+
+export function intOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+export function textOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+export function bool(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n;
+}
+
+export function bytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  throw new TypeError(`expected bytes from the database, got ${typeof value}`);
+}
+
+export function json<T extends JsonValue = JsonObject>(caps: Capabilities, value: unknown): T {
+  return (caps.jsonParsedOnRead ? value : JSON.parse(String(value))) as T;
+}
+
+export function toJson(value: JsonValue | object): string {
+  return JSON.stringify(value);
+}
+
+/** `($1, $2), ($3, $4)` for `rows` rows of `width` values. */
+export function valuesList(rows: number, width: number): string {
+  const groups: string[] = [];
+  for (let row = 0; row < rows; row += 1) {
+    const cells: string[] = [];
+    for (let col = 1; col <= width; col += 1) cells.push(`$${row * width + col}`);
+    groups.push(`(${cells.join(', ')})`);
+  }
+  return groups.join(', ');
+}
+
+/** `$from, $from+1, ...` for an IN list. */
+export function inList(count: number, from = 1): string {
+  return Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+}
+
+/** Splits rows so one statement stays under the backend's parameter limit. */
+export function chunks<T>(items: readonly T[], width: number, caps: Capabilities): T[][] {
+  const size = Math.max(1, Math.min(500, Math.floor(caps.maxParams / width)));
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export type { SqlParam };

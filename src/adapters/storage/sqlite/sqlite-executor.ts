@@ -1,0 +1,175 @@
+import Database from 'better-sqlite3';
+import type { StoreError } from '../../../ports/store.js';
+import { SQLITE } from '../capabilities.js';
+import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import { sqliteStoreError } from './sqlite-errors.js';
+
+export interface SqliteOptions {
+  file: string;
+  /** Opens an existing file for reading only; every write is refused with `read_only`. */
+  readOnly?: boolean;
+  /** How long a writer waits for another process's write transaction. */
+  busyTimeoutMs?: number;
+}
+
+interface Prepared {
+  statement: Database.Statement;
+  /** Index into the caller's params for each `?`, from the `$n` placeholders. */
+  order: number[];
+}
+
+type SqliteValue = string | number | null | Buffer;
+
+function toSqlite(value: SqlParam | undefined): SqliteValue {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return value;
+}
+
+/**
+ * better-sqlite3 is synchronous; this wraps it behind the async runner. One connection per process:
+ * while a transaction awaits, other calls queue behind it so nothing runs inside someone else's transaction.
+ */
+export class SqliteExecutor implements SqlExecutor {
+  readonly caps = SQLITE;
+  private readonly prepared = new Map<string, Prepared>();
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+
+  private constructor(private readonly db: Database.Database) {}
+
+  static open(options: SqliteOptions): SqliteExecutor {
+    try {
+      const readonly = options.readOnly ?? false;
+      const db = new Database(options.file, { readonly, fileMustExist: readonly });
+      db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+      if (!readonly) db.pragma('journal_mode = WAL');
+      // FULL keeps a committed inbox row across power loss; group commit amortises the fsync.
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      return new SqliteExecutor(db);
+    } catch (error) {
+      throw sqliteStoreError(error, 'open');
+    }
+  }
+
+  query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
+    return this.exclusive(() => this.all(sql, params));
+  }
+
+  execute(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    return this.exclusive(() => this.run(sql, params));
+  }
+
+  async transaction<T>(_operation: string, work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      let open = true;
+      const guard = <R>(fn: () => R): Promise<R> => {
+        if (!open) return Promise.reject(new Error('transaction runner used after its transaction ended'));
+        try {
+          return Promise.resolve(fn());
+        } catch (error) {
+          return Promise.reject(error as Error);
+        }
+      };
+      const tx: SqlRunner = {
+        caps: this.caps,
+        query: (sql, params = []) => guard(() => this.all(sql, params)),
+        execute: (sql, params = []) => guard(() => this.run(sql, params)),
+      };
+      // IMMEDIATE takes the write lock up front, so two processes never both read then both write.
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(tx);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        open = false;
+      }
+    });
+  }
+
+  lockForMigration(_tx: SqlRunner): Promise<void> {
+    return Promise.resolve(); // BEGIN IMMEDIATE holds the only write lock
+  }
+
+  script(tx: SqlRunner, sql: string): Promise<void> {
+    void tx; // the script runs on the one connection, inside the caller's open transaction
+    this.db.exec(sql);
+    return Promise.resolve();
+  }
+
+  toStoreError(error: unknown, operation: string): StoreError {
+    return sqliteStoreError(error, operation);
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+    if (this.db.open) this.db.close();
+  }
+
+  private prepare(sql: string): Prepared {
+    let found = this.prepared.get(sql);
+    if (!found) {
+      const order: number[] = [];
+      const text = sql.replace(/\$(\d+)/g, (_match, n: string) => {
+        order.push(Number(n) - 1);
+        return '?';
+      });
+      found = { statement: this.db.prepare(text), order };
+      this.prepared.set(sql, found);
+    }
+    return found;
+  }
+
+  private bind(prepared: Prepared, params: readonly SqlParam[]): SqliteValue[] {
+    return prepared.order.map((index) => toSqlite(params[index]));
+  }
+
+  private all(sql: string, params: readonly SqlParam[]): SqlRow[] {
+    const prepared = this.prepare(sql);
+    const values = this.bind(prepared, params);
+    if (prepared.statement.reader) return prepared.statement.all(...values) as SqlRow[];
+    prepared.statement.run(...values);
+    return [];
+  }
+
+  private run(sql: string, params: readonly SqlParam[]): number {
+    const prepared = this.prepare(sql);
+    const values = this.bind(prepared, params);
+    if (prepared.statement.reader) return prepared.statement.all(...values).length;
+    return prepared.statement.run(...values).changes;
+  }
+
+  /** Runs `fn` now when nothing is queued (the hot path), otherwise after everything queued before it. */
+  private exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.pending === 0) {
+      try {
+        const result = fn();
+        if (!(result instanceof Promise)) return Promise.resolve(result);
+        return this.track(result);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    const previous = this.tail;
+    return this.track(previous.then(fn));
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.pending += 1;
+    const done = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tail = this.tail.then(() => done);
+    void done.then(() => {
+      this.pending -= 1;
+    });
+    return promise;
+  }
+}

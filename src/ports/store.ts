@@ -1,0 +1,306 @@
+import type { Category } from '../core/category.js';
+import type { ConsentStatus, DeliveryStatus } from '../core/contact-event.js';
+import type { ContactState } from '../core/contact-state.js';
+import type { TemplateStatus } from '../core/decision.js';
+import type { Millis } from '../core/time.js';
+
+/** Everything the application keeps: one port, implemented by the SQLite and PostgreSQL adapters. */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Infrastructure faults, raised as exceptions; expected outcomes (conflicts, duplicates) are values. */
+export type StoreErrorCode = 'unavailable' | 'read_only' | 'busy' | 'full' | 'constraint' | 'migration' | 'unknown';
+
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  constructor(
+    readonly code: StoreErrorCode,
+    /** The store operation that failed, e.g. `appendInbox`. */
+    readonly operation: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${operation}: ${message}`, options);
+  }
+}
+
+// ---- contacts and consent ----
+
+export interface ContactInput {
+  /** At least one of waId, bsuid, phoneE164; a contact is matched by them in that order. */
+  waId?: string | null;
+  /** Business-scoped user id. */
+  bsuid?: string | null;
+  phoneE164?: string | null;
+  name?: string | null;
+  /** Merged key by key into existing attributes. */
+  attributes?: JsonObject;
+  /** Added to existing tags. */
+  tags?: readonly string[];
+}
+
+export interface Contact {
+  id: number;
+  waId: string | null;
+  bsuid: string | null;
+  phoneE164: string | null;
+  name: string | null;
+  attributes: JsonObject;
+  tags: string[];
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+export type ContactKey = { waId: string } | { bsuid: string } | { phoneE164: string };
+
+/** Ids in input order; `created` counts new contacts. */
+export interface UpsertContactsResult {
+  ids: number[];
+  created: number;
+  updated: number;
+}
+
+export interface ConsentInput {
+  category: Category;
+  status: ConsentStatus;
+  source: string;
+  evidence: string | null;
+  /** When the consent was given or withdrawn; an older record never overrides a newer current value. */
+  at: Millis;
+}
+
+export interface ConsentRecord extends ConsentInput {
+  contactId: number;
+}
+
+export interface StoredContactState {
+  state: ContactState;
+  /** Incremented by every save; pass it back to `saveContactState`. */
+  version: number;
+}
+
+export type SaveStateResult = { ok: true; version: number } | { ok: false; reason: 'version_conflict'; currentVersion: number };
+
+// ---- templates, senders, campaigns ----
+
+export interface TemplateInput {
+  name: string;
+  language: string;
+  category: Category;
+  status: TemplateStatus;
+  quality: string | null;
+  pausedUntil: Millis | null;
+}
+export interface Template extends TemplateInput {
+  id: number;
+  updatedAt: Millis;
+}
+
+export type SenderState = 'ok' | 'throttled' | 'stopped';
+export interface SenderInput {
+  phoneNumberId: string;
+  displayNumber: string;
+  qualityRating: string | null;
+  /** Messages per second the number may send. */
+  throughputMps: number;
+  messagingLimitTier: string | null;
+  state: SenderState;
+  stateReason: string | null;
+  /** For `throttled`: when sending may resume. */
+  stateUntil: Millis | null;
+}
+export interface Sender extends SenderInput {
+  id: number;
+  updatedAt: Millis;
+}
+
+export type CampaignStatus = 'draft' | 'scheduled' | 'running' | 'paused' | 'completed' | 'cancelled';
+export interface CampaignInput {
+  name: string;
+  templateId: number;
+  senderId: number;
+  segment: JsonObject;
+  scheduledAt: Millis | null;
+  policyPreset: string;
+  status: CampaignStatus;
+}
+export interface Campaign extends CampaignInput {
+  id: number;
+  pauseReason: string | null;
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+// ---- outbox ----
+
+/**
+ * queued → leased (claimed) → sending (intent recorded) → sent (accepted, has wamid) → done.
+ * held waits for the contact to open a window; unknown means a crash left the send's fate unknown:
+ * such a row is never re-sent blindly.
+ */
+export type OutboxStatus = 'queued' | 'held' | 'leased' | 'sending' | 'sent' | 'done' | 'unknown';
+export type OutboxOutcome = 'accepted' | 'delivered' | 'read' | 'failed' | 'skipped' | 'capped_exhausted' | 'cancelled';
+
+export interface OutboxInput {
+  campaignId: number | null;
+  contactId: number;
+  senderId: number | null;
+  category: Category;
+  /** What to send (template, parameters or text); opaque to the store. */
+  intent: JsonObject;
+  /** For one-off messages: a caller key that makes the insert idempotent. */
+  idempotencyKey: string | null;
+  nextAttemptAt: Millis;
+}
+
+export interface OutboxRow extends OutboxInput {
+  id: number;
+  status: OutboxStatus;
+  attempts: number;
+  capAttempts: number;
+  leaseOwner: string | null;
+  leaseExpiresAt: Millis | null;
+  wamid: string | null;
+  lastErrorCode: number | null;
+  outcome: OutboxOutcome | null;
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+export interface ClaimOptions {
+  owner: string;
+  now: Millis;
+  leaseMs: number;
+  limit: number;
+}
+
+export interface RescheduleInput {
+  /** `held` rows keep `until` as a fallback wake-up time (e.g. the campaign's end), or null. */
+  status: 'queued' | 'held';
+  until: Millis | null;
+  /** This attempt hit the per-user marketing cap: count it against the message's cap attempts. */
+  capAttempt: boolean;
+  errorCode: number | null;
+}
+
+export interface SweepResult {
+  /** Leased but never started: safe to claim again. */
+  requeued: number;
+  /** Intent recorded but no result: marked unknown until a status webhook reconciles them. */
+  unknown: number;
+}
+
+// ---- events, inbox, audit ----
+
+export interface MessageEventInput {
+  wamid: string;
+  status: DeliveryStatus;
+  at: Millis;
+  errorCode: number | null;
+  /** The inbox row the event was parsed from. */
+  inboxId: number | null;
+}
+
+export interface InboxInput {
+  raw: Uint8Array;
+  receivedAt: Millis;
+  signatureOk: boolean;
+}
+export interface InboxRow extends InboxInput {
+  id: number;
+  processedAt: Millis | null;
+  quarantineReason: string | null;
+}
+
+export interface DecisionAuditInput {
+  outboxId: number | null;
+  contactId: number;
+  kind: 'send' | 'defer' | 'hold' | 'skip';
+  reason: string;
+  explanation: string;
+  until: Millis | null;
+  at: Millis;
+}
+
+export type CampaignCounters = Record<OutboxStatus | OutboxOutcome | 'total', number>;
+
+export type TimelineEntry =
+  | { type: 'consent'; at: Millis; category: Category; status: ConsentStatus; source: string }
+  | { type: 'decision'; at: Millis; outboxId: number | null; kind: DecisionAuditInput['kind']; reason: string; explanation: string }
+  | { type: 'message_event'; at: Millis; outboxId: number; wamid: string; status: DeliveryStatus; errorCode: number | null };
+
+export interface MigrateResult {
+  applied: number[];
+  current: number;
+}
+
+export interface Store {
+  readonly backend: 'sqlite' | 'postgres';
+  /** Applies pending migrations; safe when several processes start at once. */
+  migrate(): Promise<MigrateResult>;
+  close(): Promise<void>;
+
+  upsertContacts(contacts: readonly ContactInput[], now: Millis): Promise<UpsertContactsResult>;
+  getContact(id: number): Promise<Contact | null>;
+  findContact(key: ContactKey): Promise<Contact | null>;
+  /** Pages through contacts by id, for planners. */
+  listContacts(afterId: number, limit: number): Promise<Contact[]>;
+
+  /** Appends to the consent history and moves the current value unless a newer one is already there. */
+  setConsent(contactId: number, consent: ConsentInput, now: Millis): Promise<ConsentRecord>;
+  getConsent(contactId: number): Promise<Partial<Record<Category, ConsentRecord>>>;
+  consentHistory(contactId: number): Promise<ConsentRecord[]>;
+
+  loadContactState(contactId: number): Promise<StoredContactState | null>;
+  /** `expectedVersion` 0 creates the row; otherwise the save happens only if nobody saved since. */
+  saveContactState(contactId: number, state: ContactState, expectedVersion: number, now: Millis): Promise<SaveStateResult>;
+
+  upsertTemplates(templates: readonly TemplateInput[], now: Millis): Promise<number[]>;
+  getTemplate(name: string, language: string): Promise<Template | null>;
+  upsertSenders(senders: readonly SenderInput[], now: Millis): Promise<number[]>;
+  getSender(phoneNumberId: string): Promise<Sender | null>;
+  setSenderState(phoneNumberId: string, state: SenderState, reason: string | null, until: Millis | null, now: Millis): Promise<boolean>;
+
+  createCampaign(campaign: CampaignInput, now: Millis): Promise<number>;
+  getCampaign(id: number): Promise<Campaign | null>;
+  setCampaignStatus(id: number, status: CampaignStatus, pauseReason: string | null, now: Millis): Promise<boolean>;
+
+  /** Idempotent: a (campaign, contact) pair or an idempotency key already present is left as is. */
+  insertOutbox(rows: readonly OutboxInput[], now: Millis): Promise<{ inserted: number }>;
+  getOutbox(id: number): Promise<OutboxRow | null>;
+  /** Due queued rows of running campaigns (or one-offs), leased to `owner` until now + leaseMs. */
+  claimDue(options: ClaimOptions): Promise<OutboxRow[]>;
+  /** Before the HTTP call: counts the attempt. False when the lease was lost. */
+  recordIntent(id: number, owner: string, now: Millis): Promise<boolean>;
+  /** After Meta accepted the send. */
+  recordAccepted(id: number, owner: string, wamid: string, now: Millis): Promise<boolean>;
+  reschedule(id: number, owner: string, input: RescheduleInput, now: Millis): Promise<boolean>;
+  /** Ends a row with a non-failure outcome (skipped, capped_exhausted, cancelled...). */
+  complete(id: number, owner: string, outcome: OutboxOutcome, now: Millis): Promise<boolean>;
+  fail(id: number, owner: string, errorCode: number | null, now: Millis): Promise<boolean>;
+  /**
+   * Applies a delivery status to the row that sent `wamid` (or to `outboxId`, echoed in our callback
+   * data, when the send's answer was lost). Outcomes only move forward. Returns the row id or null.
+   */
+  recordDelivery(ref: { wamid: string; outboxId: number | null }, status: DeliveryStatus, errorCode: number | null, now: Millis): Promise<number | null>;
+  /** Rows held for this contact's window wake up now. */
+  wakeHeld(contactId: number, now: Millis): Promise<number>;
+  sweepExpiredLeases(now: Millis): Promise<SweepResult>;
+
+  /** False when this (wamid, status) was already recorded. */
+  appendMessageEvent(event: MessageEventInput, now: Millis): Promise<{ inserted: boolean }>;
+
+  /** Durable before it returns; the webhook answers 200 only after this. */
+  appendInbox(entry: InboxInput): Promise<number>;
+  /** One transaction for many payloads (group commit). Ids in input order. */
+  appendInboxBatch(entries: readonly InboxInput[]): Promise<number[]>;
+  listUnprocessedInbox(afterId: number, limit: number): Promise<InboxRow[]>;
+  markInboxProcessed(ids: readonly number[], now: Millis): Promise<void>;
+  quarantineInbox(id: number, reason: string, now: Millis): Promise<void>;
+
+  appendDecisions(entries: readonly DecisionAuditInput[]): Promise<void>;
+  campaignCounters(campaignId: number): Promise<CampaignCounters>;
+  /** Newest first. */
+  contactTimeline(contactId: number, limit: number): Promise<TimelineEntry[]>;
+}

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { onTestFinished } from 'vitest';
+import type { Store } from '../src/ports/store.js';
+import { openStore, type OpenStoreOptions } from '../src/adapters/storage/open-store.js';
+
+/** Test databases: PostgreSQL on loopback (trust auth, database `test`) and SQLite files in temp dirs. */
+export const PG_URL = process.env['PACER_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface Place {
+  /** Another connection to the same database, as a second process would have. */
+  open(options?: Pick<OpenStoreOptions, 'readOnly'>): Store;
+  /** Options that point openStore at this place. */
+  options: OpenStoreOptions;
+}
+
+export interface TestBackend {
+  name: 'sqlite' | 'postgres';
+  /** A fresh place of its own (schema or temp dir), removed when the current test finishes. */
+  place(): Place;
+  /** A migrated store in a fresh place. */
+  open(): Promise<Store>;
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`); // a name we generated, not input
+  } finally {
+    await client.end();
+  }
+}
+
+function tracked(place: Omit<Place, 'open'>): Place {
+  const stores: Store[] = [];
+  onTestFinished(async () => {
+    await Promise.allSettled(stores.map((s) => s.close()));
+  });
+  return {
+    options: place.options,
+    open: (extra = {}) => {
+      const store = openStore({ ...place.options, ...extra });
+      stores.push(store);
+      return store;
+    },
+  };
+}
+
+function sqlitePlace(): Place {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pacer-store-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return tracked({ options: { dataDir: dir } });
+}
+
+function postgresPlace(): Place {
+  const schema = `pacer_test_${randomBytes(6).toString('hex')}`;
+  onTestFinished(() => dropSchema(schema));
+  return tracked({ options: { databaseUrl: PG_URL, schema } });
+}
+
+function backend(name: TestBackend['name'], place: () => Place): TestBackend {
+  return {
+    name,
+    place,
+    open: async () => {
+      const store = place().open();
+      await store.migrate();
+      return store;
+    },
+  };
+}
+
+export const BACKENDS: readonly TestBackend[] = [backend('sqlite', sqlitePlace), backend('postgres', postgresPlace)];

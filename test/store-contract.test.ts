@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CONTACT_STATE, type ContactState } from '../src/core/contact-state.js';
+import { HOUR } from '../src/core/time.js';
+import { BACKENDS } from './store-backends.js';
+
+const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($name)', (backend) => {
+  it('migrates once and reports nothing left the second time', async () => {
+    const place = backend.place();
+    const store = place.open();
+    expect(await store.migrate()).toEqual({ applied: [1], current: 1 });
+    expect(await store.migrate()).toEqual({ applied: [], current: 1 });
+    expect(store.backend).toBe(backend.name);
+  });
+
+  it('upserts contacts idempotently, matching by wa_id, business-scoped id or phone', async () => {
+    const store = await backend.open();
+    const first = await store.upsertContacts(
+      [
+        { waId: '15550001111', phoneE164: '+15550001111', name: 'Ana', attributes: { city: 'Lisbon' }, tags: ['vip'] },
+        { bsuid: 'BS.123', name: 'Bo' },
+        { phoneE164: '+447700900123', tags: ['uk', 'uk'] },
+      ],
+      T0,
+    );
+    expect(first).toMatchObject({ created: 3, updated: 0 });
+    expect(new Set(first.ids).size).toBe(3);
+
+    const again = await store.upsertContacts(
+      [
+        { phoneE164: '+15550001111', attributes: { plan: 'gold' }, tags: ['beta'] },
+        { bsuid: 'BS.123', waId: '5511999990000' },
+        { phoneE164: '+447700900123', tags: ['uk'] },
+      ],
+      T0 + 1,
+    );
+    expect(again).toEqual({ ids: first.ids, created: 0, updated: 3 });
+
+    const ana = await store.getContact(first.ids[0] ?? -1);
+    expect(ana).toMatchObject({
+      waId: '15550001111',
+      name: 'Ana',
+      attributes: { city: 'Lisbon', plan: 'gold' },
+      tags: ['vip', 'beta'],
+      createdAt: T0,
+      updatedAt: T0 + 1,
+    });
+    expect((await store.findContact({ waId: '5511999990000' }))?.id).toBe(first.ids[1]);
+    expect((await store.findContact({ phoneE164: '+447700900123' }))?.tags).toEqual(['uk']);
+    expect(await store.findContact({ bsuid: 'nobody' })).toBeNull();
+    const page = await store.listContacts(first.ids[0] ?? 0, 10);
+    expect(page.map((c) => c.id)).toEqual(first.ids.slice(1));
+  });
+
+  it('merges a contact listed twice in one batch and names an input without any key', async () => {
+    const store = await backend.open();
+    const result = await store.upsertContacts([{ waId: '1555' }, { waId: '1555', name: 'Same' }], T0);
+    expect(result).toMatchObject({ created: 1, updated: 1 });
+    expect(result.ids[0]).toBe(result.ids[1]);
+    await expect(store.upsertContacts([{ waId: '1' }, { name: 'no key' }], T0)).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'constraint',
+      message: expect.stringContaining('contacts[1] needs waId, bsuid or phoneE164'),
+    });
+    // The failed batch rolled back as a whole.
+    expect(await store.findContact({ waId: '1' })).toBeNull();
+  });
+
+  it('keeps consent history append-only while an older record never overrides the current value', async () => {
+    const store = await backend.open();
+    const [id = -1] = (await store.upsertContacts([{ waId: '1' }], T0)).ids;
+    await store.setConsent(id, { category: 'marketing', status: 'granted', source: 'import', evidence: 'form-7', at: T0 }, T0);
+    const revoked = await store.setConsent(id, { category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR }, T0 + HOUR);
+    expect(revoked).toEqual({ contactId: id, category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR });
+    // Arrives late, happened earlier: history gets it, current stays revoked.
+    const late = await store.setConsent(id, { category: 'marketing', status: 'granted', source: 'crm', evidence: null, at: T0 + 1 }, T0 + 2 * HOUR);
+    expect(late.status).toBe('revoked');
+    await store.setConsent(id, { category: 'utility', status: 'granted', source: 'import', evidence: null, at: T0 }, T0);
+
+    const current = await store.getConsent(id);
+    expect(current.marketing?.status).toBe('revoked');
+    expect(current.utility?.status).toBe('granted');
+    expect(current.service).toBeUndefined();
+    const history = await store.consentHistory(id);
+    expect(history.map((h) => [h.category, h.status, h.at])).toEqual([
+      ['marketing', 'granted', T0],
+      ['utility', 'granted', T0],
+      ['marketing', 'granted', T0 + 1],
+      ['marketing', 'revoked', T0 + HOUR],
+    ]);
+  });
+
+  it('saves contact state with an optimistic version and refuses a stale writer', async () => {
+    const store = await backend.open();
+    const [id = -1] = (await store.upsertContacts([{ waId: '1' }], T0)).ids;
+    expect(await store.loadContactState(id)).toBeNull();
+
+    const cooled: ContactState = {
+      ...EMPTY_CONTACT_STATE,
+      marketing: { ...EMPTY_CONTACT_STATE.marketing, coolOffUntil: T0 + 24 * HOUR, consecutiveCaps: 1 },
+      seen: ['evt-1'],
+    };
+    expect(await store.saveContactState(id, cooled, 0, T0)).toEqual({ ok: true, version: 1 });
+    const loaded = await store.loadContactState(id);
+    expect(loaded).toEqual({ state: cooled, version: 1 });
+
+    // Two writers loaded version 1; the first wins, the second must reload.
+    expect(await store.saveContactState(id, { ...cooled, seen: ['evt-1', 'evt-2'] }, 1, T0 + 1)).toEqual({ ok: true, version: 2 });
+    expect(await store.saveContactState(id, { ...cooled, seen: ['evt-1', 'evt-3'] }, 1, T0 + 2)).toEqual({
+      ok: false,
+      reason: 'version_conflict',
+      currentVersion: 2,
+    });
+    expect(await store.saveContactState(id, cooled, 0, T0 + 3)).toEqual({ ok: false, reason: 'version_conflict', currentVersion: 2 });
+    expect((await store.loadContactState(id))?.state.seen).toEqual(['evt-1', 'evt-2']);
+  });
+
+  it('upserts templates and senders by their natural keys and updates sender state', async () => {
+    const store = await backend.open();
+    const template = { name: 'promo', language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null } as const;
+    const [tid] = await store.upsertTemplates([template], T0);
+    const [tid2] = await store.upsertTemplates([{ ...template, status: 'paused', pausedUntil: T0 + 3 * HOUR }], T0 + 1);
+    expect(tid2).toBe(tid);
+    expect(await store.getTemplate('promo', 'en_US')).toEqual({ ...template, id: tid, status: 'paused', pausedUntil: T0 + 3 * HOUR, updatedAt: T0 + 1 });
+    expect(await store.getTemplate('promo', 'pt_BR')).toBeNull();
+
+    const sender = {
+      phoneNumberId: '1099', displayNumber: '+1 555-0100', qualityRating: 'GREEN', throughputMps: 80,
+      messagingLimitTier: 'TIER_1K', state: 'ok', stateReason: null, stateUntil: null,
+    } as const;
+    const [sid] = await store.upsertSenders([sender], T0);
+    expect(await store.upsertSenders([{ ...sender, messagingLimitTier: 'TIER_10K' }], T0 + 1)).toEqual([sid]);
+    expect(await store.setSenderState('1099', 'throttled', '130429', T0 + 60_000, T0 + 2)).toBe(true);
+    expect(await store.setSenderState('nope', 'stopped', 'x', null, T0)).toBe(false);
+    expect(await store.getSender('1099')).toEqual({
+      ...sender, id: sid, messagingLimitTier: 'TIER_10K', state: 'throttled', stateReason: '130429', stateUntil: T0 + 60_000, updatedAt: T0 + 2,
+    });
+  });
+
+  it('creates campaigns with a segment definition and records pauses with their reason', async () => {
+    const store = await backend.open();
+    const [templateId = -1] = await store.upsertTemplates([{ name: 't', language: 'en', category: 'marketing', status: 'approved', quality: null, pausedUntil: null }], T0);
+    const [senderId = -1] = await store.upsertSenders([{ phoneNumberId: 'p', displayNumber: 'd', qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], T0);
+    const input = { name: 'Spring', templateId, senderId, segment: { all: [{ tag: 'vip' }, { not: { attr: 'city', eq: 'Paris' } }] }, scheduledAt: T0 + HOUR, policyPreset: 'meta', status: 'scheduled' } as const;
+    const id = await store.createCampaign(input, T0);
+    expect(await store.setCampaignStatus(id, 'paused', 'cap share 40% over 1000 sends', T0 + 5)).toBe(true);
+    expect(await store.getCampaign(id)).toEqual({ ...input, id, status: 'paused', pauseReason: 'cap share 40% over 1000 sends', createdAt: T0, updatedAt: T0 + 5 });
+    expect(await store.getCampaign(id + 1000)).toBeNull();
+  });
+});
