@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_CONTACT_STATE, type ContactState } from '../src/core/contact-state.js';
 import { HOUR } from '../src/core/time.js';
+import type { CampaignInput } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -142,7 +143,10 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     const store = await backend.open();
     const [templateId = -1] = await store.upsertTemplates([{ name: 't', language: 'en', category: 'marketing', status: 'approved', quality: null, pausedUntil: null }], T0);
     const [senderId = -1] = await store.upsertSenders([{ phoneNumberId: 'p', displayNumber: 'd', qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], T0);
-    const input = { name: 'Spring', templateId, senderId, segment: { all: [{ tag: 'vip' }, { not: { attr: 'city', eq: 'Paris' } }] }, scheduledAt: T0 + HOUR, policyPreset: 'meta', status: 'scheduled' } as const;
+    const input: CampaignInput = {
+      name: 'Spring', templateId, senderId, segment: { all: [{ tag: 'vip' }, { not: { attr: 'city', eq: 'Paris' } }] },
+      scheduledAt: T0 + HOUR, policyPreset: 'meta', status: 'scheduled',
+    };
     const id = await store.createCampaign(input, T0);
     expect(await store.setCampaignStatus(id, 'paused', 'cap share 40% over 1000 sends', T0 + 5)).toBe(true);
     expect(await store.getCampaign(id)).toEqual({ ...input, id, status: 'paused', pauseReason: 'cap share 40% over 1000 sends', createdAt: T0, updatedAt: T0 + 5 });
