@@ -24,7 +24,7 @@ const envSchema = z.object({
   PACER_ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PACER_MODE: z.enum(['production', 'development']).default('production'),
   PACER_CAP_SCHEDULE: z.enum(Object.keys(CAP_SCHEDULE_PRESETS) as [keyof typeof CAP_SCHEDULE_PRESETS]).default('meta'),
-  PACER_CAP_CODES: list.pipe(z.array(z.coerce.number().int().positive())).optional(),
+  PACER_CAP_CODES: list.transform((codes) => codes.map(Number)).pipe(z.array(z.number().int().positive())).optional(),
   PACER_MARKETING_PATH: z.enum(['cloud', 'marketing_messages', 'marketing_messages_after_cap']).default('cloud'),
   PACER_US_MARKETING_PAUSE: z.enum(['true', 'false']).default('true'),
 });
