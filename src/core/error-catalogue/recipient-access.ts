@@ -31,7 +31,7 @@ export const RECIPIENT_ACCESS = defineEntries([
     page: {
       meaning: 'A test number may only message the few recipients added to its allowed list, and this one is not there.',
       cause: 'Sending from a test number (at most five allowed recipients) to anyone else.',
-      retry: 'No.',
+      retry: 'No; the list does not change by itself, so every resend gets the same answer.',
       action: 'Add the recipient in the App Dashboard, or send from a registered production number.',
     },
   },
@@ -64,7 +64,7 @@ export const RECIPIENT_ACCESS = defineEntries([
     page: {
       meaning: 'Your business account may not message users in the recipient\'s country.',
       cause: 'A country restriction on the account, set by Meta for the kind of business or for the market.',
-      retry: 'No.',
+      retry: 'No. The restriction belongs to the account, so resending to the same country fails the same way.',
       action: 'Leave that country out of campaigns, and check the account\'s restrictions in WhatsApp Manager.',
     },
   },
@@ -79,7 +79,7 @@ export const RECIPIENT_ACCESS = defineEntries([
     page: {
       meaning: 'The message was addressed to the business number that was sending it.',
       cause: 'Usually the business\'s own number slipped into a contact import.',
-      retry: 'No.',
+      retry: 'No; a number can never message itself.',
       action: 'Remove the business number from the contact list.',
     },
   },

@@ -34,7 +34,7 @@ export const REQUESTS = defineEntries([
     page: {
       meaning: 'A field the endpoint requires was absent.',
       cause: 'For example no `to` or `recipient`, no template language, or an empty component.',
-      retry: 'No.',
+      retry: 'No; the same request is missing the same field every time.',
       action: 'Read error_data.details for the field name and fix the request or the campaign data that fills it.',
     },
   },
@@ -73,7 +73,7 @@ export const REQUESTS = defineEntries([
       cause:
         'Outbound: a type name WhatsApp does not know. Inbound: the user sent something the API cannot pass on ' +
         '(it arrives as type "unsupported" carrying this code); that needs no action from the sender side.',
-      retry: 'No.',
+      retry: 'No; an unsupported type stays unsupported.',
       action: 'For outbound sends, use a supported type. For inbound ones, ask the person to send the content another way if it matters.',
     },
   },
@@ -118,7 +118,7 @@ export const REQUESTS = defineEntries([
     page: {
       meaning: 'This kind of message cannot be addressed to a business-scoped user ID.',
       cause: 'A send addressed with `recipient` (a BSUID) uses a feature that needs a phone number, such as a maximum price.',
-      retry: 'No.',
+      retry: 'No, not addressed this way.',
       action: 'Address the message by phone number where you have one, or drop the unsupported option.',
     },
   },
