@@ -168,6 +168,8 @@ describe('rule 8: window, template and sender', () => {
   it('defers a paused template until it unpauses and skips a disabled one', () => {
     const paused = intent('marketing', { template: { status: 'paused', pausedUntil: T0 + 3 * HOUR } });
     expect(decide(base(), paused, T0, P)).toMatchObject({ kind: 'defer', reason: 'template_paused', until: T0 + 3 * HOUR });
+    const openEnded = intent('marketing', { template: { status: 'paused', pausedUntil: null } });
+    expect(decide(base(), openEnded, T0, P)).toMatchObject({ kind: 'defer', reason: 'template_paused', until: T0 + HOUR });
     const disabled = intent('utility', { template: { status: 'disabled', pausedUntil: null } });
     expect(decide(base(), disabled, T0, P)).toMatchObject({ kind: 'skip', reason: 'template_unavailable' });
   });

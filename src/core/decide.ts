@@ -9,7 +9,9 @@ import {
 } from './contact-facts.js';
 import type { Decision, SendIntent, SendPath, SendReason } from './decision.js';
 import type { Policy } from './policy.js';
-import { iso, type Millis } from './time.js';
+import { HOUR, iso, type Millis } from './time.js';
+
+const TEMPLATE_RECHECK_MS = HOUR;
 
 /**
  * May this contact receive this message now, through which path, and if not, why and until when.
@@ -41,13 +43,13 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
   }
 
   const template = intent.template;
+  if (template !== null && template.status === 'paused') {
+    // Meta pauses for 3 h, then 6 h; with no end announced, look again in an hour rather than drop it.
+    const until = template.pausedUntil !== null && template.pausedUntil > now ? template.pausedUntil : now + TEMPLATE_RECHECK_MS;
+    return { kind: 'defer', until, reason: 'template_paused', explanation: `Meta paused this template for low quality; Pacer looks again at ${iso(until)}.` };
+  }
   if (template !== null && template.status !== 'approved' && template.status !== 'unknown') {
-    if (template.status === 'paused' && template.pausedUntil !== null && template.pausedUntil > now) {
-      return { kind: 'defer', until: template.pausedUntil, reason: 'template_paused', explanation: `Meta paused this template for low quality until ${iso(template.pausedUntil)}; sending resumes then.` };
-    }
-    if (template.status !== 'paused' || template.pausedUntil === null) {
-      return skip('template_unavailable', `The template is ${template.status}; Meta would refuse it. Fix or replace the template.`);
-    }
+    return skip('template_unavailable', `The template is ${template.status}; Meta would refuse it. Fix or replace the template.`);
   }
 
   const sender = intent.sender;

@@ -13,7 +13,7 @@ describe('planRetry', () => {
   });
 
   it('never retries codes that fail the same way every time', () => {
-    for (const code of [131050, 131026, 131047, 132001]) {
+    for (const code of [131050, 131026, 131047, 132016]) {
       expect(planRetry(code, at, { failures: 1, capFailures: 0 }, P, 0)).toMatchObject({ kind: 'give_up', outcome: 'failed' });
     }
   });
@@ -44,7 +44,7 @@ describe('planRetry', () => {
   });
 
   it('parks template and account problems for an operator', () => {
-    expect(planRetry(132016, at, { failures: 1, capFailures: 0 }, P, 0).kind).toBe('park');
+    expect(planRetry(132001, at, { failures: 1, capFailures: 0 }, P, 0).kind).toBe('park');
     expect(planRetry(131031, at, { failures: 1, capFailures: 0 }, P, 0).kind).toBe('park');
   });
 

@@ -1,0 +1,29 @@
+import type { ContactEvent } from '../core/contact-event.js';
+import { EMPTY_CONTACT_STATE, type ContactState } from '../core/contact-state.js';
+import type { Policy } from '../core/policy.js';
+import { reduceContact } from '../core/reduce-contact.js';
+import type { Millis } from '../core/time.js';
+import type { Store } from '../ports/store.js';
+
+const MAX_TRIES = 8;
+
+/**
+ * Applies events to one contact's state with optimistic concurrency: several processes may update
+ * the same contact (a webhook and the dispatcher); a lost race re-reads and re-applies, which is
+ * safe because the reducer is idempotent.
+ */
+export async function applyContactEvents(store: Store, contactId: number, events: readonly ContactEvent[], policy: Policy, now: Millis): Promise<ContactState> {
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    const stored = await store.loadContactState(contactId);
+    const current = stored?.state ?? EMPTY_CONTACT_STATE;
+    const next = events.reduce((s, e) => reduceContact(s, e, policy), current);
+    if (next === current && stored !== null) return current;
+    const saved = await store.saveContactState(contactId, next, stored?.version ?? 0, now);
+    if (saved.ok) return next;
+  }
+  throw new Error(`contact ${contactId}: state kept changing under ${MAX_TRIES} concurrent updates`);
+}
+
+export async function loadContactState(store: Store, contactId: number): Promise<ContactState> {
+  return (await store.loadContactState(contactId))?.state ?? EMPTY_CONTACT_STATE;
+}
