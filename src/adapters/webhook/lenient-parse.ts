@@ -19,8 +19,21 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return inner;
 }
 
-function report(issues: readonly z.core.$ZodIssue[], path: Path, problems: WebhookProblem[]): void {
-  for (const issue of issues) problems.push({ path: formatPath([...path, ...issue.path]), message: issue.message });
+function valueAt(value: unknown, keys: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function report(issues: readonly z.core.$ZodIssue[], value: unknown, path: Path, problems: WebhookProblem[]): void {
+  for (const issue of issues) {
+    // Zod words an absent field as a type mismatch; say plainly that it is missing.
+    const missing = valueAt(value, issue.path) === undefined;
+    problems.push({ path: formatPath([...path, ...issue.path]), message: missing ? 'missing' : issue.message });
+  }
 }
 
 /**
@@ -41,7 +54,7 @@ function repair(schema: z.ZodType, value: unknown, path: Path, problems: Webhook
     });
     return { ok: true, value: kept };
   }
-  report(result.error.issues, path, problems);
+  report(result.error.issues, value, path, problems);
   return { ok: false };
 }
 
@@ -68,7 +81,7 @@ function repairObject(
   // Object-wide checks (e.g. "wa_id or user_id") can only be judged once the fields are fixed.
   const again = schema.safeParse(copy);
   if (again.success) return { ok: true, value: copy };
-  report(again.error.issues, path, problems);
+  report(again.error.issues, copy, path, problems);
   return { ok: false };
 }
 
@@ -86,6 +99,6 @@ export function parseLenient<S extends z.ZodType>(
   if (!fixed.ok) return undefined;
   const result = schema.safeParse(fixed.value);
   if (result.success) return result.data;
-  report(result.error.issues, path, problems);
+  report(result.error.issues, value, path, problems);
   return undefined;
 }
