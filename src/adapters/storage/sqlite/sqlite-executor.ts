@@ -1,7 +1,9 @@
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreError } from '../../../ports/store.js';
 import { SQLITE } from '../capabilities.js';
 import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import { acquireQueue, releaseQueue, SerialQueue } from './serial-queue.js';
 import { sqliteStoreError } from './sqlite-errors.js';
 
 export interface SqliteOptions {
@@ -28,16 +30,20 @@ function toSqlite(value: SqlParam | undefined): SqliteValue {
 }
 
 /**
- * better-sqlite3 is synchronous; this wraps it behind the async runner. One connection per process:
- * while a transaction awaits, other calls queue behind it so nothing runs inside someone else's transaction.
+ * better-sqlite3 is synchronous; this wraps it behind the async runner. While a transaction awaits,
+ * other calls on the same file in this process queue behind it, so nothing runs inside someone
+ * else's transaction; other processes are kept out by SQLite's own locks.
  */
 export class SqliteExecutor implements SqlExecutor {
   readonly caps = SQLITE;
   private readonly prepared = new Map<string, Prepared>();
-  private tail: Promise<void> = Promise.resolve();
-  private pending = 0;
+  private closed = false;
 
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+    private readonly queue: SerialQueue,
+  ) {}
 
   static open(options: SqliteOptions): SqliteExecutor {
     try {
@@ -48,22 +54,23 @@ export class SqliteExecutor implements SqlExecutor {
       // FULL keeps a committed inbox row across power loss; group commit amortises the fsync.
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
-      return new SqliteExecutor(db);
+      const file = path.resolve(options.file);
+      return new SqliteExecutor(db, file, acquireQueue(file));
     } catch (error) {
       throw sqliteStoreError(error, 'open');
     }
   }
 
   query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
-    return this.exclusive(() => this.all(sql, params));
+    return this.queue.run(() => this.all(sql, params));
   }
 
   execute(sql: string, params: readonly SqlParam[] = []): Promise<number> {
-    return this.exclusive(() => this.run(sql, params));
+    return this.queue.run(() => this.run(sql, params));
   }
 
   async transaction<T>(_operation: string, work: (tx: SqlRunner) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       let open = true;
       const guard = <R>(fn: () => R): Promise<R> => {
         if (!open) return Promise.reject(new Error('transaction runner used after its transaction ended'));
@@ -108,8 +115,11 @@ export class SqliteExecutor implements SqlExecutor {
   }
 
   async close(): Promise<void> {
-    await this.tail;
-    if (this.db.open) this.db.close();
+    await this.queue.drain();
+    if (this.closed) return;
+    this.closed = true;
+    releaseQueue(this.file);
+    this.db.close();
   }
 
   private prepare(sql: string): Prepared {
@@ -143,33 +153,5 @@ export class SqliteExecutor implements SqlExecutor {
     const values = this.bind(prepared, params);
     if (prepared.statement.reader) return prepared.statement.all(...values).length;
     return prepared.statement.run(...values).changes;
-  }
-
-  /** Runs `fn` now when nothing is queued (the hot path), otherwise after everything queued before it. */
-  private exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
-    if (this.pending === 0) {
-      try {
-        const result = fn();
-        if (!(result instanceof Promise)) return Promise.resolve(result);
-        return this.track(result);
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
-    }
-    const previous = this.tail;
-    return this.track(previous.then(fn));
-  }
-
-  private track<T>(promise: Promise<T>): Promise<T> {
-    this.pending += 1;
-    const done = promise.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.tail = this.tail.then(() => done);
-    void done.then(() => {
-      this.pending -= 1;
-    });
-    return promise;
   }
 }

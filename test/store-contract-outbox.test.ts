@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { HOUR, MINUTE } from '../src/core/time.js';
+import { BACKENDS } from './store-backends.js';
+import { seedCampaign } from './store-seed.js';
+
+const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+const LEASE = 5 * MINUTE;
+
+describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
+  it('inserts outbox rows idempotently per (campaign, contact) and per one-off key', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 3);
+    expect(await store.insertOutbox(seed.rows(() => T0), T0)).toEqual({ inserted: 3 });
+    expect(await store.insertOutbox(seed.rows(() => T0 + HOUR), T0 + 1)).toEqual({ inserted: 0 });
+
+    const contactId = seed.contactIds[0] ?? -1;
+    const oneOff = { campaignId: null, contactId, senderId: seed.senderId, category: 'utility', intent: { text: 'hi' }, idempotencyKey: 'req-1', nextAttemptAt: T0 } as const;
+    expect(await store.insertOutbox([oneOff, oneOff], T0)).toEqual({ inserted: 1 });
+    expect(await store.insertOutbox([{ ...oneOff, idempotencyKey: null }, { ...oneOff, idempotencyKey: null }], T0)).toEqual({ inserted: 2 });
+    expect((await store.campaignCounters(seed.campaignId)).total).toBe(3);
+  });
+
+  it('claims due rows of running campaigns in due order, leased to one owner', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 4);
+    await store.insertOutbox(seed.rows((i) => T0 + (3 - i) * MINUTE), T0); // contact 3 is due first
+    const paused = await seedCampaign(store, T0, 0, 'paused');
+    await store.insertOutbox(seed.rows(() => T0).map((r) => ({ ...r, campaignId: paused.campaignId })), T0);
+
+    expect(await store.claimDue({ owner: 'w1', now: T0 - 1, leaseMs: LEASE, limit: 10 })).toEqual([]);
+    const claimed = await store.claimDue({ owner: 'w1', now: T0 + 2 * MINUTE, leaseMs: LEASE, limit: 2 });
+    expect(claimed.map((r) => r.contactId)).toEqual([seed.contactIds[3], seed.contactIds[2]]);
+    for (const row of claimed) {
+      expect(row).toMatchObject({ status: 'leased', leaseOwner: 'w1', leaseExpiresAt: T0 + 2 * MINUTE + LEASE, campaignId: seed.campaignId });
+    }
+    const rest = await store.claimDue({ owner: 'w2', now: T0 + 2 * MINUTE, leaseMs: LEASE, limit: 10 });
+    expect(rest.map((r) => r.contactId)).toEqual([seed.contactIds[1]]);
+    // Once its campaign runs, the paused campaign's rows become claimable too.
+    await store.setCampaignStatus(paused.campaignId, 'running', null, T0);
+    expect(await store.claimDue({ owner: 'w2', now: T0 + 2 * MINUTE, leaseMs: LEASE, limit: 10 })).toHaveLength(4);
+  });
+
+  it('never hands the same row to two workers claiming at once', async () => {
+    const place = backend.place();
+    const first = place.open();
+    await first.migrate();
+    const seed = await seedCampaign(first, T0, 40);
+    await first.insertOutbox(seed.rows(() => T0), T0);
+    const workers = [first, place.open(), place.open()];
+    const claimed: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      const batches = await Promise.all(workers.map((w, i) => w.claimDue({ owner: `w${i}`, now: T0, leaseMs: LEASE, limit: 3 })));
+      claimed.push(...batches.flat().map((r) => r.id));
+    }
+    expect(claimed).toHaveLength(40);
+    expect(new Set(claimed).size).toBe(40);
+  });
+
+  it('records intent before the send and the result after, then moves outcomes only forward', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 1);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [row] = await store.claimDue({ owner: 'w1', now: T0, leaseMs: LEASE, limit: 1 });
+    const id = row?.id ?? -1;
+    expect(await store.recordIntent(id, 'w2', T0 + 1)).toBe(false);
+    expect(await store.recordIntent(id, 'w1', T0 + 1)).toBe(true);
+    expect(await store.recordAccepted(id, 'w1', 'wamid.A', T0 + 2)).toBe(true);
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'accepted', wamid: 'wamid.A', attempts: 1, leaseOwner: null });
+
+    expect(await store.recordDelivery({ wamid: 'wamid.A', outboxId: null }, 'read', null, T0 + 4)).toBe(id);
+    // A late 'delivered' must not move 'read' back.
+    expect(await store.recordDelivery({ wamid: 'wamid.A', outboxId: null }, 'delivered', null, T0 + 5)).toBeNull();
+    expect(await store.recordDelivery({ wamid: 'wamid.unknown', outboxId: null }, 'read', null, T0 + 5)).toBeNull();
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'read' });
+    expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ total: 1, sent: 1, read: 1, delivered: 0 });
+  });
+
+  it('reschedules a capped attempt, holds for a window and wakes on inbound', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 2 });
+    const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
+    await store.recordIntent(idA, 'w', T0);
+    const capped = { status: 'queued', until: T0 + 24 * HOUR, capAttempt: true, errorCode: 131049 } as const;
+    expect(await store.reschedule(idA, 'w', capped, T0 + 1)).toBe(true);
+    expect(await store.reschedule(idA, 'w', capped, T0 + 2)).toBe(false); // lease already released
+    expect(await store.getOutbox(idA)).toMatchObject({ status: 'queued', capAttempts: 1, attempts: 1, lastErrorCode: 131049, nextAttemptAt: T0 + 24 * HOUR });
+
+    expect(await store.reschedule(idB, 'w', { status: 'held', until: null, capAttempt: false, errorCode: null }, T0)).toBe(true);
+    expect(await store.claimDue({ owner: 'w', now: T0 + 23 * HOUR, leaseMs: LEASE, limit: 5 })).toEqual([]);
+    expect(await store.wakeHeld(b?.contactId ?? -1, T0 + HOUR)).toBe(1);
+    const woken = await store.claimDue({ owner: 'w', now: T0 + HOUR, leaseMs: LEASE, limit: 5 });
+    expect(woken.map((r) => r.id)).toEqual([idB]);
+    expect(await store.claimDue({ owner: 'w', now: T0 + 24 * HOUR, leaseMs: LEASE, limit: 5 })).toMatchObject([{ id: idA, capAttempts: 1 }]);
+  });
+
+  it('completes and fails only for the lease owner', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 2 });
+    expect(await store.complete(a?.id ?? -1, 'other', 'skipped', T0)).toBe(false);
+    expect(await store.complete(a?.id ?? -1, 'w', 'skipped', T0)).toBe(true);
+    expect(await store.fail(b?.id ?? -1, 'w', 131026, T0)).toBe(true);
+    expect(await store.getOutbox(b?.id ?? -1)).toMatchObject({ status: 'done', outcome: 'failed', lastErrorCode: 131026 });
+    expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ total: 2, done: 2, skipped: 1, failed: 1 });
+  });
+
+  it('sweeps expired leases: unstarted rows go back to the queue, started ones become unknown', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [idle, started] = await store.claimDue({ owner: 'crashed', now: T0, leaseMs: LEASE, limit: 2 });
+    await store.recordIntent(started?.id ?? -1, 'crashed', T0 + 1);
+
+    expect(await store.sweepExpiredLeases(T0 + LEASE - 1)).toEqual({ requeued: 0, unknown: 0 });
+    // Past its lease a worker may no longer start the send.
+    expect(await store.recordIntent(idle?.id ?? -1, 'crashed', T0 + LEASE)).toBe(false);
+    expect(await store.sweepExpiredLeases(T0 + LEASE)).toEqual({ requeued: 1, unknown: 1 });
+
+    const again = await store.claimDue({ owner: 'fresh', now: T0 + LEASE, leaseMs: LEASE, limit: 5 });
+    expect(again.map((r) => r.id)).toEqual([idle?.id]); // the unknown row is never re-sent blindly
+    expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'unknown', outcome: null, attempts: 1 });
+    // Meta echoes our id in the status webhook: that settles the unknown row.
+    expect(await store.recordDelivery({ wamid: 'wamid.S', outboxId: started?.id ?? -1 }, 'delivered', null, T0 + HOUR)).toBe(started?.id);
+    expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.S' });
+  });
+});
