@@ -45,4 +45,32 @@ describe('lookup by pasted text', () => {
     expect(mixed.by).toBe('text');
     expect(mixed.matches.map((m) => m.entry.code)).toEqual([131026, 131049]);
   });
+
+  it('finds the message inside a longer pasted log line', () => {
+    const line = '2026-03-01T10:00:00Z WARN status failed wamid=HBgL... This message was not delivered to maintain ' +
+      'healthy ecosystem engagement. recipient=4477****0123';
+    const [best] = lookupError(line).matches;
+    expect(best?.entry.code).toBe(131049);
+    expect(best?.kind).toBe('contains_message');
+  });
+
+  it('reads codes written as [131049], "error 131049" and "#131049"', () => {
+    expect(findErrorsByText('[131049] This message was not delivered')[0]?.code).toBe(131049);
+    expect(findErrorsByText('error 132015 on send')[0]?.code).toBe(132015);
+    expect(lookupError('#130472')).toMatchObject({ by: 'code', matches: [{ kind: 'code' }] });
+  });
+
+  it('ranks exact wording above fragments of other messages', () => {
+    const codes = findErrorsByText('Rate limit hit');
+    expect(codes[0]?.code).toBe(130429);
+    expect(codes.map((e) => e.code)).toEqual(expect.arrayContaining([131056, 131048]));
+  });
+
+  it('finds range members by code and returns nothing for unrelated text', () => {
+    expect(lookupError('250').matches[0]?.entry.codeTo).toBe(299);
+    expect(lookupError('quarterly revenue forecast spreadsheet').matches).toEqual([]);
+    expect(lookupError('').matches).toEqual([]);
+    expect(lookupError('...').matches).toEqual([]);
+  });
 });
+
