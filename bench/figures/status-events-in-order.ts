@@ -1,0 +1,3 @@
+import { statusEventsBenchmark } from '../fixtures/status-events-benchmark.js';
+
+export default statusEventsBenchmark('in-order');

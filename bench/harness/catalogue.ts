@@ -1,0 +1,73 @@
+/**
+ * Every performance figure the project promises, in the order of the benchmarks issue. A benchmark
+ * names the row it fills (`row`); a row no benchmark fills yet shows as "not yet measured", so the
+ * table in docs/performance.md always lists the whole promise, not only what happens to be measured.
+ */
+export interface CatalogueRow {
+  id: string;
+  figure: string;
+  against: string;
+  target: string;
+}
+
+export const CATALOGUE: readonly CatalogueRow[] = [
+  {
+    id: 'webhook-ack-sqlite',
+    figure: 'Signed status webhooks acknowledged per second, durable, SQLite',
+    against: 'no-op route',
+    target: '≥ 65 % of no-op and ≥ 20,000/s; p99 ≤ 15 ms',
+  },
+  {
+    id: 'webhook-ack-sqlite-full',
+    figure: 'Same, with synchronous=FULL via group commit',
+    against: 'no-op route',
+    target: '≥ 8,000/s',
+  },
+  { id: 'webhook-ack-postgres', figure: 'Same, on PostgreSQL', against: 'no-op route', target: '≥ 8,000/s' },
+  {
+    id: 'status-events',
+    figure: 'Status events applied to contact state per second (dedupe, monotonic), in order / shuffled',
+    against: 'raw inserts of the same rows',
+    target: '≥ 100,000/s in order, ≥ 25,000/s shuffled',
+  },
+  {
+    id: 'status-events-reducer',
+    figure: 'The same, pure domain part only (reducer + monotonic status, no storage), in order / shuffled',
+    against: 'raw in-memory inserts of the same rows',
+    target: '≥ 100,000/s in order, ≥ 25,000/s shuffled (the storage-backed figure must meet it)',
+  },
+  {
+    id: 'sends',
+    figure: 'Sends per second through decide + outbox + client to the simulator',
+    against: 'raw client → simulator',
+    target: '≥ 1,000/s on one sender at < 50 % of a core; ≥ 80 % of raw',
+  },
+  { id: 'decide', figure: 'decide calls per second', against: 'empty function', target: '≥ 1,000,000/s' },
+  {
+    id: 'reduce-contact',
+    figure: 'reduceContact: contact events applied per second',
+    against: 'raw loop copying the events',
+    target: 'none set; tracked so a slower reducer shows up',
+  },
+  {
+    id: 'campaign-start',
+    figure: 'Campaign start: recipients materialised per second',
+    against: 'bulk insert of the same rows',
+    target: '100,000 in ≤ 1 s; 1,000,000 in ≤ 10 s with ≤ 250 MB RSS',
+  },
+  {
+    id: 'csv-import',
+    figure: 'Contacts imported per second from CSV, with validation',
+    against: 'parsing the file alone',
+    target: '≥ 50,000 rows/s',
+  },
+  { id: 'retry-wakeup', figure: 'Retry wake-up precision with 1,000,000 scheduled rows', against: '—', target: 'p99 ≤ 1 s late' },
+  { id: 'dashboard-stats', figure: 'Dashboard campaign stats over 1,000,000 message rows', against: '—', target: 'p99 ≤ 50 ms' },
+  { id: 'memory', figure: 'Idle and full-rate memory', against: '—', target: '≤ 120 MB idle, ≤ 250 MB at full rate' },
+  {
+    id: 'postgres-workers',
+    figure: 'PostgreSQL dispatch with 1/2/3 workers',
+    against: '1 worker',
+    target: 'near-linear until the database saturates',
+  },
+];
