@@ -1,0 +1,249 @@
+import { DAY, HOUR, SECOND, type Millis } from '../../core/time.js';
+import type { CountryCode } from './countries.js';
+
+export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+
+export interface SimTemplateConfig {
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  /** How interesting recipients find it, 0..1: drives reads, replies, stop taps, blocks and reports. */
+  relevance: number;
+}
+
+export interface Range {
+  min: number;
+  max: number;
+}
+
+/**
+ * Every knob of the simulator in one object; `docs/simulator.md` explains each. Numbers Meta does
+ * not publish (cap sizes, reaction rates, quality thresholds) are modelling choices, not facts.
+ */
+export interface SimulatorConfig {
+  seed: number;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Bearer token the API accepts. */
+  accessToken: string;
+  /** Key for `X-Hub-Signature-256` on webhooks. */
+  appSecret: string;
+  /** Where webhooks go; null keeps them in ground truth only. */
+  callbackUrl: string | null;
+  wabaId: string;
+  phoneNumberId: string;
+  displayPhoneNumber: string;
+  templates: SimTemplateConfig[];
+  population: {
+    size: number;
+    /** Relative share of users per country. */
+    countries: Partial<Record<CountryCode, number>>;
+    notOnWhatsAppRate: number;
+    /** Meta's marketing experiment group (130472). */
+    experimentRate: number;
+    /** Users who had already stopped our marketing before the run (131050, no webhook). */
+    stoppedRate: number;
+    readPropensity: Range;
+    replyPropensity: Range;
+    /** Marketing per day each user receives from other businesses (shares the per-user cap). */
+    otherMarketingPerDay: Range;
+  };
+  cap: {
+    /** Rolling window over which delivered marketing (from every business) is counted. */
+    windowMs: Millis;
+    /** Cap for a user who reads nothing / reads everything; the cap scales with read propensity. */
+    minPerWindow: number;
+    maxPerWindow: number;
+    /** After a cap, marketing from us fails for this long, and each retry inside it starts it again. */
+    retryPenaltyMs: Millis;
+    /** ISO regions without per-user caps (EEA, UK, JP, KR, NG, ZA). */
+    uncappedRegions: string[];
+    /** Meta's pause of marketing templates to US (+1) numbers. */
+    usMarketingPause: boolean;
+  };
+  rateLimits: {
+    /** Pair rate: one message per this many ms to one user... */
+    pairIntervalMs: Millis;
+    /** ...with bursts borrowing up to this many. */
+    pairBurst: number;
+    /** Messages per second per business number. */
+    throughputMps: number;
+  };
+  reactions: {
+    sentDelayMs: Range;
+    deliveredDelayMs: Range;
+    readDelayMs: Range;
+    replyDelayMs: Range;
+    /** Share of reads where the user was in the chat, so only `read` is reported. */
+    skipDeliveredRate: number;
+    /** Base chance per delivered marketing message, scaled by irrelevance, frequency and annoyance. */
+    stopTapRate: number;
+    preferenceStopRate: number;
+    blockRate: number;
+    reportRate: number;
+    /** Chance that a user who stopped marketing resumes later, and the mean delay. */
+    resumeRate: number;
+    resumeMeanDelayMs: Millis;
+    /** Each marketing message from us within this window beyond the first multiplies negative reactions. */
+    frequencyWindowMs: Millis;
+    frequencyFactor: number;
+    /** Annoyance each marketing attempt inside a cap penalty adds for that user. */
+    capRetryAnnoyance: number;
+  };
+  quality: {
+    windowMs: Millis;
+    /** Negative weight: block 1, report 2, preference stop 0.5; a retry into a cap counts this much. */
+    capRetrySignal: number;
+    minSample: number;
+    yellowAt: number;
+    redAt: number;
+    template: { minSample: number; yellowAt: number; redAt: number; pauseMs: Millis[] };
+    /** Messaging tier reported in `phone_number_quality_update`. */
+    messagingTier: string;
+  };
+  webhooks: {
+    latencyMs: Range;
+    /** Chance that a status rides along in the POST of an earlier one. */
+    batchRate: number;
+    maxBatch: number;
+    duplicateRate: number;
+    /** Chance that a status is held back long enough for a later one to overtake it. */
+    outOfOrderRate: number;
+    retryBaseMs: Millis;
+    retryMaxMs: Millis;
+    /** Meta keeps retrying a failing endpoint for up to 7 days. */
+    retryForMs: Millis;
+    /** Time to wait for the endpoint's answer (real time). */
+    requestTimeoutMs: Millis;
+  };
+}
+
+export const UNCAPPED_REGIONS = [
+  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU',
+  'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'IS', 'LI', 'NO', 'GB', 'JP', 'KR', 'NG', 'ZA',
+];
+
+export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
+  seed: 1,
+  host: '127.0.0.1',
+  port: 0,
+  accessToken: 'sim-access-token',
+  appSecret: 'sim-app-secret',
+  callbackUrl: null,
+  wabaId: '100200300400500',
+  phoneNumberId: '106540352242922',
+  displayPhoneNumber: '15550783881',
+  templates: [
+    { name: 'spring_sale', language: 'en_US', category: 'MARKETING', relevance: 0.5 },
+    { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },
+    { name: 'login_code', language: 'en_US', category: 'AUTHENTICATION', relevance: 1 },
+  ],
+  population: {
+    size: 1000,
+    countries: { US: 10, GB: 8, DE: 8, ES: 4, IN: 20, BR: 16, ID: 12, MX: 10, NG: 6, ZA: 3, JP: 2, KR: 1 },
+    notOnWhatsAppRate: 0.02,
+    experimentRate: 0.01,
+    stoppedRate: 0.01,
+    readPropensity: { min: 0.05, max: 0.95 },
+    replyPropensity: { min: 0, max: 0.2 },
+    otherMarketingPerDay: { min: 0.2, max: 3 },
+  },
+  cap: {
+    windowMs: DAY,
+    minPerWindow: 1,
+    maxPerWindow: 4,
+    retryPenaltyMs: DAY,
+    uncappedRegions: UNCAPPED_REGIONS,
+    usMarketingPause: true,
+  },
+  rateLimits: { pairIntervalMs: 6 * SECOND, pairBurst: 45, throughputMps: 80 },
+  reactions: {
+    sentDelayMs: { min: 200, max: 3 * SECOND },
+    deliveredDelayMs: { min: SECOND, max: 2 * HOUR },
+    readDelayMs: { min: 5 * SECOND, max: 12 * HOUR },
+    replyDelayMs: { min: 10 * SECOND, max: HOUR },
+    skipDeliveredRate: 0.1,
+    stopTapRate: 0.02,
+    preferenceStopRate: 0.004,
+    blockRate: 0.004,
+    reportRate: 0.001,
+    resumeRate: 0.1,
+    resumeMeanDelayMs: 20 * DAY,
+    frequencyWindowMs: 7 * DAY,
+    frequencyFactor: 0.6,
+    capRetryAnnoyance: 0.5,
+  },
+  quality: {
+    windowMs: 7 * DAY,
+    capRetrySignal: 0.25,
+    minSample: 100,
+    yellowAt: 0.02,
+    redAt: 0.05,
+    template: { minSample: 30, yellowAt: 0.04, redAt: 0.1, pauseMs: [3 * HOUR, 6 * HOUR] },
+    messagingTier: 'TIER_2K',
+  },
+  webhooks: {
+    latencyMs: { min: 50, max: 1500 },
+    batchRate: 0.3,
+    maxBatch: 10,
+    duplicateRate: 0.02,
+    outOfOrderRate: 0.05,
+    retryBaseMs: 10 * SECOND,
+    retryMaxMs: HOUR,
+    retryForMs: 7 * DAY,
+    requestTimeoutMs: 10 * SECOND,
+  },
+};
+
+type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+export type SimulatorConfigInput = DeepPartial<SimulatorConfig>;
+
+/** Defaults overlaid with `input` (objects merge, arrays and scalars replace), then checked. */
+export function resolveSimulatorConfig(input: SimulatorConfigInput = {}): SimulatorConfig {
+  const config = merge(DEFAULT_SIMULATOR_CONFIG, input) as SimulatorConfig;
+  validate(config);
+  return config;
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (over === undefined) return base;
+  if (!isPlainObject(base) || !isPlainObject(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = merge(base[key], value);
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function validate(c: SimulatorConfig): void {
+  const fail = (path: string, what: string): never => {
+    throw new Error(`simulator config: ${path} ${what}`);
+  };
+  if (!Number.isInteger(c.seed)) fail('seed', `must be an integer, got ${c.seed}`);
+  if (!Number.isInteger(c.population.size) || c.population.size < 1) fail('population.size', 'must be a positive integer');
+  for (const [path, p] of Object.entries({
+    'population.notOnWhatsAppRate': c.population.notOnWhatsAppRate,
+    'population.experimentRate': c.population.experimentRate,
+    'population.stoppedRate': c.population.stoppedRate,
+    'webhooks.batchRate': c.webhooks.batchRate,
+    'webhooks.duplicateRate': c.webhooks.duplicateRate,
+    'webhooks.outOfOrderRate': c.webhooks.outOfOrderRate,
+  })) {
+    if (!(p >= 0 && p <= 1)) fail(path, `must be between 0 and 1, got ${p}`);
+  }
+  if (c.cap.minPerWindow < 0 || c.cap.maxPerWindow < c.cap.minPerWindow) fail('cap', 'needs 0 <= minPerWindow <= maxPerWindow');
+  if (!(c.rateLimits.throughputMps > 0)) fail('rateLimits.throughputMps', 'must be > 0');
+  if (!(c.rateLimits.pairIntervalMs > 0)) fail('rateLimits.pairIntervalMs', 'must be > 0');
+  const names = new Set<string>();
+  c.templates.forEach((t, i) => {
+    if (t.name === '') fail(`templates[${i}].name`, 'is empty');
+    if (names.has(`${t.name}/${t.language}`)) fail(`templates[${i}]`, `duplicates ${t.name}/${t.language}`);
+    names.add(`${t.name}/${t.language}`);
+    if (!(t.relevance >= 0 && t.relevance <= 1)) fail(`templates[${i}].relevance`, 'must be between 0 and 1');
+  });
+  if (c.callbackUrl !== null && !/^https?:\/\//.test(c.callbackUrl)) fail('callbackUrl', 'must be an http(s) URL');
+  if (c.quality.template.pauseMs.length === 0) fail('quality.template.pauseMs', 'needs at least one pause length');
+}

@@ -1,0 +1,40 @@
+import type { Scheduler } from '../../ports/clock.js';
+import type { SimulatorConfig } from './config.js';
+import type { GroundTruthLog } from './ground-truth.js';
+import type { Population } from './population.js';
+import type { QualityModel } from './quality.js';
+import type { RateLimits } from './rate-limits.js';
+import type { WebhookDelivery } from './webhook-delivery.js';
+
+/** Ids shaped like Meta's, unique within a run and reproducible from the seed. */
+export class IdFactory {
+  private outbound = 0;
+  private inbound = 0;
+  private trace = 0;
+
+  constructor(private readonly seed: number) {}
+
+  wamid(): string {
+    return `wamid.${Buffer.from(`SIM:${this.seed}:OUT:${++this.outbound}`).toString('base64url')}`;
+  }
+
+  inboundWamid(): string {
+    return `wamid.${Buffer.from(`SIM:${this.seed}:IN:${++this.inbound}`).toString('base64url')}`;
+  }
+
+  fbtraceId(): string {
+    return `A${Buffer.from(`trace:${this.seed}:${++this.trace}`).toString('base64url').slice(0, 22)}`;
+  }
+}
+
+/** The simulator's parts, shared by the request handler, the message lifecycle and user reactions. */
+export interface SimContext {
+  config: SimulatorConfig;
+  scheduler: Scheduler;
+  population: Population;
+  quality: QualityModel;
+  delivery: WebhookDelivery;
+  truth: GroundTruthLog;
+  limits: RateLimits;
+  ids: IdFactory;
+}

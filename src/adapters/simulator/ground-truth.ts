@@ -1,0 +1,89 @@
+import type { Millis } from '../../core/time.js';
+import type { Rating, TemplateState } from './quality.js';
+import type { DeliveryStats } from './webhook-delivery.js';
+
+export type SimCategory = 'marketing' | 'utility' | 'authentication' | 'service';
+
+/** What really happened to one accepted message, whatever the webhooks said or failed to say. */
+export interface MessageTruth {
+  wamid: string;
+  /** Our id, from `biz_opaque_callback_data`. */
+  messageId: string | null;
+  /** wa_id (or the number as sent, when no such user exists). */
+  to: string;
+  category: SimCategory;
+  template: string | null;
+  endpoint: 'messages' | 'marketing_messages';
+  acceptedAt: Millis;
+  status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+  errorCode: number | null;
+  deliveredAt: Millis | null;
+  readAt: Millis | null;
+}
+
+export interface ReactionCounts {
+  replies: number;
+  stopTaps: number;
+  preferenceStops: number;
+  resumes: number;
+  blocks: number;
+  reports: number;
+}
+
+export interface GroundTruth {
+  qualityRating: Rating;
+  templates: Array<{ name: string; language: string; category: string; quality: Rating; status: string; pauses: number }>;
+  messages: MessageTruth[];
+  /** How many of our messages were really delivered to each wa_id. */
+  deliveredTo: Record<string, number>;
+  requests: number;
+  accepted: number;
+  syncErrors: Record<string, number>;
+  asyncFailures: Record<string, number>;
+  reactions: ReactionCounts;
+  webhooks: DeliveryStats;
+}
+
+export class GroundTruthLog {
+  readonly messages = new Map<string, MessageTruth>();
+  readonly syncErrors = new Map<number, number>();
+  readonly asyncFailures = new Map<number, number>();
+  readonly reactions: ReactionCounts = { replies: 0, stopTaps: 0, preferenceStops: 0, resumes: 0, blocks: 0, reports: 0 };
+  requests = 0;
+
+  syncError(code: number): void {
+    this.syncErrors.set(code, (this.syncErrors.get(code) ?? 0) + 1);
+  }
+
+  failed(message: MessageTruth, code: number): void {
+    message.status = 'failed';
+    message.errorCode = code;
+    this.asyncFailures.set(code, (this.asyncFailures.get(code) ?? 0) + 1);
+  }
+
+  snapshot(rating: Rating, templates: readonly TemplateState[], webhooks: DeliveryStats): GroundTruth {
+    const deliveredTo: Record<string, number> = {};
+    for (const m of this.messages.values()) {
+      if (m.deliveredAt !== null) deliveredTo[m.to] = (deliveredTo[m.to] ?? 0) + 1;
+    }
+    return {
+      qualityRating: rating,
+      templates: templates.map((t) => ({
+        name: t.config.name,
+        language: t.config.language,
+        category: t.config.category,
+        quality: t.quality,
+        status: t.status,
+        pauses: t.pauses,
+      })),
+      messages: [...this.messages.values()].map((m) => ({ ...m })),
+      deliveredTo,
+      requests: this.requests,
+      accepted: this.messages.size,
+      syncErrors: Object.fromEntries(this.syncErrors),
+      asyncFailures: Object.fromEntries(this.asyncFailures),
+      reactions: { ...this.reactions },
+      webhooks: { ...webhooks },
+    };
+  }
+}

@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SimContext } from './context.js';
+import { errorText } from './error-texts.js';
+import type { Faults } from './faults.js';
+import { apiErrorBody } from './payloads.js';
+import { handleSend, type HandlerAnswer } from './send-handler.js';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const VERSION = /^v\d+\.\d+$/;
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The simulator's Graph API front: bearer auth, injected faults, then the send handler. */
+export async function startHttpServer(ctx: SimContext, faults: Faults): Promise<RunningServer> {
+  const server = createServer((req, res) => {
+    readBody(req, (raw, tooLarge) => {
+      if (!applyFault(ctx, faults, req, res)) return;
+      const answer = tooLarge ? graphError(ctx, 100, 'Request body too large.') : route(ctx, req, raw);
+      send(res, answer);
+    });
+  });
+  server.keepAliveTimeout = 65_000; // longer than clients keep idle sockets, so a reused socket is never closed under a request
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(ctx.config.port, ctx.config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${ctx.config.host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function route(ctx: SimContext, req: IncomingMessage, raw: string): HandlerAnswer {
+  if (req.headers.authorization !== `Bearer ${ctx.config.accessToken}`) return graphError(ctx, 190);
+  const segments = new URL(req.url ?? '/', 'http://simulator').pathname.split('/').filter((s) => s !== '');
+  const [version, objectId, edge] = segments;
+  if (version === undefined || !VERSION.test(version)) return graphError(ctx, 100, 'Unknown API version in path.');
+  if (objectId !== ctx.config.phoneNumberId) {
+    return graphError(ctx, 100, `Object with ID '${objectId ?? ''}' does not exist or cannot be loaded with this token.`);
+  }
+  if (req.method === 'GET' && segments.length === 2) {
+    return {
+      status: 200,
+      body: {
+        id: ctx.config.phoneNumberId,
+        display_phone_number: ctx.config.displayPhoneNumber,
+        quality_rating: ctx.quality.rating,
+        throughput: { level: 'STANDARD' },
+      },
+    };
+  }
+  if (req.method === 'POST' && segments.length === 3 && (edge === 'messages' || edge === 'marketing_messages')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return graphError(ctx, 100, 'The request body is not valid JSON.');
+    }
+    return handleSend(ctx, edge, json);
+  }
+  return graphError(ctx, 100, `Unsupported ${req.method ?? ''} request.`);
+}
+
+function graphError(ctx: SimContext, code: number, details?: string): HandlerAnswer {
+  ctx.truth.syncError(code);
+  return { status: errorText(code).httpStatus, body: apiErrorBody(code, ctx.ids.fbtraceId(), details) };
+}
+
+function send(res: ServerResponse, answer: HandlerAnswer): void {
+  const body = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage, done: (raw: string, tooLarge: boolean) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) tooLarge = true;
+    else chunks.push(chunk);
+  });
+  req.on('end', () => done(tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge));
+  req.on('error', () => undefined); // a client that went away needs no answer
+}
+
+/** Applies the next armed fault; false when the request has been dealt with (or deliberately not). */
+export function applyFault(ctx: SimContext, faults: Faults, req: IncomingMessage, res: ServerResponse): boolean {
+  const fault = faults.take(ctx.scheduler.now());
+  if (fault === null) return true;
+  switch (fault.kind) {
+    case 'http_5xx':
+      ctx.truth.syncError(2);
+      send(res, { status: fault.status ?? 503, body: apiErrorBody(2, ctx.ids.fbtraceId()) });
+      return false;
+    case 'timeout':
+      faults.hold(res);
+      return false;
+    case 'connection_reset':
+      req.socket.destroy();
+      return false;
+    case 'non_json': {
+      const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+      res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(html) });
+      res.end(html);
+      return false;
+    }
+    case 'error_code':
+      send(res, graphError(ctx, fault.code));
+      return false;
+  }
+}

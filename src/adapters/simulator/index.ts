@@ -1,0 +1,14 @@
+/** Cloud API simulator: a faithful, seeded stand-in for Meta's API and webhooks. */
+export { startSimulator, type Simulator } from './start-simulator.js';
+export {
+  DEFAULT_SIMULATOR_CONFIG,
+  resolveSimulatorConfig,
+  type SimulatorConfig,
+  type SimulatorConfigInput,
+  type SimTemplateConfig,
+} from './config.js';
+export type { Fault } from './faults.js';
+export type { GroundTruth, MessageTruth } from './ground-truth.js';
+export type { SimUser } from './population.js';
+export type { Rating } from './quality.js';
+export { STOP_BUTTON } from './user-actions.js';

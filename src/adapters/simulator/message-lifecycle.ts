@@ -1,0 +1,119 @@
+import type { Millis } from '../../core/time.js';
+import { marketingVerdict } from './cap-model.js';
+import type { SimContext } from './context.js';
+import type { MessageTruth } from './ground-truth.js';
+import { statusError, unixSeconds, type Pricing, type StatusObject } from './payloads.js';
+import type { SimUser } from './population.js';
+import type { TemplateState } from './quality.js';
+import { maybeReply, reactToMarketing } from './user-actions.js';
+
+/**
+ * What happens to a message after the API accepted it: an asynchronous failure (131026, 131047,
+ * 131049, 130472, 131050), or sent → delivered → read with realistic delays, the user's reaction,
+ * and the feedback that moves quality. Time comes from the scheduler, randomness from the user.
+ */
+export function startLifecycle(ctx: SimContext, msg: MessageTruth, user: SimUser | undefined, template: TemplateState | null): void {
+  const now = ctx.scheduler.now();
+  const r = ctx.config.reactions;
+  const sentDelay = user === undefined ? r.sentDelayMs.min : user.reactRng.logUniform(r.sentDelayMs.min, r.sentDelayMs.max);
+  const sentAt = now + Math.round(sentDelay);
+
+  const failWith = (code: number): void => {
+    ctx.truth.failed(msg, code);
+    ctx.scheduler.at(sentAt, () => emitStatus(ctx, msg, 'failed', sentAt, { errors: [statusError(code)] }));
+  };
+
+  if (user === undefined || !user.onWhatsApp) return failWith(131026);
+  const windowOpen = user.state.windowOpenUntil > now;
+  if (msg.category === 'service' && !windowOpen) return failWith(131047);
+  if (msg.category === 'marketing') {
+    const verdict = marketingVerdict(user, now, ctx.config);
+    if (verdict.kind === 'fail') {
+      if (verdict.code === 131049 && verdict.why === 'retry_inside_penalty') {
+        // Resending into a cap looks like spam: the user's patience and the number's quality suffer.
+        user.state.annoyance += r.capRetryAnnoyance;
+        ctx.quality.signal(now, ctx.config.quality.capRetrySignal);
+      }
+      return failWith(verdict.code);
+    }
+  }
+
+  const pricing = pricingFor(msg, windowOpen);
+  ctx.scheduler.at(sentAt, () => {
+    msg.status = 'sent';
+    emitStatus(ctx, msg, 'sent', sentAt, { pricing });
+  });
+  // A user who blocked us never receives anything; Meta only ever reports `sent`.
+  if (user.state.blocked) return;
+
+  const rr = user.reactRng;
+  const deliveredAt = sentAt + Math.round(rr.logUniform(r.deliveredDelayMs.min, r.deliveredDelayMs.max));
+  const readChance = readProbability(user, msg, template);
+  const reads = rr.chance(readChance);
+  const readAt = deliveredAt + Math.round(rr.logUniform(r.readDelayMs.min, r.readDelayMs.max));
+  // In the chat when it arrives: delivered and read together, and Meta sends only `read`.
+  const skipDelivered = reads && rr.chance(r.skipDeliveredRate);
+
+  ctx.scheduler.at(deliveredAt, () => {
+    if (user.state.blocked) return;
+    msg.status = 'delivered';
+    msg.deliveredAt = deliveredAt;
+    if (msg.category === 'marketing') user.state.ourMarketing.push(deliveredAt);
+    ctx.quality.delivered(template, deliveredAt);
+    if (!skipDelivered) emitStatus(ctx, msg, 'delivered', deliveredAt, { pricing });
+  });
+  if (!reads) return;
+  const at = skipDelivered ? deliveredAt : readAt;
+  ctx.scheduler.at(at, () => {
+    if (msg.deliveredAt === null) return; // blocked before it arrived
+    msg.status = 'read';
+    msg.readAt = at;
+    emitStatus(ctx, msg, 'read', at, skipDelivered ? { pricing } : {});
+    if (msg.category === 'marketing') reactToMarketing(ctx, user, template, msg.wamid, at);
+    else maybeReply(ctx, user, at, msg.wamid, 1);
+  });
+}
+
+function readProbability(user: SimUser, msg: MessageTruth, template: TemplateState | null): number {
+  if (msg.category === 'marketing') return user.readPropensity * (0.6 + 0.8 * (template?.config.relevance ?? 0.5));
+  // Utility, authentication and replies in a conversation get read far more often.
+  return Math.min(1, user.readPropensity + 0.4);
+}
+
+function pricingFor(msg: MessageTruth, windowOpen: boolean): Pricing {
+  switch (msg.category) {
+    case 'marketing':
+      return {
+        billable: true,
+        pricing_model: 'PMP',
+        type: 'regular',
+        category: msg.endpoint === 'marketing_messages' ? 'marketing_lite' : 'marketing',
+      };
+    case 'utility':
+      return windowOpen
+        ? { billable: false, pricing_model: 'PMP', type: 'free_customer_service', category: 'utility' }
+        : { billable: true, pricing_model: 'PMP', type: 'regular', category: 'utility' };
+    case 'authentication':
+      return { billable: true, pricing_model: 'PMP', type: 'regular', category: 'authentication' };
+    case 'service':
+      return { billable: false, pricing_model: 'PMP', type: 'free_customer_service', category: 'service' };
+  }
+}
+
+function emitStatus(
+  ctx: SimContext,
+  msg: MessageTruth,
+  status: StatusObject['status'],
+  at: Millis,
+  extra: { pricing?: Pricing; errors?: StatusObject['errors'] },
+): void {
+  const object: StatusObject = {
+    id: msg.wamid,
+    status,
+    timestamp: String(unixSeconds(at)),
+    recipient_id: msg.to,
+    ...(msg.messageId === null ? {} : { biz_opaque_callback_data: msg.messageId }),
+    ...extra,
+  };
+  ctx.delivery.emit({ kind: 'status', status: object }, at);
+}

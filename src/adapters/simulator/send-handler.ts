@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { SimContext } from './context.js';
+import { errorText } from './error-texts.js';
+import type { MessageTruth, SimCategory } from './ground-truth.js';
+import { startLifecycle } from './message-lifecycle.js';
+import { apiErrorBody, sendSuccessBody } from './payloads.js';
+
+export interface HandlerAnswer {
+  status: number;
+  body: unknown;
+}
+
+const sendBody = z.object({
+  messaging_product: z.literal('whatsapp'),
+  recipient_type: z.literal('individual').optional(),
+  to: z.string().min(1).optional(),
+  recipient: z.string().min(1).optional(),
+  type: z.string().default('text'),
+  template: z
+    .object({
+      name: z.string().min(1),
+      language: z.object({ code: z.string().min(1) }),
+      components: z.array(z.unknown()).optional(),
+    })
+    .optional(),
+  text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
+  biz_opaque_callback_data: z.string().max(512).optional(),
+});
+
+/**
+ * One `POST /{phone-number-id}/messages` (or `/marketing_messages`): the synchronous checks Meta
+ * makes before it takes a message (throughput 130429, template state 132001/132015/132016,
+ * pair rate 131056, request shape 100/131008), then acceptance and the message's lifecycle.
+ */
+export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_messages', raw: unknown): HandlerAnswer {
+  const now = ctx.scheduler.now();
+  ctx.truth.requests++;
+  const fail = (code: number, details?: string): HandlerAnswer => {
+    ctx.truth.syncError(code);
+    return { status: errorText(code).httpStatus, body: apiErrorBody(code, ctx.ids.fbtraceId(), details) };
+  };
+
+  const parsed = sendBody.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(100, `Invalid parameter at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const req = parsed.data;
+  // Every request counts against the number's throughput, accepted or not.
+  if (!ctx.limits.takeThroughput(now)) return fail(130429);
+
+  if (req.to === undefined && req.recipient === undefined) return fail(100, 'Either to or recipient is required.');
+  if (req.type !== 'template' && req.type !== 'text') return fail(100, `Message type ${req.type} is not supported by the simulator.`);
+  if (endpoint === 'marketing_messages' && req.type !== 'template') return fail(100, 'Message must be a template message.');
+
+  let category: SimCategory = 'service';
+  let template = null;
+  if (req.type === 'template') {
+    if (req.template === undefined) return fail(131008, 'The parameter template is required.');
+    template = ctx.quality.template(req.template.name, req.template.language.code) ?? null;
+    if (template === null) return fail(132001, `template name (${req.template.name}) does not exist in ${req.template.language.code}`);
+    if (template.status === 'PAUSED') return fail(132015);
+    if (template.status === 'DISABLED') return fail(132016);
+    category = template.config.category.toLowerCase() as SimCategory;
+    if (endpoint === 'marketing_messages' && category !== 'marketing') return fail(134100);
+  } else if (req.text === undefined) {
+    return fail(131008, 'The parameter text is required.');
+  }
+
+  const digits = req.to?.replace(/[^0-9]/g, '');
+  const user = digits !== undefined ? ctx.population.byPhone(digits) : ctx.population.byUserId(req.recipient ?? '');
+  const recipientKey = user?.phone ?? digits ?? req.recipient ?? '';
+  if (!ctx.limits.pairAvailable(recipientKey, now)) return fail(131056);
+  ctx.limits.takePair(recipientKey, now);
+
+  const wamid = ctx.ids.wamid();
+  const msg: MessageTruth = {
+    wamid,
+    messageId: req.biz_opaque_callback_data ?? null,
+    to: recipientKey,
+    category,
+    template: template?.config.name ?? null,
+    endpoint,
+    acceptedAt: now,
+    status: 'accepted',
+    errorCode: null,
+    deliveredAt: null,
+    readAt: null,
+  };
+  ctx.truth.messages.set(wamid, msg);
+  startLifecycle(ctx, msg, user, template);
+
+  const input = req.to ?? req.recipient ?? '';
+  const contact = req.to !== undefined ? { wa_id: recipientKey } : { user_id: req.recipient ?? '' };
+  return { status: 200, body: sendSuccessBody(input, contact, wamid) };
+}

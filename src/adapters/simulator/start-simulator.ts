@@ -1,0 +1,101 @@
+import { systemClock, VirtualClock, type Scheduler } from '../../ports/clock.js';
+import { resolveSimulatorConfig, type SimulatorConfig, type SimulatorConfigInput } from './config.js';
+import { IdFactory, type SimContext } from './context.js';
+import type { Fault } from './faults.js';
+import { Faults } from './faults.js';
+import { GroundTruthLog, type GroundTruth } from './ground-truth.js';
+import { startHttpServer } from './http-server.js';
+import { generatePopulation, maskPhone, type SimUser } from './population.js';
+import { hash32, Prng } from './prng.js';
+import { QualityModel } from './quality.js';
+import { RateLimits } from './rate-limits.js';
+import { setMarketingPreference, userWrites } from './user-actions.js';
+import { WebhookDelivery } from './webhook-delivery.js';
+
+export interface Simulator {
+  /** Base URL for the Cloud API client (`{url}/{version}/{phone-number-id}/messages`). */
+  url: string;
+  config: SimulatorConfig;
+  clock: Scheduler;
+  /** The generated users, in index order (phones, countries, traits, live state). */
+  users: readonly SimUser[];
+  /** Moves virtual time on, running everything due and awaiting webhook deliveries. */
+  advance(ms: number): Promise<void>;
+  groundTruth(): GroundTruth;
+  faults: {
+    inject(fault: Fault, options?: { count?: number; forMs?: number }): void;
+    clear(): void;
+    /** Resolves once `n` requests have been held by `timeout` faults. */
+    whenHeld(n?: number): Promise<void>;
+  };
+  /** Things a user does on their phone, on demand (each posts Meta's webhook). */
+  act: {
+    writes(phone: string, text?: string): void;
+    stopsMarketing(phone: string): void;
+    resumesMarketing(phone: string): void;
+  };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts an in-process Cloud API simulator on loopback. Everything random derives from
+ * `config.seed`; time comes from `options.clock` (real time by default, or a `VirtualClock`).
+ */
+export async function startSimulator(input: SimulatorConfigInput = {}, options: { clock?: Scheduler } = {}): Promise<Simulator> {
+  const config = resolveSimulatorConfig(input);
+  const clock = options.clock ?? systemClock;
+  const start = clock.now();
+  const delivery = new WebhookDelivery(
+    clock,
+    new Prng(hash32(`${config.seed}:webhooks`)),
+    config.webhooks,
+    config.callbackUrl,
+    config.appSecret,
+    { wabaId: config.wabaId, phoneNumberId: config.phoneNumberId, displayPhoneNumber: config.displayPhoneNumber },
+  );
+  const ctx: SimContext = {
+    config,
+    scheduler: clock,
+    population: generatePopulation(config, start),
+    quality: new QualityModel(config, clock, (event, at) => delivery.emit(event, at)),
+    delivery,
+    truth: new GroundTruthLog(),
+    limits: new RateLimits(config.rateLimits, start),
+    ids: new IdFactory(config.seed),
+  };
+  const faults = new Faults();
+  const server = await startHttpServer(ctx, faults);
+
+  const userByPhone = (phone: string): SimUser => {
+    const user = ctx.population.byPhone(phone.replace(/[^0-9]/g, ''));
+    if (user === undefined) throw new Error(`simulator: no user with number ${maskPhone(phone)}`);
+    return user;
+  };
+
+  return {
+    url: server.url,
+    config,
+    clock,
+    users: ctx.population.users,
+    advance(ms) {
+      if (!(clock instanceof VirtualClock)) throw new Error('simulator: advance() needs a VirtualClock');
+      return clock.advance(ms);
+    },
+    groundTruth: () => ctx.truth.snapshot(ctx.quality.rating, ctx.quality.templates, delivery.stats),
+    faults: {
+      inject: (fault, opts) => faults.inject(fault, opts, clock.now()),
+      clear: () => faults.clear(),
+      whenHeld: (n) => faults.whenHeld(n),
+    },
+    act: {
+      writes: (phone, text) => userWrites(ctx, userByPhone(phone), clock.now(), text),
+      stopsMarketing: (phone) => setMarketingPreference(ctx, userByPhone(phone), clock.now(), 'stop'),
+      resumesMarketing: (phone) => setMarketingPreference(ctx, userByPhone(phone), clock.now(), 'resume'),
+    },
+    async stop() {
+      faults.releaseHeld();
+      await server.close();
+      await delivery.stop();
+    },
+  };
+}

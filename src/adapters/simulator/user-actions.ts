@@ -1,0 +1,120 @@
+import { HOUR, type Millis } from '../../core/time.js';
+import type { SimContext } from './context.js';
+import type { WebhookContact } from './payloads.js';
+import { unixSeconds } from './payloads.js';
+import type { SimUser } from './population.js';
+import type { TemplateState } from './quality.js';
+
+const REPLIES = ['Thanks!', 'How much is it?', 'Is this still available?', 'ok', 'Can you send more details?', 'Great, thank you'];
+
+export const STOP_BUTTON = { payload: 'STOP_PROMOTIONS', text: 'Stop promotions' } as const;
+
+/** What a user does on their phone; each action changes their state and posts Meta's webhook. */
+
+export function contactOf(user: SimUser): WebhookContact {
+  return { profile: { name: user.name }, wa_id: user.phone, user_id: user.userId };
+}
+
+function openWindow(ctx: SimContext, user: SimUser, at: Millis): void {
+  user.state.windowOpenUntil = Math.max(user.state.windowOpenUntil, at + 24 * HOUR);
+}
+
+/** The user writes to us: an inbound text that opens the 24 h customer-service window. */
+export function userWrites(ctx: SimContext, user: SimUser, at: Millis, body?: string, replyTo?: string): void {
+  openWindow(ctx, user, at);
+  ctx.truth.reactions.replies++;
+  const message = {
+    from: user.phone,
+    id: ctx.ids.inboundWamid(),
+    timestamp: String(unixSeconds(at)),
+    type: 'text' as const,
+    text: { body: body ?? user.reactRng.pick(REPLIES) },
+    ...(replyTo === undefined ? {} : { context: { from: ctx.config.displayPhoneNumber, id: replyTo } }),
+  };
+  ctx.delivery.emit({ kind: 'inbound', contact: contactOf(user), message }, at);
+}
+
+/** The user taps the template's "Stop promotions" quick reply. Meta does not act on it; we must. */
+export function userTapsStop(ctx: SimContext, user: SimUser, at: Millis, wamid: string): void {
+  openWindow(ctx, user, at); // a button tap is an inbound message, so it opens the window too
+  ctx.truth.reactions.stopTaps++;
+  ctx.delivery.emit(
+    {
+      kind: 'inbound',
+      contact: contactOf(user),
+      message: {
+        context: { from: ctx.config.displayPhoneNumber, id: wamid },
+        from: user.phone,
+        id: ctx.ids.inboundWamid(),
+        timestamp: String(unixSeconds(at)),
+        type: 'button',
+        button: { ...STOP_BUTTON },
+      },
+    },
+    at,
+  );
+}
+
+/** "Offers and announcements" → Stop or Resume: changes delivery (131050) and posts `user_preferences`. */
+export function setMarketingPreference(ctx: SimContext, user: SimUser, at: Millis, value: 'stop' | 'resume'): void {
+  const stop = value === 'stop';
+  if (user.state.stoppedMarketing === stop) return;
+  user.state.stoppedMarketing = stop;
+  if (stop) ctx.truth.reactions.preferenceStops++;
+  else ctx.truth.reactions.resumes++;
+  ctx.delivery.emit({ kind: 'preference', contact: contactOf(user), value, at }, at);
+}
+
+/** Relevance of a template to this user, 0..1. */
+export function relevanceFor(user: SimUser, template: TemplateState | null): number {
+  const base = template?.config.relevance ?? 0.5;
+  return Math.min(1, Math.max(0, base + (user.interest - 0.5) * 0.4));
+}
+
+/**
+ * How the user responds once they read one of our marketing messages. Negative reactions grow
+ * with irrelevance, with how much marketing we sent them lately, and with annoyance from retries.
+ */
+export function reactToMarketing(ctx: SimContext, user: SimUser, template: TemplateState | null, wamid: string, at: Millis): void {
+  const r = ctx.config.reactions;
+  const rng = user.reactRng;
+  const recent = user.state.ourMarketing.filter((t) => t > at - r.frequencyWindowMs).length;
+  const weight = 2 * (1 - relevanceFor(user, template)) * (1 + r.frequencyFactor * Math.max(0, recent - 1)) * (1 + user.state.annoyance);
+
+  if (rng.chance(r.reportRate * weight)) {
+    user.state.blocked = true;
+    ctx.truth.reactions.reports++;
+    ctx.quality.negative(template, at, 2);
+    return;
+  }
+  if (rng.chance(r.blockRate * weight)) {
+    user.state.blocked = true;
+    ctx.truth.reactions.blocks++;
+    ctx.quality.negative(template, at, 1);
+    return;
+  }
+  if (rng.chance(r.preferenceStopRate * weight)) {
+    setMarketingPreference(ctx, user, at, 'stop');
+    ctx.quality.negative(template, at, 0.5);
+    if (rng.chance(r.resumeRate)) {
+      const later = at + Math.round(rng.exponential(r.resumeMeanDelayMs));
+      ctx.scheduler.at(later, () => setMarketingPreference(ctx, user, ctx.scheduler.now(), 'resume'));
+    }
+    return;
+  }
+  if (rng.chance(r.stopTapRate * weight)) {
+    const tapAt = at + Math.round(rng.logUniform(2_000, 120_000));
+    ctx.scheduler.at(tapAt, () => userTapsStop(ctx, user, ctx.scheduler.now(), wamid));
+    return;
+  }
+  maybeReply(ctx, user, at, wamid, 0.5 + relevanceFor(user, template));
+}
+
+/** A reply some time after reading; `boost` scales the user's reply propensity. */
+export function maybeReply(ctx: SimContext, user: SimUser, at: Millis, wamid: string, boost: number): void {
+  const rng = user.reactRng;
+  if (!rng.chance(Math.min(1, user.replyPropensity * boost))) return;
+  const d = ctx.config.reactions.replyDelayMs;
+  const replyAt = at + Math.round(rng.logUniform(d.min, d.max));
+  ctx.scheduler.at(replyAt, () => userWrites(ctx, user, ctx.scheduler.now(), undefined, wamid));
+}
