@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CLASSES, type ErrorClass } from './error-class.js';
-import { classTitle, describeClass } from './error-class-label.js';
+import { classSummary, classTitle, describeClass } from './error-class-label.js';
 
 describe('describeClass', () => {
   it('describes every class, each differently', () => {
@@ -17,5 +17,12 @@ describe('describeClass', () => {
 
   it('throws on a value outside the union (what assertNever guards at run time)', () => {
     expect(() => describeClass('not_a_class' as ErrorClass)).toThrow(/Unhandled error class: "not_a_class"/);
+  });
+});
+
+describe('classSummary', () => {
+  it('is the description without its title', () => {
+    expect(classSummary('pair_rate_limit')).toBe('Too many messages to one recipient in a short time');
+    for (const cls of ERROR_CLASSES) expect(describeClass(cls)).toContain(classSummary(cls).slice(1));
   });
 });

@@ -40,6 +40,13 @@ export function describeClass(cls: ErrorClass): string {
   }
 }
 
+/** The explanation after the name ("the recipient has had enough marketing..."), capitalised. */
+export function classSummary(cls: ErrorClass): string {
+  const label = describeClass(cls);
+  const rest = label.slice(classTitle(cls).length).replace(/^:\s*/, '');
+  return rest === '' ? label : rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /** Just the name part ("Per-user marketing cap"), for table headings and short lists. */
 export function classTitle(cls: ErrorClass): string {
   const label = describeClass(cls);

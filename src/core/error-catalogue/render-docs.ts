@@ -1,5 +1,5 @@
 import { ERROR_CLASSES } from '../error-class.js';
-import { classTitle, describeClass } from '../error-class-label.js';
+import { classSummary, classTitle } from '../error-class-label.js';
 import type { ErrorEntry } from '../error-entry.js';
 import {
   describeApi, describeCampaignEffect, describeContactEffect, describeRetry, describeSenderEffect,
@@ -71,7 +71,7 @@ export function renderErrorIndex(entries: readonly ErrorEntry[]): string {
     return [
       `## ${classTitle(cls)}`,
       '',
-      `\`${cls}\`: ${describeClass(cls)}.`,
+      `${classSummary(cls)}. Class \`${cls}\`.`,
       '',
       '| Code | Name | API | Retry |',
       '|---|---|---|---|',
