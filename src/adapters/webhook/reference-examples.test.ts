@@ -53,7 +53,7 @@ describe('reference examples', () => {
     expect(parsed.items[0]).toMatchObject({ kind: 'user_preference', category: 'marketing_messages', detail: 'User requested to stop marketing messages' });
     expect(toContactEvents(parsed.items)).toEqual([{
       contact: { waId: '447700900123', userId: null },
-      event: { type: 'preference', id: 'preference:447700900123:stop:1760000200000', at: 1760000200000, value: 'stop' },
+      event: { type: 'preference', id: expect.stringMatching(/^preference:[0-9a-f]{16}:stop:1760000200000$/), at: 1760000200000, value: 'stop' },
     }]);
   });
 

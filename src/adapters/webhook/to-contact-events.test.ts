@@ -111,8 +111,20 @@ describe('toContactEvents', () => {
       ],
     } }]));
     expect(events).toEqual([
-      { contact: { waId: '447700900123', userId: null }, event: { type: 'preference', id: 'preference:447700900123:stop:1760000200000', at: 1760000200000, value: 'stop' } },
-      { contact: { waId: null, userId: 'US.5' }, event: { type: 'preference', id: 'preference:US.5:resume:1760000300000', at: 1760000300000, value: 'resume' } },
+      { contact: { waId: '447700900123', userId: null }, event: { type: 'preference', id: expect.stringMatching(/^preference:[0-9a-f]{16}:stop:1760000200000$/), at: 1760000200000, value: 'stop' } },
+      { contact: { waId: null, userId: 'US.5' }, event: { type: 'preference', id: expect.stringMatching(/^preference:[0-9a-f]{16}:resume:1760000300000$/), at: 1760000300000, value: 'resume' } },
     ]);
+  });
+
+  it('derives preference ids that are stable across redeliveries, differ between users and hide the number', () => {
+    const preference = (waId: string) => body([{ field: 'user_preferences', value: {
+      metadata: { phone_number_id: '1' },
+      user_preferences: [{ wa_id: waId, value: 'stop', timestamp: 1760000200 }],
+    } }]);
+    const first = eventsOf(preference('447700900123'))[0]?.event.id;
+    expect(first).toBeDefined();
+    expect(eventsOf(preference('447700900123'))[0]?.event.id).toBe(first);
+    expect(eventsOf(preference('447700900124'))[0]?.event.id).not.toBe(first);
+    expect(first).not.toContain('447700900123');
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Category } from '../../core/category.js';
 import type { ContactEvent, DeliveryStatus } from '../../core/contact-event.js';
 import { assertNever } from '../../core/error-class.js';
@@ -75,12 +76,19 @@ function inboundEvent(item: InboundItem): KeyedContactEvent | null {
   };
 }
 
+/**
+ * Meta gives preferences no id, so one is derived from who, what and when: stable across redeliveries.
+ * The contact enters only as a digest, because event ids end up in explanations and logs.
+ */
+function keyDigest(contact: ContactKey): string {
+  return createHash('sha256').update(`${contact.waId ?? ''}|${contact.userId ?? ''}`).digest('hex').slice(0, 16);
+}
+
 function preferenceEvent(item: UserPreferenceItem): KeyedContactEvent | null {
   if (item.value !== 'stop' && item.value !== 'resume') return null;
-  const who = item.contact.waId ?? item.contact.userId ?? '';
   return {
     contact: item.contact,
-    event: { type: 'preference', id: `preference:${who}:${item.value}:${item.at}`, at: item.at, value: item.value },
+    event: { type: 'preference', id: `preference:${keyDigest(item.contact)}:${item.value}:${item.at}`, at: item.at, value: item.value },
   };
 }
 
