@@ -97,8 +97,9 @@ export function lookupText(text: string): LookupMatch[] {
   return ranked(matches);
 }
 
+/** Entries for pasted text, best first; a bare code ("131049") is looked up as a code. */
 export function findErrorsByText(text: string): ErrorEntry[] {
-  return lookupText(text).map((match) => match.entry);
+  return lookupError(text).matches.map((match) => match.entry);
 }
 
 const NUMERIC_QUERY = /^\(?#?\s*(\d{1,9})\s*\)?$/;

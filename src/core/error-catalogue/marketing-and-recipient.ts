@@ -113,10 +113,11 @@ export const MARKETING_AND_RECIPIENT = defineEntries([
     name: 'Message undeliverable',
     messages: [
       'Message Undeliverable',
-      'Message undeliverable.',
+      'Unable to deliver message.',
       'Unable to deliver message. Reasons can include: The recipient phone number is not a WhatsApp phone number. ' +
         'The recipient has not accepted our new Terms of Service and Privacy Policy. The recipient is using an old ' +
         'WhatsApp version.',
+      'Recipient using an outdated WhatsApp client.',
     ],
     class: 'recipient_undeliverable',
     surface: 'both',
