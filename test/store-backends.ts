@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { onTestFinished } from 'vitest';
 import type { Store } from '../src/ports/store.js';
-import { openStore, type OpenStoreOptions } from '../src/adapters/storage/open-store.js';
+import { openStore, SQLITE_FILE_NAME, type OpenStoreOptions } from '../src/adapters/storage/open-store.js';
 
 /** Test databases: PostgreSQL on loopback (trust auth, database `test`) and SQLite files in temp dirs. */
 export const PG_URL = process.env['PACER_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -15,6 +16,8 @@ export interface Place {
   open(options?: Pick<OpenStoreOptions, 'readOnly'>): Store;
   /** Options that point openStore at this place. */
   options: OpenStoreOptions;
+  /** Runs parameterless SQL behind the store's back, to set up states the port cannot reach. */
+  raw(sql: string): Promise<void>;
 }
 
 export interface TestBackend {
@@ -41,7 +44,7 @@ function tracked(place: Omit<Place, 'open'>): Place {
     await Promise.allSettled(stores.map((s) => s.close()));
   });
   return {
-    options: place.options,
+    ...place,
     open: (extra = {}) => {
       const store = openStore({ ...place.options, ...extra });
       stores.push(store);
@@ -53,13 +56,31 @@ function tracked(place: Omit<Place, 'open'>): Place {
 function sqlitePlace(): Place {
   const dir = mkdtempSync(path.join(tmpdir(), 'pacer-store-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return tracked({ options: { dataDir: dir } });
+  const raw = (sql: string): Promise<void> => {
+    const db = new Database(path.join(dir, SQLITE_FILE_NAME));
+    try {
+      db.exec(sql);
+    } finally {
+      db.close();
+    }
+    return Promise.resolve();
+  };
+  return tracked({ options: { dataDir: dir }, raw });
 }
 
 function postgresPlace(): Place {
   const schema = `pacer_test_${randomBytes(6).toString('hex')}`;
   onTestFinished(() => dropSchema(schema));
-  return tracked({ options: { databaseUrl: PG_URL, schema } });
+  const raw = async (sql: string): Promise<void> => {
+    const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema}` });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return tracked({ options: { databaseUrl: PG_URL, schema }, raw });
 }
 
 function backend(name: TestBackend['name'], place: () => Place): TestBackend {
