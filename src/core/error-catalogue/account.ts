@@ -122,10 +122,10 @@ export const ACCOUNT = defineEntries([
     retry: { kind: 'after_operator_fix' },
     effects: { sender: 'stop', campaign: 'pause' },
     page: {
-      meaning: 'The sending number is not properly registered for the Cloud API.',
-      cause: 'Registration was never completed or was undone.',
-      retry: 'No. Pacer stops the sender until the number is registered.',
-      action: 'Register the number (POST /<PHONE_NUMBER_ID>/register) and resume.',
+      meaning: 'The sending number is not properly registered for the Cloud API, so Meta cannot send from it.',
+      cause: 'Registration was never completed, was undone by a deregistration, or the number moved to another setup.',
+      retry: 'No. Every send from the number fails the same way, so Pacer stops the sender and pauses campaigns.',
+      action: 'Register the number (POST /<PHONE_NUMBER_ID>/register with its two-step PIN), then resume the sender.',
     },
   },
   {
@@ -138,10 +138,10 @@ export const ACCOUNT = defineEntries([
     retry: { kind: 'after_operator_fix' },
     effects: { sender: 'stop', campaign: 'pause' },
     page: {
-      meaning: 'This Meta-provided (555) number has no approved display name yet.',
+      meaning: 'This Meta-provided (555) number cannot send until its display name is approved.',
       cause: 'The display name is still under review or was rejected.',
-      retry: 'No. Pacer stops the sender until the name is approved.',
-      action: 'Check the display name status in WhatsApp Manager.',
+      retry: 'No. Every send from the number fails until approval, so Pacer stops the sender.',
+      action: 'Check the display name status in WhatsApp Manager; submit a name that follows the display name rules if it was rejected.',
     },
   },
   {

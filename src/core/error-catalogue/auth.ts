@@ -45,8 +45,10 @@ export const AUTH = defineEntries([
     effects: { sender: 'stop' },
     page: {
       meaning: 'The token does not carry the permission this call needs.',
-      cause: 'A permission was never granted, or was removed from the app or the system user.',
-      retry: 'No. Pacer stops the sender.',
+      cause:
+        'A permission was never granted, was removed from the app or the system user, or the system user lost ' +
+        'access to the business account or phone number.',
+      retry: 'No. Every call with this token fails the same way, so Pacer stops the sender.',
       action: 'Check the token in the access token debugger and re-grant the permission.',
     },
   },

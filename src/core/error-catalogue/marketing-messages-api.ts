@@ -94,8 +94,8 @@ export const MARKETING_MESSAGES_API = defineEntries([
     retry: { kind: 'never' },
     page: {
       meaning: 'An onboarding request for the Marketing Messages API was sent again while one already exists.',
-      cause: 'Onboarding was triggered twice.',
-      retry: 'No; the first request stands.',
+      cause: 'Onboarding was triggered twice, for example by a setup script run a second time.',
+      retry: 'No; the first request stands and a repeat only gets this answer again. Sending is not affected.',
       action: 'Check marketing_messages_onboarding_status and wait for the pending onboarding to complete.',
     },
   },

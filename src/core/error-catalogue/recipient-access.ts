@@ -78,7 +78,9 @@ export const RECIPIENT_ACCESS = defineEntries([
     retry: { kind: 'never' },
     page: {
       meaning: 'The message was addressed to the business number that was sending it.',
-      cause: 'Usually the business\'s own number slipped into a contact import.',
+      cause:
+        'Usually the business\'s own number slipped into a contact import, often as a test row or as the sender ' +
+        'column of an exported chat.',
       retry: 'No; a number can never message itself.',
       action: 'Remove the business number from the contact list.',
     },

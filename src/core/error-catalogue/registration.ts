@@ -30,10 +30,10 @@ export const REGISTRATION = defineEntries([
     action: 'Use the current PIN, or reset it in WhatsApp Manager (or by setting a new PIN through the phone number endpoint).',
   }),
   registration(133006, 'Phone number needs re-verification', ['Phone number re-verification needed', 'Phone number needs to be verified before registering.'], {
-    meaning: 'The number must be verified again before it can be registered.',
-    cause: 'Verification lapsed or was never completed for this number.',
-    retry: 'Not until the number is verified.',
-    action: 'Request a verification code, verify the number, then register it.',
+    meaning: 'WhatsApp wants proof again that you control this number before it can be registered.',
+    cause: 'Verification lapsed or was never completed, or the number was moved or re-added to the account.',
+    retry: 'Not until the number is verified; registering again without that step fails the same way.',
+    action: 'Request a code by SMS or voice (POST /<PHONE_NUMBER_ID>/request_code), verify it, then register the number.',
   }),
   registration(133008, 'Too many PIN guesses', ['Too Many two step verification PIN Guesses', 'Too many two-step verification PIN guesses for this phone number.'], {
     meaning: 'Registration is locked for a while after too many wrong two-step PINs.',
@@ -57,10 +57,10 @@ export const REGISTRATION = defineEntries([
     'Please wait a few minutes before attempting to register this phone number',
     'The phone number you are attempting to register was recently deleted, and deletion has not yet completed.',
   ], {
-    meaning: 'The number was deleted recently and its deletion is still being processed.',
-    cause: 'Registering again straight after deleting the number.',
-    retry: 'Yes, after about five minutes.',
-    action: 'Wait five minutes, then register again.',
+    meaning: 'The number was deleted recently and WhatsApp is still finishing the deletion, so it cannot be registered yet.',
+    cause: 'Registering again straight after deleting the number, for example while moving it between business accounts.',
+    retry: 'Yes, after about five minutes; earlier attempts get the same answer and count toward the attempt limit (133016).',
+    action: 'Wait five minutes, then register once; stop any script that retries registration in a loop.',
   }),
   registration(133016, 'Too many register or deregister attempts', [
     'Account register deregister rate limit exceeded',

@@ -68,10 +68,12 @@ export const TRANSIENT = defineEntries([
     surface: 'send_response',
     retry: { kind: 'backoff', schedule: 'transient' },
     page: {
-      meaning: 'The Graph API was down or overloaded.',
-      cause: 'Downtime or overload at Meta.',
-      retry: 'Yes. Pacer retries on the transient schedule.',
-      action: 'Nothing to change. Check the platform status page if it lasts more than a few minutes.',
+      meaning: 'The Graph API was down or overloaded and did not process the call.',
+      cause: 'Downtime or overload at Meta; the request itself was fine and nothing about it needs changing.',
+      retry:
+        'Yes. Pacer retries on the transient schedule with growing, jittered gaps, so a short outage costs a few ' +
+        'minutes of delay rather than failed messages.',
+      action: 'Nothing to change. If it lasts more than a few minutes, check the platform status page before digging further.',
     },
   },
   {
@@ -103,10 +105,10 @@ export const TRANSIENT = defineEntries([
     surface: 'send_response',
     retry: { kind: 'backoff', schedule: 'transient' },
     page: {
-      meaning: 'The sending phone number was temporarily in maintenance.',
-      cause: 'Work on the number at Meta, such as a migration or a configuration change.',
-      retry: 'Yes, in a few minutes. Pacer retries on the transient schedule.',
-      action: 'None unless it persists; then check the number in WhatsApp Manager.',
+      meaning: 'The sending phone number was briefly in maintenance and refused sends.',
+      cause: 'Work on the number at Meta, such as a migration between accounts or a configuration change.',
+      retry: 'Yes, in a few minutes. Pacer retries on the transient schedule; other numbers keep sending meanwhile.',
+      action: 'None unless it lasts longer than a few minutes; then check the number\'s status in WhatsApp Manager.',
     },
   },
   {
