@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, findErrorByCode } from './index.js';
 
@@ -7,7 +8,7 @@ import { ERROR_CATALOGUE, findErrorByCode } from './index.js';
  * bold On-Premises codes, codes noted as "also exists") must have an entry, so a code added there
  * fails this test until the catalogue covers it.
  */
-const REFERENCE = '/work/shared/reference/meta-cloud-api.md';
+const REFERENCE = path.resolve(import.meta.dirname, '../../../../shared/reference/meta-cloud-api.md');
 
 interface ReferenceCodes {
   singles: Set<number>;
