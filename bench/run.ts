@@ -1,5 +1,6 @@
 // `npm run bench [-- [--quick] [NAME...]]`: measures each figure against its reference and records it.
 import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { forceGcFunction } from './harness/force-gc.js';
@@ -46,6 +47,7 @@ async function main(): Promise<number> {
   const warmup = positiveInt('--warmup', values.warmup, quick ? 1 : 3, 0);
   const machine = describeMachine();
   const date = new Date().toISOString();
+  const loadAverage = os.loadavg()[0] ?? 0;
   const beforeSample = forceGcFunction();
 
   const results: BenchmarkResult[] = [];
@@ -54,7 +56,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${bench.name}: `);
     try {
       const sides = await runBenchmark(bench, { quick, rounds, warmup, beforeSample, onSample: (_s, _r, _v, warm) => process.stdout.write(warm ? '·' : '.') });
-      const r = toResult(bench, sides, { rounds, warmup, quick, date, machine });
+      const r = toResult(bench, sides, { rounds, warmup, quick, date, machine, loadAverage });
       results.push(r);
       const verdict = r.meetsTarget === null ? '' : r.meetsTarget ? ', meets target' : ', BELOW TARGET';
       console.log(` pacer ${formatNumber(r.pacer.median)} ${r.unit} (${formatNumber(r.pacer.min)}–${formatNumber(r.pacer.max)}), ` +
@@ -67,10 +69,10 @@ async function main(): Promise<number> {
   }
 
   if (quick) {
-    await writeResults(QUICK, mergeResults(null, results, date, machine));
+    await writeResults(QUICK, mergeResults(null, results, { date, machine, loadAverage }));
     console.log(`wrote ${path.relative(process.cwd(), QUICK)} (quick run: committed figures left alone)`);
   } else if (results.length > 0) {
-    const merged = mergeResults(await readResults(LATEST), results, date, machine);
+    const merged = mergeResults(await readResults(LATEST), results, { date, machine, loadAverage });
     await writeResults(LATEST, merged);
     await writeFile(DOC, replaceBetweenMarkers(await readFile(DOC, 'utf8'), renderFigures(merged)));
     console.log(`wrote ${path.relative(process.cwd(), LATEST)} and ${path.relative(process.cwd(), DOC)}`);

@@ -158,12 +158,12 @@ describe('results and report', () => {
     const fake = fakeBenchmark([10], [5]);
     const bench: Benchmark<{ quick: boolean }> = { ...fake.bench, name, meets: ({ pacer }) => pacer.median >= 1_000_000 };
     const sides = await runBenchmark(bench, { quick: false, rounds: 3, warmup: 0, clock: fake.clock });
-    return toResult(bench, sides, { rounds: 3, warmup: 0, quick: false, date, machine });
+    return toResult(bench, sides, { rounds: 3, warmup: 0, quick: false, date, machine, loadAverage: 0.5 });
   };
 
   it('replaces results of the benchmarks just run and keeps the others', async () => {
-    const first = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z'), await measured('b', '2026-01-01T00:00:00Z')], '2026-01-01T00:00:00Z', MACHINE);
-    const second = mergeResults(first, [await measured('b', '2026-02-01T00:00:00Z')], '2026-02-01T00:00:00Z', MACHINE);
+    const first = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z'), await measured('b', '2026-01-01T00:00:00Z')], { date: '2026-01-01T00:00:00Z', machine: MACHINE, loadAverage: 0.5 });
+    const second = mergeResults(first, [await measured('b', '2026-02-01T00:00:00Z')], { date: '2026-02-01T00:00:00Z', machine: MACHINE, loadAverage: 0.5 });
     expect(second.results.map((r) => [r.name, r.date])).toEqual([['a', '2026-01-01T00:00:00Z'], ['b', '2026-02-01T00:00:00Z']]);
     expect(second.date).toBe('2026-02-01T00:00:00Z');
   });
@@ -173,7 +173,7 @@ describe('results and report', () => {
     dirs.push(dir);
     const file = path.join(dir, 'results', 'latest.json');
     expect(await readResults(file)).toBeNull();
-    const data = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z')], '2026-01-01T00:00:00Z', MACHINE);
+    const data = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z')], { date: '2026-01-01T00:00:00Z', machine: MACHINE, loadAverage: 0.5 });
     await writeResults(file, data);
     expect(await readResults(file)).toEqual(data);
     const broken = JSON.parse(await readFile(file, 'utf8')) as { results: Array<{ pacer: unknown }> };
@@ -184,9 +184,9 @@ describe('results and report', () => {
 
   it('renders every catalogue row, measured or not, with machine, stats, ratio and verdict', async () => {
     const other: Machine = { ...MACHINE, cpu: 'Other CPU' };
-    const data = mergeResults(null, [await measured('decide', '2026-03-04T05:06:07Z'), await measured('old', '2026-01-01T00:00:00Z', other)], '2026-03-04T05:06:07Z', MACHINE);
+    const data = mergeResults(null, [await measured('decide', '2026-03-04T05:06:07Z'), await measured('old', '2026-01-01T00:00:00Z', other)], { date: '2026-03-04T05:06:07Z', machine: MACHINE, loadAverage: 0.5 });
     const md = renderFigures(data);
-    expect(md).toContain('Last run: 2026-03-04 on Test CPU, 4 CPUs, Node v20.0.0, linux-x64.');
+    expect(md).toContain('Last run: 2026-03-04 on Test CPU, 4 CPUs, Node v20.0.0, linux-x64; 1-minute load average at start 0.5.');
     expect(md).toContain('| fake (`decide`) | fake | any | 100,000 ops/s (100,000–100,000); p99 2 | 200,000 ops/s (200,000–200,000); p99 1 | 50 % | **no** |');
     expect(md).toContain('¹ `old` was measured on 2026-01-01 on Other CPU');
     const unmeasured = CATALOGUE.filter((r) => r.id !== 'decide');

@@ -9,11 +9,11 @@ const statsSchema = z.object({ median: z.number(), min: z.number(), max: z.numbe
 const resultSchema = z.object({
   name: z.string(), row: z.string(), figure: z.string(), against: z.string(), target: z.string(), unit: z.string(),
   higherIsBetter: z.boolean(), meetsTarget: z.boolean().nullable(), rounds: z.number(), warmup: z.number(),
-  quick: z.boolean(), date: z.string(), machine: machineSchema,
+  quick: z.boolean(), date: z.string(), machine: machineSchema, loadAverage: z.number(),
   pacer: statsSchema, reference: statsSchema, ratio: z.number(),
   extras: z.object({ pacer: z.record(z.string(), z.number()), reference: z.record(z.string(), z.number()) }),
 });
-const fileSchema = z.object({ date: z.string(), machine: machineSchema, results: z.array(resultSchema) });
+const fileSchema = z.object({ date: z.string(), machine: machineSchema, loadAverage: z.number(), results: z.array(resultSchema) });
 
 export interface RunInfo {
   rounds: number;
@@ -21,6 +21,7 @@ export interface RunInfo {
   quick: boolean;
   date: string;
   machine: Machine;
+  loadAverage: number;
 }
 
 export function toResult(bench: Benchmark, sides: MeasuredSides, run: RunInfo): BenchmarkResult {
@@ -51,7 +52,7 @@ export async function readResults(file: string): Promise<ResultsFile | null> {
 }
 
 /** Fresh results replace earlier ones of the same name; others are kept, so running one benchmark does not erase the rest. */
-export function mergeResults(previous: ResultsFile | null, fresh: readonly BenchmarkResult[], date: string, machine: Machine): ResultsFile {
+export function mergeResults(previous: ResultsFile | null, fresh: readonly BenchmarkResult[], run: Pick<RunInfo, 'date' | 'machine' | 'loadAverage'>): ResultsFile {
   const byName = new Map((previous?.results ?? []).map((r) => [r.name, r]));
   for (const r of fresh) byName.set(r.name, r);
   const rowIndex = (id: string): number => {
@@ -59,7 +60,7 @@ export function mergeResults(previous: ResultsFile | null, fresh: readonly Bench
     return i === -1 ? CATALOGUE.length : i;
   };
   const results = [...byName.values()].sort((a, b) => rowIndex(a.row) - rowIndex(b.row) || a.name.localeCompare(b.name));
-  return { date, machine, results };
+  return { date: run.date, machine: run.machine, loadAverage: run.loadAverage, results };
 }
 
 /** Writes through a temporary file and a rename, so an interrupted run never leaves half a file. */

@@ -72,11 +72,14 @@ export interface BenchmarkResult extends MeasuredSides {
   quick: boolean;
   date: string;
   machine: Machine;
+  /** 1-minute load average when the run started: a busy machine explains wide min–max spreads. */
+  loadAverage: number;
 }
 
 export interface ResultsFile {
-  /** Date and machine of the latest run that wrote this file. */
+  /** Date, machine and load of the latest run that wrote this file. */
   date: string;
   machine: Machine;
+  loadAverage: number;
   results: BenchmarkResult[];
 }
