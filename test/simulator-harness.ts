@@ -24,7 +24,7 @@ export async function startHarness(
   receiverSecrets: readonly string[] = [APP_SECRET],
 ): Promise<Harness> {
   const clock = new VirtualClock();
-  const receiver = await new TestReceiver(receiverSecrets).start();
+  const receiver = await new TestReceiver(receiverSecrets, () => clock.now()).start();
   const sim = await startSimulator({ appSecret: APP_SECRET, callbackUrl: receiver.url, ...config }, { clock });
   const api = createCloudApiClient({
     baseUrl: sim.url,

@@ -4,6 +4,8 @@ import { verifySignature, type SignatureCheck } from '../src/adapters/webhook/si
 
 /** One POST the receiver got: the exact bytes, the signature check, and the parsed JSON. */
 export interface Received {
+  /** When it arrived, on the clock the test passed in (virtual time), or real time. */
+  at: number;
   raw: Buffer;
   check: SignatureCheck;
   body: WebhookBody;
@@ -34,7 +36,10 @@ export class TestReceiver {
   private server: Server | null = null;
   url = '';
 
-  constructor(private readonly secrets: readonly string[]) {}
+  constructor(
+    private readonly secrets: readonly string[],
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
@@ -44,7 +49,7 @@ export class TestReceiver {
         const raw = Buffer.concat(chunks);
         const header = req.headers['x-hub-signature-256'];
         const check = verifySignature(raw, typeof header === 'string' ? header : undefined, this.secrets);
-        this.received.push({ raw, check, body: JSON.parse(raw.toString('utf8')) as WebhookBody });
+        this.received.push({ at: this.now(), raw, check, body: JSON.parse(raw.toString('utf8')) as WebhookBody });
         res.writeHead(this.answer()).end();
       });
     });

@@ -89,7 +89,8 @@ export function generatePopulation(config: SimulatorConfig, start: Millis): Popu
         blocked: false,
         windowOpenUntil: 0,
         marketingLog: [],
-        nextOtherAt: start - config.cap.windowMs, // warm start: the inbox already holds a window's worth
+        // Warm start: play three windows of other businesses' marketing before the run begins.
+        nextOtherAt: start - 3 * config.cap.windowMs,
         lastCapAt: null,
         ourMarketing: [],
         annoyance: 0,
