@@ -5,7 +5,6 @@ import type { TemplateStatus } from '../core/decision.js';
 import type { Millis } from '../core/time.js';
 
 /** Everything the application keeps: one port, implemented by the SQLite and PostgreSQL adapters. */
-
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -92,10 +91,7 @@ export interface TemplateInput {
   quality: string | null;
   pausedUntil: Millis | null;
 }
-export interface Template extends TemplateInput {
-  id: number;
-  updatedAt: Millis;
-}
+export interface Template extends TemplateInput { id: number; updatedAt: Millis }
 
 export type SenderState = 'ok' | 'throttled' | 'stopped';
 export interface SenderInput {
@@ -110,10 +106,7 @@ export interface SenderInput {
   /** For `throttled`: when sending may resume. */
   stateUntil: Millis | null;
 }
-export interface Sender extends SenderInput {
-  id: number;
-  updatedAt: Millis;
-}
+export interface Sender extends SenderInput { id: number; updatedAt: Millis }
 
 export type CampaignStatus = 'draft' | 'scheduled' | 'running' | 'paused' | 'completed' | 'cancelled';
 export interface CampaignInput {
@@ -230,10 +223,7 @@ export type TimelineEntry =
   | { type: 'decision'; at: Millis; outboxId: number | null; kind: DecisionAuditInput['kind']; reason: string; explanation: string }
   | { type: 'message_event'; at: Millis; outboxId: number; wamid: string; status: DeliveryStatus; errorCode: number | null };
 
-export interface MigrateResult {
-  applied: number[];
-  current: number;
-}
+export interface MigrateResult { applied: number[]; current: number }
 
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
@@ -273,7 +263,7 @@ export interface Store {
   claimDue(options: ClaimOptions): Promise<OutboxRow[]>;
   /** Before the HTTP call: counts the attempt. False when the lease was lost. */
   recordIntent(id: number, owner: string, now: Millis): Promise<boolean>;
-  /** After Meta accepted the send. */
+  /** After Meta accepted the send. False when the lease was lost or a status webhook already settled the row. */
   recordAccepted(id: number, owner: string, wamid: string, now: Millis): Promise<boolean>;
   reschedule(id: number, owner: string, input: RescheduleInput, now: Millis): Promise<boolean>;
   /** Ends a row with a non-failure outcome (skipped, capped_exhausted, cancelled...). */

@@ -5,8 +5,6 @@ export interface Capabilities {
   skipLocked: boolean;
   /** JSON columns come back parsed (jsonb); otherwise they are text to parse. */
   jsonParsedOnRead: boolean;
-  /** BIGINT comes back as a string (pg int8) and must be converted. */
-  bigintAsString: boolean;
   /** Largest number of bound parameters in one statement we allow ourselves. */
   maxParams: number;
 }
@@ -15,7 +13,6 @@ export const SQLITE: Capabilities = Object.freeze({
   dialect: 'sqlite',
   skipLocked: false,
   jsonParsedOnRead: false,
-  bigintAsString: false,
   maxParams: 30_000,
 });
 
@@ -23,6 +20,5 @@ export const POSTGRES: Capabilities = Object.freeze({
   dialect: 'postgres',
   skipLocked: true,
   jsonParsedOnRead: true,
-  bigintAsString: true,
   maxParams: 30_000,
 });
