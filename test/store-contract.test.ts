@@ -54,6 +54,17 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     expect(page.map((c) => c.id)).toEqual(first.ids.slice(1));
   });
 
+  it('imports in chunks, and re-importing the same contacts writes nothing', async () => {
+    const store = await backend.open();
+    const input = Array.from({ length: 1200 }, (_, i) => ({ waId: `1555${i}`, phoneE164: `+1555${i}`, tags: ['a'] }));
+    const first = await store.upsertContacts(input, T0);
+    expect(first.created).toBe(1200);
+    expect(new Set(first.ids).size).toBe(1200);
+    const again = await store.upsertContacts([...input].reverse(), T0 + 1);
+    expect(again).toEqual({ ids: [...first.ids].reverse(), created: 0, updated: 1200 });
+    expect(await store.getContact(first.ids[700] ?? -1)).toMatchObject({ waId: '1555700', updatedAt: T0 });
+  });
+
   it('merges a contact listed twice in one batch and names an input without any key', async () => {
     const store = await backend.open();
     const result = await store.upsertContacts([{ waId: '1555' }, { waId: '1555', name: 'Same' }], T0);

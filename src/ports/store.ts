@@ -53,7 +53,7 @@ export interface Contact {
 
 export type ContactKey = { waId: string } | { bsuid: string } | { phoneE164: string };
 
-/** Ids in input order; `created` counts new contacts. */
+/** Ids in input order; `created` counts new contacts, `updated` the inputs that matched one (created + updated = inputs). */
 export interface UpsertContactsResult {
   ids: number[];
   created: number;

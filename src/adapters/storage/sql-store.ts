@@ -7,7 +7,8 @@ import { createCampaign, getCampaign, setCampaignStatus } from './sql/campaigns.
 import { getSender, getTemplate, setSenderState, upsertSenders, upsertTemplates } from './sql/catalog.js';
 import { consentHistory, getConsent, setConsent } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
-import { findContact, getContact, listContacts, upsertContacts } from './sql/contacts.js';
+import { findContact, getContact, listContacts } from './sql/contacts.js';
+import { upsertContacts } from './sql/contacts-upsert.js';
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';

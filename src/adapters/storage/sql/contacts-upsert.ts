@@ -1,0 +1,124 @@
+import { StoreError, type Contact, type ContactInput, type UpsertContactsResult } from '../../../ports/store.js';
+import type { SqlExecutor, SqlParam, SqlRunner } from '../sql-executor.js';
+import { toContact } from './contacts.js';
+import { chunks, inList, int, toJson, valuesList } from './values.js';
+
+/** A contact as this batch sees it: a loaded row, or a new one not yet inserted (id null). */
+interface Working {
+  id: number | null;
+  waId: string | null;
+  bsuid: string | null;
+  phoneE164: string | null;
+  name: string | null;
+  attributes: Contact['attributes'];
+  tags: string[];
+  dirty: boolean;
+}
+
+type Keys = Pick<Working, 'waId' | 'bsuid' | 'phoneE164'>;
+
+class Index {
+  private readonly maps = { waId: new Map<string, Working>(), bsuid: new Map<string, Working>(), phoneE164: new Map<string, Working>() };
+
+  add(contact: Working): void {
+    for (const key of ['waId', 'bsuid', 'phoneE164'] as const) {
+      const value = contact[key];
+      if (value !== null) this.maps[key].set(value, contact);
+    }
+  }
+
+  /** Matching prefers wa_id, then the business-scoped id, then the phone number. */
+  find(keys: Keys): Working | undefined {
+    return (
+      (keys.waId !== null ? this.maps.waId.get(keys.waId) : undefined) ??
+      (keys.bsuid !== null ? this.maps.bsuid.get(keys.bsuid) : undefined) ??
+      (keys.phoneE164 !== null ? this.maps.phoneE164.get(keys.phoneE164) : undefined)
+    );
+  }
+}
+
+function keysOf(input: ContactInput, index: number): Keys {
+  const keys = { waId: input.waId ?? null, bsuid: input.bsuid ?? null, phoneE164: input.phoneE164 ?? null };
+  if (keys.waId === null && keys.bsuid === null && keys.phoneE164 === null) {
+    throw new StoreError('constraint', 'upsertContacts', `contacts[${index}] needs waId, bsuid or phoneE164`);
+  }
+  return keys;
+}
+
+/** Loads every stored contact any input of the chunk could match, in one query. */
+async function loadMatches(tx: SqlRunner, keys: readonly Keys[], index: Index): Promise<void> {
+  const params: SqlParam[] = [];
+  const terms: string[] = [];
+  for (const [column, field] of [['wa_id', 'waId'], ['bsuid', 'bsuid'], ['phone_e164', 'phoneE164']] as const) {
+    const values = [...new Set(keys.map((k) => k[field]).filter((v): v is string => v !== null))];
+    if (values.length === 0) continue;
+    terms.push(`${column} IN (${inList(values.length, params.length + 1)})`);
+    params.push(...values);
+  }
+  const rows = await tx.query(`SELECT * FROM contacts WHERE ${terms.join(' OR ')}`, params);
+  for (const row of rows) index.add({ ...toContact(tx.caps, row), dirty: false });
+}
+
+function merge(target: Working, keys: Keys, input: ContactInput): void {
+  const before = JSON.stringify(target);
+  target.waId = keys.waId ?? target.waId;
+  target.bsuid = keys.bsuid ?? target.bsuid;
+  target.phoneE164 = keys.phoneE164 ?? target.phoneE164;
+  target.name = input.name ?? target.name;
+  target.attributes = { ...target.attributes, ...input.attributes };
+  target.tags = [...new Set([...target.tags, ...(input.tags ?? [])])];
+  if (JSON.stringify(target) !== before) target.dirty = true;
+}
+
+const INSERT_COLUMNS = 'wa_id, bsuid, phone_e164, name, attributes, tags, created_at, updated_at';
+const UPDATE = `UPDATE contacts SET wa_id = $2, bsuid = $3, phone_e164 = $4, name = $5, attributes = $6, tags = $7, updated_at = $8
+WHERE id = $1`;
+
+async function insertNew(tx: SqlRunner, fresh: Working[], now: number): Promise<void> {
+  if (fresh.length === 0) return;
+  const params = fresh.flatMap((c) => [c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags), now, now]);
+  const rows = await tx.query(`INSERT INTO contacts (${INSERT_COLUMNS}) VALUES ${valuesList(fresh.length, 8)} RETURNING *`, params);
+  // Map ids back by key rather than trusting RETURNING order.
+  const index = new Index();
+  for (const row of rows) index.add({ ...toContact(tx.caps, row), dirty: false });
+  for (const contact of fresh) contact.id = index.find(contact)?.id ?? null;
+}
+
+/**
+ * Per chunk: one query loads every possible match, the chunk is merged in memory (so a contact
+ * listed twice is merged, not duplicated), new contacts go in one INSERT, and only contacts whose
+ * fields actually changed are updated — re-importing the same file writes nothing.
+ */
+export function upsertContacts(db: SqlExecutor, inputs: readonly ContactInput[], now: number): Promise<UpsertContactsResult> {
+  const keyed = inputs.map((input, i) => ({ input, keys: keysOf(input, i) }));
+  return db.transaction('upsertContacts', async (tx) => {
+    const result: UpsertContactsResult = { ids: [], created: 0, updated: 0 };
+    for (const chunk of chunks(keyed, 9, tx.caps)) {
+      const index = new Index();
+      await loadMatches(tx, chunk.map((k) => k.keys), index);
+      const touched: Working[] = [];
+      const fresh: Working[] = [];
+      for (const { input, keys } of chunk) {
+        let contact = index.find(keys);
+        if (contact) {
+          merge(contact, keys, input);
+          result.updated += 1;
+        } else {
+          contact = { id: null, ...keys, name: input.name ?? null, attributes: { ...input.attributes }, tags: [...new Set(input.tags ?? [])], dirty: false };
+          fresh.push(contact);
+          result.created += 1;
+        }
+        index.add(contact);
+        touched.push(contact);
+      }
+      await insertNew(tx, fresh, now);
+      for (const c of new Set(touched)) {
+        if (c.dirty && !fresh.includes(c)) {
+          await tx.execute(UPDATE, [c.id, c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags), now]);
+        }
+      }
+      result.ids.push(...touched.map((c) => int(c.id)));
+    }
+    return result;
+  });
+}
