@@ -25,7 +25,12 @@ export interface Running {
   logged(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-export async function startServer(store: Store, config: Partial<HttpServerConfig> = {}, extra: Partial<HttpServerDeps> = {}): Promise<Running> {
+export async function startServer(
+  store: Store,
+  config: Partial<HttpServerConfig> = {},
+  extra: Partial<HttpServerDeps> = {},
+  beforeListen?: (app: FastifyInstance) => void,
+): Promise<Running> {
   const logs: Array<Record<string, unknown>> = [];
   const watchers: Array<{ match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
   const stream = {
@@ -46,6 +51,7 @@ export async function startServer(store: Store, config: Partial<HttpServerConfig
     ...extra,
   });
   onTestFinished(() => app.close());
+  beforeListen?.(app);
   const origin = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     app,

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { signBody } from '../webhook/signature.js';
+import { WEBHOOK_REJECT_REASONS } from './http-metrics.js';
+import { authenticateWebhook, rejectMessage } from './webhook-auth.js';
+
+const raw = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
+
+describe('authenticateWebhook', () => {
+  it('accepts a signature made with any configured secret', () => {
+    const config = { appSecrets: ['new', 'old'], mode: 'production' } as const;
+    expect(authenticateWebhook(raw, signBody(raw, 'old'), config)).toEqual({ accept: true, signatureOk: true });
+    expect(authenticateWebhook(raw, signBody(raw, 'new'), config)).toEqual({ accept: true, signatureOk: true });
+    expect(authenticateWebhook(raw, signBody(raw, 'other'), config)).toEqual({ accept: false, reason: 'mismatch' });
+  });
+
+  it('refuses missing, malformed and repeated headers', () => {
+    const config = { appSecrets: ['s'], mode: 'development' } as const;
+    expect(authenticateWebhook(raw, undefined, config)).toEqual({ accept: false, reason: 'missing' });
+    expect(authenticateWebhook(raw, 'sha256=zz', config)).toEqual({ accept: false, reason: 'malformed' });
+    expect(authenticateWebhook(raw, [signBody(raw, 's'), signBody(raw, 's')], config)).toEqual({ accept: false, reason: 'malformed' });
+  });
+
+  it('without secrets: production refuses everything, development stores unverified', () => {
+    const signed = signBody(raw, 's');
+    expect(authenticateWebhook(raw, signed, { appSecrets: [], mode: 'production' })).toEqual({ accept: false, reason: 'no_secret_configured' });
+    expect(authenticateWebhook(raw, undefined, { appSecrets: [], mode: 'development' })).toEqual({ accept: true, signatureOk: false });
+    expect(authenticateWebhook(raw, signed, { appSecrets: [], mode: 'development' })).toEqual({ accept: true, signatureOk: false });
+  });
+
+  it('has a message for every reason that names the header or the setting', () => {
+    for (const reason of WEBHOOK_REJECT_REASONS) expect(rejectMessage(reason)).toMatch(/X-Hub-Signature-256|WHATSAPP_APP_SECRET/);
+  });
+});

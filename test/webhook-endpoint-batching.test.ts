@@ -1,0 +1,122 @@
+import { Pool } from 'undici';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { signBody } from '../src/adapters/webhook/signature.js';
+import { BACKENDS } from './store-backends.js';
+import { SECRET, VERIFY_TOKEN, WEBHOOK, countingStore, fixtureBodies, get, inbox, rawOf, signedPost, startServer } from './webhook-endpoint-server.js';
+
+function statusBody(i: number): string {
+  return `{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"statuses":[{"id":"wamid.${i}","status":"read","note":"ñ ✓ ${i}"}]}}]}]}`;
+}
+
+/** Resolves when `count()` reaches `n`, checked by `poke()` after each change. */
+function reaching(count: () => number, n: number): { reached: Promise<void>; poke: () => void } {
+  let release = (): void => undefined;
+  const reached = new Promise<void>((resolve) => (release = resolve));
+  const poke = (): void => {
+    if (count() >= n) release();
+  };
+  return { reached, poke };
+}
+
+async function postAll(origin: string, bodies: readonly string[], connections: number): Promise<number[]> {
+  const pool = new Pool(origin, { connections, pipelining: 1 });
+  onTestFinished(() => pool.close());
+  return Promise.all(
+    bodies.map(async (body) => {
+      const res = await pool.request({ path: WEBHOOK, method: 'POST', body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
+      await res.body.dump();
+      return res.statusCode;
+    }),
+  );
+}
+
+describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', (backend) => {
+  it('commits concurrent requests in shared transactions, each payload exactly once, byte for byte', async () => {
+    const n = 120;
+    let arrived = 0;
+    const all = reaching(() => arrived, n);
+    // The first transaction is held until every request reached its handler, so the rest must share one.
+    const { store, batches } = countingStore(await backend.open(), all.reached);
+    const stored: number[] = [];
+    const { origin, app } = await startServer(store, {}, { onStored: (ids) => void stored.push(...ids) }, (server) =>
+      server.addHook('preHandler', async () => {
+        arrived++;
+        all.poke();
+      }),
+    );
+    const bodies = Array.from({ length: n }, (_, i) => statusBody(i));
+    expect(await postAll(origin, bodies, n)).toEqual(bodies.map(() => 200));
+
+    expect(batches.length).toBeLessThan(n);
+    expect(batches.length).toBeLessThanOrEqual(3);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(n);
+    expect(app.pacerMetrics.inboxBatches).toBe(batches.length);
+    const rows = await inbox(store);
+    expect(rows.map((r) => rawOf(r).toString('utf8')).sort()).toEqual([...bodies].sort());
+    expect([...stored].sort((a, b) => a - b)).toEqual(rows.map((r) => r.id));
+  });
+
+  it('never commits more than the batch limit at once', async () => {
+    const n = 60;
+    let arrived = 0;
+    const all = reaching(() => arrived, n);
+    const { store, batches } = countingStore(await backend.open(), all.reached);
+    const { origin } = await startServer(store, {}, { maxInboxBatch: 8 }, (server) =>
+      server.addHook('preHandler', async () => {
+        arrived++;
+        all.poke();
+      }),
+    );
+    const bodies = Array.from({ length: n }, (_, i) => statusBody(i));
+    expect(await postAll(origin, bodies, n)).toEqual(bodies.map(() => 200));
+    expect(Math.max(...batches)).toBeLessThanOrEqual(8);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(n);
+    expect(await inbox(store)).toHaveLength(n);
+  });
+
+  it('stores every real webhook fixture as sent', async () => {
+    const store = await backend.open();
+    const { origin } = await startServer(store);
+    const fixtures = fixtureBodies();
+    expect(fixtures.length).toBeGreaterThan(30);
+    const statuses = await postAll(origin, fixtures.map((f) => f.body), 16);
+    expect(statuses).toEqual(fixtures.map(() => 200));
+    const stored = (await inbox(store)).map((r) => rawOf(r).toString('utf8')).sort();
+    expect(stored).toEqual(fixtures.map((f) => f.body).sort());
+  });
+
+  it('answers 200 and logs when the processing callback fails', async () => {
+    const store = await backend.open();
+    let calls = 0;
+    const { origin, logged } = await startServer(store, {}, {
+      onStored: async () => {
+        calls++;
+        throw new Error('processor bug');
+      },
+    });
+    expect((await signedPost(origin, statusBody(1))).status).toBe(200);
+    const line = await logged((l) => l['msg'] === 'inbox processing after store failed');
+    expect(line).toMatchObject({ level: 50, batch: 1, err: { message: 'processor bug' } });
+    expect(calls).toBe(1);
+    expect(await inbox(store)).toHaveLength(1);
+  });
+
+  it('never logs the verify token, app secrets, signatures or phone numbers', async () => {
+    const store = await backend.open();
+    const phone = '447700900123';
+    const body = `{"entry":[{"changes":[{"value":{"contacts":[{"wa_id":"${phone}"}],"messages":[{"from":"${phone}"}]}}]}]}`;
+    const signature = signBody(body, SECRET);
+    const { origin, logText } = await startServer(store, { appSecrets: [SECRET, 'second-secret-55aa'] });
+    await get(origin, `${WEBHOOK}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=chal-QZ7`);
+    await get(origin, `${WEBHOOK}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}x&hub.challenge=chal-QZ7`);
+    expect((await signedPost(origin, body)).status).toBe(200);
+    expect((await signedPost(origin, body, 'attacker')).status).toBe(401);
+    await store.close(); // the 503 path logs the store's error
+    expect((await signedPost(origin, body)).status).toBe(503);
+    const text = logText();
+    expect(text).toContain('webhook not stored');
+    for (const secret of [VERIFY_TOKEN, SECRET, 'second-secret-55aa', signature.slice(7), phone, 'chal-QZ7']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
