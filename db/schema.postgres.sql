@@ -95,6 +95,7 @@ CREATE TABLE message_events (
   error_code bigint,
   inbox_id bigint,
   recorded_at bigint NOT NULL,
+  outbox_id bigint,
   CONSTRAINT message_events_inbox_id_fkey FOREIGN KEY (inbox_id) REFERENCES webhook_inbox(id),
   CONSTRAINT message_events_pkey PRIMARY KEY (id),
   CONSTRAINT message_events_status_check CHECK ((status = ANY (ARRAY['sent'::text, 'delivered'::text, 'read'::text, 'played'::text, 'failed'::text]))),
@@ -185,6 +186,8 @@ CREATE INDEX consent_events_contact ON consent_events USING btree (contact_id, a
 CREATE INDEX decisions_contact ON decisions USING btree (contact_id, at);
 
 CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id);
+
+CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);
 
 CREATE INDEX outbox_contact ON outbox USING btree (contact_id, status);
 

@@ -72,7 +72,7 @@ CREATE TABLE message_events (
   at INTEGER NOT NULL,
   error_code INTEGER,
   inbox_id INTEGER REFERENCES webhook_inbox (id),
-  recorded_at INTEGER NOT NULL,
+  recorded_at INTEGER NOT NULL, outbox_id INTEGER,
   UNIQUE (wamid, status)
 ) STRICT;
 
@@ -143,6 +143,8 @@ CREATE INDEX consent_events_contact ON consent_events (contact_id, at);
 CREATE INDEX decisions_contact ON decisions (contact_id, at);
 
 CREATE INDEX decisions_outbox ON decisions (outbox_id);
+
+CREATE INDEX message_events_outbox ON message_events (outbox_id, id);
 
 CREATE INDEX outbox_contact ON outbox (contact_id, status);
 

@@ -193,6 +193,8 @@ export interface MessageEventInput {
   errorCode: number | null;
   /** The inbox row the event was parsed from. */
   inboxId: number | null;
+  /** Our outbox row, from the callback data echoed in the status; null for messages not ours. */
+  outboxId?: number | null;
 }
 
 export interface InboxInput {
@@ -222,6 +224,13 @@ export type TimelineEntry =
   | { type: 'consent'; at: Millis; category: Category; status: ConsentStatus; source: string }
   | { type: 'decision'; at: Millis; outboxId: number | null; kind: DecisionAuditInput['kind']; reason: string; explanation: string }
   | { type: 'message_event'; at: Millis; outboxId: number; wamid: string; status: DeliveryStatus; errorCode: number | null };
+
+/** A campaign's latest final outcomes, for the breaker. */
+export interface CampaignWindow {
+  outcomes: number;
+  caps: number;
+  accountStops: number;
+}
 
 export interface MigrateResult { applied: number[]; current: number }
 
@@ -293,4 +302,17 @@ export interface Store {
   campaignCounters(campaignId: number): Promise<CampaignCounters>;
   /** Newest first. */
   contactTimeline(contactId: number, limit: number): Promise<TimelineEntry[]>;
+
+  /** After an asynchronous failure: back in line (queued or held) unless a worker holds the row. */
+  requeue(id: number, input: RescheduleInput, now: Millis): Promise<boolean>;
+  /** Ends a row nobody holds a lease on, e.g. capped_exhausted learnt from a webhook. */
+  settle(id: number, outcome: OutboxOutcome, errorCode: number | null, now: Millis): Promise<boolean>;
+  /** The earliest next attempt among queued and held rows, or null. */
+  nextDueAt(): Promise<Millis | null>;
+  listSenders(): Promise<Sender[]>;
+  getSenderById(id: number): Promise<Sender | null>;
+  getTemplateById(id: number): Promise<Template | null>;
+  listTemplates(): Promise<Template[]>;
+  listCampaigns(filter: { status?: CampaignStatus }): Promise<Campaign[]>;
+  campaignWindow(campaignId: number, limit: number, capCodes: readonly number[], stopCodes: readonly number[]): Promise<CampaignWindow>;
 }

@@ -1,0 +1,21 @@
+import type { CampaignWindow } from '../../../ports/store.js';
+import type { SqlRunner } from '../sql-executor.js';
+import { int } from './values.js';
+
+/**
+ * The campaign's latest `limit` final delivery events: how many messages they cover, how many hit
+ * the per-user cap, how many hit account-level stops. Feeds the campaign breaker.
+ */
+export async function campaignWindow(db: SqlRunner, campaignId: number, limit: number, capCodes: readonly number[], stopCodes: readonly number[]): Promise<CampaignWindow> {
+  const sql = `WITH recent AS (
+  SELECT e.wamid, e.status, e.error_code FROM message_events e JOIN outbox o ON o.id = e.outbox_id
+  WHERE o.campaign_id = $1 AND e.status IN ('delivered', 'read', 'failed')
+  ORDER BY e.id DESC LIMIT $2
+)
+SELECT COUNT(DISTINCT wamid) AS outcomes,
+  COUNT(DISTINCT CASE WHEN status = 'failed' AND error_code IN (${capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'}) THEN wamid END) AS caps,
+  COUNT(DISTINCT CASE WHEN status = 'failed' AND error_code IN (${stopCodes.map((_, i) => `$${i + 3 + capCodes.length}`).join(', ') || 'NULL'}) THEN wamid END) AS stops
+FROM recent`;
+  const [row] = await db.query(sql, [campaignId, limit, ...capCodes, ...stopCodes]);
+  return { outcomes: int(row?.['outcomes'] ?? 0), caps: int(row?.['caps'] ?? 0), accountStops: int(row?.['stops'] ?? 0) };
+}

@@ -1,0 +1,84 @@
+import type { Category } from '../core/category.js';
+import type { TemplateStatus } from '../core/decision.js';
+import { HOUR, type Millis } from '../core/time.js';
+import type { AccountUpdateItem, BusinessCapabilityItem, PhoneQualityItem, TemplateCategoryItem, TemplateQualityItem, TemplateStatusItem } from '../adapters/webhook/webhook-item.js';
+import type { Store, Template } from '../ports/store.js';
+
+/** Meta's template events, as the template status `decide` reads. */
+const TEMPLATE_STATUS: Record<string, TemplateStatus> = {
+  APPROVED: 'approved', REINSTATED: 'approved', UNPAUSED: 'approved', UNARCHIVED: 'approved',
+  PAUSED: 'paused', DISABLED: 'disabled', REJECTED: 'rejected', DELETED: 'deleted', PENDING_DELETION: 'deleted',
+  ARCHIVED: 'disabled', LOCKED: 'disabled', PENDING: 'pending', IN_APPEAL: 'pending', LIMIT_EXCEEDED: 'rejected',
+};
+
+/** Meta pauses a template 3 h the first time and 6 h the second. */
+const PAUSE_LENGTH: Record<string, Millis> = { FIRST_PAUSE: 3 * HOUR, SECOND_PAUSE: 6 * HOUR };
+
+const CATEGORY: Record<string, Category> = { MARKETING: 'marketing', UTILITY: 'utility', AUTHENTICATION: 'authentication' };
+
+export async function applyTemplateStatus(store: Store, item: TemplateStatusItem, now: Millis): Promise<Template | null> {
+  if (item.name === null || item.language === null) return null;
+  const status = TEMPLATE_STATUS[item.event.toUpperCase()] ?? (item.otherInfo?.title === 'UNPAUSE' ? 'approved' : undefined);
+  if (status === undefined) return null; // FLAGGED and unknown events change nothing we send on
+  const current = await store.getTemplate(item.name, item.language);
+  const at = item.at ?? now;
+  const pause = PAUSE_LENGTH[item.otherInfo?.title ?? ''];
+  const category = current?.category ?? CATEGORY[(item.category ?? '').toUpperCase()] ?? 'marketing';
+  await store.upsertTemplates([{ name: item.name, language: item.language, category, status, quality: current?.quality ?? null, pausedUntil: status === 'paused' && pause !== undefined ? at + pause : null }], now);
+  return store.getTemplate(item.name, item.language);
+}
+
+export async function applyTemplateQuality(store: Store, item: TemplateQualityItem, now: Millis): Promise<Template | null> {
+  if (item.name === null || item.language === null) return null;
+  const current = await store.getTemplate(item.name, item.language);
+  if (current === null) return null; // a template we never registered: nothing of ours uses it
+  await store.upsertTemplates([{ ...current, quality: item.newScore.toUpperCase() }], now);
+  return { ...current, quality: item.newScore.toUpperCase() };
+}
+
+export async function applyTemplateCategory(store: Store, item: TemplateCategoryItem, now: Millis): Promise<void> {
+  // A notice (correct_category set) changes nothing yet; the completed change names the new category.
+  if (item.name === null || item.language === null || item.correctCategory !== null) return;
+  const current = await store.getTemplate(item.name, item.language);
+  const category = CATEGORY[item.newCategory.toUpperCase()];
+  if (current === null || category === undefined) return;
+  await store.upsertTemplates([{ ...current, category }], now);
+}
+
+/**
+ * `FLAGGED`/`DOWNGRADE` mean the number's quality fell; `UNFLAGGED`/`UPGRADE` that it recovered.
+ * Returns true when quality dropped, so running campaigns pause before Meta restricts the number.
+ */
+export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, now: Millis): Promise<boolean> {
+  if (item.source.phoneNumberId === null) return false;
+  const sender = await store.getSender(item.source.phoneNumberId);
+  if (sender === null) return false;
+  const event = item.event.toUpperCase();
+  const dropped = event === 'FLAGGED' || event === 'DOWNGRADE';
+  const quality = dropped ? 'FLAGGED' : event === 'UNFLAGGED' || event === 'UPGRADE' ? 'GREEN' : sender.qualityRating;
+  const throughputMps = event === 'THROUGHPUT_UPGRADE' ? 1000 : sender.throughputMps;
+  const tier = item.maxDailyConversations ?? item.currentLimit ?? sender.messagingLimitTier;
+  await store.upsertSenders([{ ...sender, qualityRating: quality, throughputMps, messagingLimitTier: tier }], now);
+  return dropped;
+}
+
+export async function applyBusinessCapability(store: Store, item: BusinessCapabilityItem, now: Millis): Promise<void> {
+  if (item.maxDailyConversations === null) return;
+  for (const sender of await store.listSenders()) {
+    await store.upsertSenders([{ ...sender, messagingLimitTier: item.maxDailyConversations }], now);
+  }
+}
+
+/** Returns a reason when the account can no longer send business-initiated messages. */
+export async function applyAccountUpdate(store: Store, item: AccountUpdateItem, now: Millis): Promise<string | null> {
+  const event = item.event.toUpperCase();
+  const blocking = event === 'ACCOUNT_RESTRICTION' || event === 'DISABLED_UPDATE' || event === 'ACCOUNT_DELETED' || event === 'ACCOUNT_OFFBOARDED';
+  if (!blocking) return null;
+  const restriction = item.restrictions[0];
+  const reason = `account_update ${event}${restriction?.type ? ` (${restriction.type})` : ''}${item.banState ? ` ban ${item.banState}` : ''}`;
+  for (const sender of await store.listSenders()) {
+    const until = restriction?.expiresAt ?? null;
+    await store.setSenderState(sender.phoneNumberId, until === null ? 'stopped' : 'throttled', reason, until, now);
+  }
+  return reason;
+}

@@ -1,0 +1,41 @@
+import { DEFAULT_BREAKER, evaluateBreaker, type BreakerConfig } from '../core/campaign-breaker.js';
+import { ERROR_CATALOGUE } from '../core/error-catalogue/index.js';
+import type { Policy } from '../core/policy.js';
+import type { Millis } from '../core/time.js';
+import type { Store } from '../ports/store.js';
+
+/** Codes whose arrival means the account itself is being limited (spam limits, locks, restrictions). */
+const ACCOUNT_STOP_CODES = ERROR_CATALOGUE.filter((e) => e.class === 'account_problem' && e.effects.campaign === 'pause').map((e) => e.code);
+
+export interface BreakerTrip {
+  campaignId: number;
+  reason: string;
+  explanation: string;
+}
+
+/**
+ * Looks at every running campaign's recent outcomes and its template and sender, and pauses the
+ * ones the breaker says must stop, with the reason operators will see. Returns what tripped.
+ */
+export async function checkBreakers(store: Store, policy: Policy, now: Millis, config: BreakerConfig = DEFAULT_BREAKER): Promise<BreakerTrip[]> {
+  const trips: BreakerTrip[] = [];
+  for (const campaign of await store.listCampaigns({ status: 'running' })) {
+    const [window, template, sender] = await Promise.all([
+      store.campaignWindow(campaign.id, Math.max(config.minOutcomes, 500), policy.capCodes, ACCOUNT_STOP_CODES),
+      store.getTemplateById(campaign.templateId),
+      store.getSenderById(campaign.senderId),
+    ]);
+    const verdict = evaluateBreaker({
+      window,
+      template: { status: template?.status ?? 'unknown', quality: template?.quality ?? null },
+      // A drop is handled when the quality webhook arrives; here only the sender's own state counts.
+      sender: { quality: sender?.qualityRating ?? null, previousQuality: sender?.qualityRating ?? null, state: sender?.state === 'stopped' ? 'stopped' : 'ok', stateReason: sender?.stateReason ?? null },
+      accountRestricted: false,
+    }, config);
+    if (!verdict.trip) continue;
+    if (await store.setCampaignStatus(campaign.id, 'paused', verdict.explanation, now)) {
+      trips.push({ campaignId: campaign.id, reason: verdict.reason, explanation: verdict.explanation });
+    }
+  }
+  return trips;
+}

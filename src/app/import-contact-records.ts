@@ -1,0 +1,39 @@
+import type { Category } from '../core/category.js';
+import type { ContactEvent } from '../core/contact-event.js';
+import type { Policy } from '../core/policy.js';
+import type { Millis } from '../core/time.js';
+import type { JsonObject, Store } from '../ports/store.js';
+import { applyContactEvents } from './update-contact-state.js';
+
+/** One validated contact, phone already in E.164. */
+export interface ContactRecord {
+  phoneE164: string;
+  name: string | null;
+  consent: Partial<Record<Category, boolean>>;
+  tags: readonly string[];
+  attributes: JsonObject;
+}
+
+/**
+ * Upserts contacts and records their consent (history and contact state) in batches. Idempotent:
+ * importing the same file twice changes nothing the second time but the consent history's evidence.
+ */
+export async function importContactRecords(store: Store, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
+  const { ids, created, updated } = await store.upsertContacts(
+    records.map((r) => ({ phoneE164: r.phoneE164, waId: r.phoneE164.replace(/^\+/, ''), name: r.name, tags: r.tags, attributes: r.attributes })),
+    now,
+  );
+  for (const [i, record] of records.entries()) {
+    const contactId = ids[i];
+    if (contactId === undefined) continue;
+    const events: ContactEvent[] = [];
+    for (const [category, granted] of Object.entries(record.consent) as [Category, boolean | undefined][]) {
+      if (granted === undefined) continue;
+      const status = granted ? 'granted' : 'revoked';
+      await store.setConsent(contactId, { category, status, source, evidence: null, at: now }, now);
+      events.push({ type: 'consent', id: `consent:${source}:${category}:${status}:${now}`, at: now, category, status, source, evidence: null });
+    }
+    if (events.length > 0) await applyContactEvents(store, contactId, events, policy, now);
+  }
+  return { ids, created, updated };
+}

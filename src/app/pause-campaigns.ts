@@ -1,0 +1,17 @@
+import type { Category } from '../core/category.js';
+import type { Millis } from '../core/time.js';
+import type { Store } from '../ports/store.js';
+
+/** Pauses running campaigns that match, with the reason shown to operators. Resume is explicit. */
+export async function pauseRunningCampaigns(store: Store, match: { templateId?: number; category?: Category }, reason: string, now: Millis): Promise<number[]> {
+  const paused: number[] = [];
+  for (const campaign of await store.listCampaigns({ status: 'running' })) {
+    if (match.templateId !== undefined && campaign.templateId !== match.templateId) continue;
+    if (match.category !== undefined) {
+      const template = await store.getTemplateById(campaign.templateId);
+      if (template !== null && template.category !== match.category) continue;
+    }
+    if (await store.setCampaignStatus(campaign.id, 'paused', reason, now)) paused.push(campaign.id);
+  }
+  return paused;
+}

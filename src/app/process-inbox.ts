@@ -1,0 +1,126 @@
+import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
+import { toContactEvents } from '../adapters/webhook/to-contact-events.js';
+import type { WebhookItem } from '../adapters/webhook/webhook-item.js';
+import type { Policy } from '../core/policy.js';
+import type { Millis } from '../core/time.js';
+import type { Clock } from '../ports/clock.js';
+import { StoreError, type InboxRow, type Store } from '../ports/store.js';
+import { applyAccountUpdate, applyBusinessCapability, applyPhoneQuality, applyTemplateCategory, applyTemplateQuality, applyTemplateStatus } from './apply-account-signals.js';
+import { applyStatus } from './apply-status.js';
+import { pauseRunningCampaigns } from './pause-campaigns.js';
+import { applyContactEvents } from './update-contact-state.js';
+
+export interface InboxDeps {
+  store: Store;
+  policy: Policy;
+  clock: Clock;
+  random: () => number;
+}
+
+export interface InboxResult {
+  rows: number;
+  items: number;
+  quarantined: number;
+}
+
+/**
+ * Parses and applies stored webhook payloads, oldest first. A payload that cannot be read is
+ * quarantined with the reason (and can be replayed after a fix); the rest is applied. Everything a
+ * payload does is idempotent, so a crash mid-way simply re-applies it.
+ */
+export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxResult> {
+  const rows = await deps.store.listUnprocessedInbox(0, limit);
+  const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
+  const done: number[] = [];
+  for (const row of rows) {
+    const outcome = await processRow(row, deps).catch((error: unknown) => {
+      // The database being away is retried later; a bug on one payload must not block the ones after it.
+      if (error instanceof StoreError) throw error;
+      return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
+    });
+    result.items += outcome.items;
+    if (outcome.quarantine === null) done.push(row.id);
+    else {
+      await deps.store.quarantineInbox(row.id, outcome.quarantine, deps.clock.now());
+      result.quarantined++;
+    }
+  }
+  if (done.length > 0) await deps.store.markInboxProcessed(done, deps.clock.now());
+  return result;
+}
+
+async function processRow(row: InboxRow, deps: InboxDeps): Promise<{ items: number; quarantine: string | null }> {
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(row.raw).toString('utf8'));
+  } catch (error) {
+    return { items: 0, quarantine: `body is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const parsed = parseWebhook(body);
+  for (const item of parsed.items) await applyItem(item, row.id, deps);
+  if (parsed.problems.length === 0) return { items: parsed.items.length, quarantine: null };
+  const listed = parsed.problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`).join('; ');
+  const more = parsed.problems.length > 5 ? ` (+${parsed.problems.length - 5} more)` : '';
+  const applied = parsed.items.length > 0 ? `applied ${parsed.items.length} good item(s); ` : '';
+  return { items: parsed.items.length, quarantine: `${applied}malformed: ${listed}${more}` };
+}
+
+async function applyItem(item: WebhookItem, inboxId: number, deps: InboxDeps): Promise<void> {
+  const { store, policy } = deps;
+  const now = deps.clock.now();
+  switch (item.kind) {
+    case 'status':
+      return applyStatus(item, inboxId, { store, policy, random: deps.random, resolveContact: (key) => resolveContact(store, key, now) }, now);
+    case 'inbound':
+    case 'user_preference': {
+      const [keyed] = toContactEvents([item]);
+      if (keyed === undefined) return;
+      const contactId = await resolveContact(store, keyed.contact, now);
+      if (contactId === null) return;
+      await applyContactEvents(store, contactId, [keyed.event], policy, now);
+      // Writing in opens the window: messages held for it (130472) go now.
+      if (item.kind === 'inbound') await store.wakeHeld(contactId, now);
+      return;
+    }
+    case 'template_status': {
+      const t = await applyTemplateStatus(store, item, now);
+      if (t !== null && (t.status === 'paused' || t.status === 'disabled')) {
+        await pauseRunningCampaigns(store, { templateId: t.id }, `Meta ${t.status} template ${t.name} (${t.language})${item.otherInfo?.title ? `: ${item.otherInfo.title}` : ''}`, now);
+      }
+      return;
+    }
+    case 'template_quality': {
+      const t = await applyTemplateQuality(store, item, now);
+      if (t !== null && t.quality === 'RED') {
+        await pauseRunningCampaigns(store, { templateId: t.id }, `Template ${t.name} (${t.language}) quality fell to RED: recipients are blocking or reporting it`, now);
+      }
+      return;
+    }
+    case 'template_category':
+      return applyTemplateCategory(store, item, now);
+    case 'phone_quality':
+      if (await applyPhoneQuality(store, item, now)) {
+        await pauseRunningCampaigns(store, { category: 'marketing' }, `The number's quality rating dropped (${item.event}); review the audience and templates before resuming`, now);
+      }
+      return;
+    case 'business_capability':
+      return applyBusinessCapability(store, item, now);
+    case 'account_update': {
+      const reason = await applyAccountUpdate(store, item, now);
+      if (reason !== null) await pauseRunningCampaigns(store, {}, reason, now);
+      return;
+    }
+    case 'change_error':
+    case 'ignored':
+      return; // kept in the inbox for operators; nothing to apply
+  }
+}
+
+/** Finds the contact a webhook speaks about, creating it if Pacer has never seen them. */
+export async function resolveContact(store: Store, key: { waId: string | null; userId: string | null }, now: Millis): Promise<number | null> {
+  if (key.waId === null && key.userId === null) return null;
+  const found = key.waId !== null ? await store.findContact({ waId: key.waId }) : await store.findContact({ bsuid: key.userId ?? '' });
+  if (found !== null) return found.id;
+  const { ids } = await store.upsertContacts([{ waId: key.waId, bsuid: key.userId, phoneE164: key.waId === null ? null : `+${key.waId}` }], now);
+  return ids[0] ?? null;
+}

@@ -1,0 +1,142 @@
+import { decide } from '../core/decide.js';
+import type { Decision, SendIntent, SendPath } from '../core/decision.js';
+import type { Policy } from '../core/policy.js';
+import { planRetry } from '../core/retry-plan.js';
+import type { Millis } from '../core/time.js';
+import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
+import type { Contact, DecisionAuditInput, OutboxRow, Sender, Store, Template } from '../ports/store.js';
+import { buildSendRequest, parseOutboxIntent } from './outbox-intent.js';
+import { recipientRegion } from './recipient-region.js';
+import { applySenderAndTemplateEffects } from './send-effects.js';
+import { applyContactEvents, loadContactState } from './update-contact-state.js';
+
+export interface RowContext {
+  store: Store;
+  api: CloudApi;
+  policy: Policy;
+  owner: string;
+  now: () => Millis;
+  /** Seeded in tests and the demo, Math.random in production: jitter for backoff. */
+  random: () => number;
+  template: (name: string, language: string) => Promise<Template | null>;
+  sender: (phoneNumberId: string) => Promise<Sender | null>;
+  audit: (entry: DecisionAuditInput) => void;
+}
+
+export type RowOutcome = 'sent' | 'deferred' | 'held' | 'skipped' | 'failed' | 'retry' | 'unknown' | 'lost_lease';
+
+/** One claimed outbox row: decide, and either send it or re-schedule it, recording why. */
+export async function processOutboxRow(row: OutboxRow, ctx: RowContext): Promise<RowOutcome> {
+  const { store } = ctx;
+  const intent = parseOutboxIntent(row.intent, row.id);
+  const [contact, state, template, sender] = await Promise.all([
+    store.getContact(row.contactId),
+    loadContactState(store, row.contactId),
+    intent.template ? ctx.template(intent.template.name, intent.template.language) : Promise.resolve(null),
+    ctx.sender(intent.phoneNumberId),
+  ]);
+  if (contact === null) throw new Error(`outbox row ${row.id}: contact ${row.contactId} does not exist`);
+  const now = ctx.now();
+  const sendIntent: SendIntent = {
+    category: row.category,
+    kind: intent.text !== undefined ? 'freeform' : 'template',
+    recipientRegion: recipientRegion(contact.phoneE164),
+    template: intent.template ? { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null } : null,
+    sender: senderState(sender),
+    capAttempts: row.capAttempts,
+    marketingApiRefused: false,
+  };
+  const decision = decide(state, sendIntent, now, ctx.policy);
+  ctx.audit(auditOf(row, decision, now));
+  switch (decision.kind) {
+    case 'defer':
+      return (await store.reschedule(row.id, ctx.owner, { status: 'queued', until: decision.until, capAttempt: false, errorCode: row.lastErrorCode }, now)) ? 'deferred' : 'lost_lease';
+    case 'hold':
+      return (await store.reschedule(row.id, ctx.owner, { status: 'held', until: null, capAttempt: false, errorCode: row.lastErrorCode }, now)) ? 'held' : 'lost_lease';
+    case 'skip':
+      return (await store.complete(row.id, ctx.owner, decision.reason === 'capped_exhausted' ? 'capped_exhausted' : 'skipped', now)) ? 'skipped' : 'lost_lease';
+    case 'send':
+      return sendRow(row, ctx, contact, intent, decision.path, template);
+  }
+}
+
+async function sendRow(row: OutboxRow, ctx: RowContext, contact: Contact, intent: ReturnType<typeof parseOutboxIntent>, path: SendPath, template: Template | null): Promise<RowOutcome> {
+  const to = recipientOf(contact);
+  // Intent first: after a crash between the call and its answer, the row is found in `sending`.
+  if (!(await ctx.store.recordIntent(row.id, ctx.owner, ctx.now()))) return 'lost_lease';
+  let result = await ctx.api.send(buildSendRequest(row.id, intent, to, path === 'cloud' ? 'messages' : 'marketing_messages'));
+  if (result.kind === 'rejected' && result.errorClass === 'marketing_api_refused' && path === 'marketing_messages') {
+    result = await ctx.api.send(buildSendRequest(row.id, intent, to, 'messages'));
+  }
+  return applySendResult(row, ctx, result, path, intent, template);
+}
+
+async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResult, path: SendPath, intent: ReturnType<typeof parseOutboxIntent>, template: Template | null): Promise<RowOutcome> {
+  const { store, owner } = ctx;
+  const now = ctx.now();
+  switch (result.kind) {
+    case 'accepted':
+      await store.recordAccepted(row.id, owner, result.wamid, now);
+      if (row.category === 'marketing') {
+        await applyContactEvents(store, row.contactId, [{ type: 'send_accepted', id: `acc:${row.id}:${row.attempts}`, at: now, messageId: result.wamid, category: 'marketing', path }], ctx.policy, now);
+      }
+      return 'sent';
+    case 'transport_failure':
+      if (result.reason === 'timeout' || result.reason === 'connection_reset') {
+        // The request may have reached Meta: never re-send blindly. The lease sweep marks the row
+        // unknown and a status webhook carrying our callback data settles it.
+        return 'unknown';
+      }
+      return retryLater(row, ctx, planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()), null);
+    case 'rejected': {
+      const code = result.code;
+      const state = await applyContactEvents(store, row.contactId, [{ type: 'send_error', id: `err:${row.id}:${row.attempts}`, at: now, messageId: null, category: row.category, errorCode: code }], ctx.policy, now);
+      const plan = planRetry(code, now, { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) }, ctx.policy, ctx.random());
+      const backoffUntil = plan.kind === 'retry_at' ? plan.at : now + ctx.policy.senderBackoff.baseMs;
+      const tpl = intent.template ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category } : null;
+      await applySenderAndTemplateEffects(store, code, { phoneNumberId: intent.phoneNumberId, template: tpl, backoffUntil }, now);
+      if (plan.kind === 'redecide') {
+        const until = state.marketing.coolOffUntil ?? now;
+        return (await store.reschedule(row.id, owner, { status: 'queued', until, capAttempt: true, errorCode: code }, now)) ? 'retry' : 'lost_lease';
+      }
+      return retryLater(row, ctx, plan, code);
+    }
+  }
+}
+
+async function retryLater(row: OutboxRow, ctx: RowContext, plan: ReturnType<typeof planRetry>, code: number | null): Promise<RowOutcome> {
+  const { store, owner } = ctx;
+  const now = ctx.now();
+  switch (plan.kind) {
+    case 'retry_at':
+      return (await store.reschedule(row.id, owner, { status: 'queued', until: plan.at, capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
+    case 'redecide':
+    case 'reroute_cloud':
+      return (await store.reschedule(row.id, owner, { status: 'queued', until: now, capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
+    case 'park':
+      // Re-checked in an hour; the campaign breaker pauses the campaign meanwhile.
+      return (await store.reschedule(row.id, owner, { status: 'queued', until: now + 3_600_000, capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
+    case 'hold_for_window':
+      return (await store.reschedule(row.id, owner, { status: 'held', until: null, capAttempt: false, errorCode: code }, now)) ? 'held' : 'lost_lease';
+    case 'give_up':
+      if (plan.outcome === 'capped_exhausted') return (await store.complete(row.id, owner, 'capped_exhausted', now)) ? 'skipped' : 'lost_lease';
+      return (await store.fail(row.id, owner, code, now)) ? 'failed' : 'lost_lease';
+  }
+}
+
+function recipientOf(contact: Contact): Recipient {
+  if (contact.waId !== null) return { kind: 'phone', phone: contact.waId };
+  if (contact.phoneE164 !== null) return { kind: 'phone', phone: contact.phoneE164.replace(/^\+/, '') };
+  if (contact.bsuid !== null) return { kind: 'user_id', userId: contact.bsuid };
+  throw new Error(`contact ${contact.id} has no address`);
+}
+
+function senderState(sender: Sender | null): SendIntent['sender'] {
+  if (sender === null || sender.state === 'ok') return { state: 'ok' };
+  if (sender.state === 'throttled') return { state: 'throttled', until: sender.stateUntil ?? 0 };
+  return { state: 'stopped', why: sender.stateReason ?? 'stopped by an operator' };
+}
+
+function auditOf(row: OutboxRow, d: Decision, at: Millis): DecisionAuditInput {
+  return { outboxId: row.id, contactId: row.contactId, kind: d.kind, reason: d.reason, explanation: d.explanation, until: d.kind === 'defer' || d.kind === 'skip' ? d.until : null, at };
+}

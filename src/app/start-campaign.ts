@@ -1,0 +1,49 @@
+import { matchesSegment } from '../core/segment.js';
+import type { Millis } from '../core/time.js';
+import type { OutboxInput, Store } from '../ports/store.js';
+import type { OutboxIntent } from './outbox-intent.js';
+import { parseSegment } from './segment-schema.js';
+import { loadContactState } from './update-contact-state.js';
+
+const PAGE = 2000;
+
+export interface StartCampaignResult {
+  scanned: number;
+  matched: number;
+  /** New outbox rows; 0 when the campaign was already started (starting twice never creates twice). */
+  inserted: number;
+}
+
+/**
+ * Expands a campaign's segment into one outbox row per contact and sets it running. Rows are due at
+ * the campaign's scheduled time; `decide` still judges each one when it comes up.
+ */
+export async function startCampaign(store: Store, campaignId: number, sender: { phoneNumberId: string }, now: Millis): Promise<StartCampaignResult> {
+  const campaign = await store.getCampaign(campaignId);
+  if (campaign === null) throw new Error(`campaign ${campaignId} does not exist`);
+  if (campaign.status === 'cancelled' || campaign.status === 'completed') throw new Error(`campaign ${campaignId} is ${campaign.status}; it cannot start again`);
+  const template = await store.getTemplateById(campaign.templateId);
+  if (template === null) throw new Error(`campaign ${campaignId}: template ${campaign.templateId} does not exist`);
+  const segment = parseSegment(campaign.segment, `campaign ${campaignId} segment`);
+  const dueAt = Math.max(now, campaign.scheduledAt ?? now);
+  const intent = { phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language } } satisfies OutboxIntent;
+
+  let afterId = 0;
+  const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
+  for (;;) {
+    const contacts = await store.listContacts(afterId, PAGE);
+    if (contacts.length === 0) break;
+    afterId = contacts[contacts.length - 1]?.id ?? afterId;
+    const rows: OutboxInput[] = [];
+    for (const contact of contacts) {
+      const state = await loadContactState(store, contact.id);
+      if (!matchesSegment(contact, state, segment, now)) continue;
+      rows.push({ campaignId, contactId: contact.id, senderId: campaign.senderId, category: template.category, intent: { phoneNumberId: intent.phoneNumberId, template: { ...intent.template } }, idempotencyKey: null, nextAttemptAt: dueAt });
+    }
+    result.scanned += contacts.length;
+    result.matched += rows.length;
+    if (rows.length > 0) result.inserted += (await store.insertOutbox(rows, now)).inserted;
+  }
+  await store.setCampaignStatus(campaignId, 'running', null, now);
+  return result;
+}

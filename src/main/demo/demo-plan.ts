@@ -1,0 +1,35 @@
+import { DAY, HOUR } from '../../core/time.js';
+
+/** The week both strategies live through, on the same simulated population. */
+export interface DemoPlan {
+  seed: number;
+  audience: number;
+  days: number;
+  /** Share of the audience that opted in to marketing (everyone opted in to utility). */
+  marketingOptIn: number;
+  marketing: { template: string; language: string; at: number };
+  /** Order updates: each goes to a share of the audience at its time. */
+  utility: Array<{ template: string; language: string; at: number; share: number }>;
+  mps: number;
+}
+
+export function defaultDemoPlan(audience = 50_000): DemoPlan {
+  return {
+    seed: 20261129,
+    audience,
+    days: 7,
+    marketingOptIn: 0.9,
+    marketing: { template: 'spring_sale', language: 'en_US', at: 1 * HOUR },
+    utility: [1, 3, 5].map((d) => ({ template: 'order_update', language: 'en_US', at: d * DAY + 2 * HOUR, share: 0.3 })),
+    mps: 80,
+  };
+}
+
+/** Deterministic membership: the same contacts get the same broadcasts in both worlds. */
+export function inShare(index: number, salt: number, share: number): boolean {
+  let h = (index * 2654435761 + salt * 40503) >>> 0;
+  h ^= h >>> 15;
+  h = Math.imul(h, 2246822519) >>> 0;
+  h ^= h >>> 13;
+  return (h % 10_000) / 10_000 < share;
+}
