@@ -20,17 +20,18 @@ afterEach(async () => {
   }
 });
 
-const extra = (sql: string): Migration => ({ version: 2, name: 'extra', sqlite: sql, postgres: sql });
+const NEXT = MIGRATIONS.length + 1;
+const extra = (sql: string): Migration => ({ version: NEXT, name: 'extra', sqlite: sql, postgres: sql });
 
 describe('migrate', () => {
   it('applies only what is new on an existing database and records when', async () => {
     const db = sqlite();
-    expect(await migrate(db, MIGRATIONS, 1000)).toEqual({ applied: [1], current: 1 });
+    expect(await migrate(db, MIGRATIONS, 1000)).toEqual({ applied: MIGRATIONS.map((m) => m.version), current: NEXT - 1 });
     const next = [...MIGRATIONS, extra('CREATE TABLE extra (x INTEGER) STRICT')];
-    expect(await migrate(db, next, 2000)).toEqual({ applied: [2], current: 2 });
+    expect(await migrate(db, next, 2000)).toEqual({ applied: [NEXT], current: NEXT });
     expect(await db.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).toEqual([
-      { version: 1, name: 'initial', applied_at: 1000 },
-      { version: 2, name: 'extra', applied_at: 2000 },
+      ...MIGRATIONS.map((m) => ({ version: m.version, name: m.name, applied_at: 1000 })),
+      { version: NEXT, name: 'extra', applied_at: 2000 },
     ]);
   });
 
@@ -40,12 +41,12 @@ describe('migrate', () => {
     const broken = [...MIGRATIONS, extra('CREATE TABLE half (x INTEGER) STRICT; CREATE TABLE oops (;')];
     await expect(migrate(db, broken, 0)).rejects.toThrow(/syntax error/);
     expect(await db.query(`SELECT name FROM sqlite_master WHERE name = 'half'`)).toEqual([]);
-    expect(await db.query('SELECT MAX(version) AS v FROM schema_migrations')).toEqual([{ v: 1 }]);
+    expect(await db.query('SELECT MAX(version) AS v FROM schema_migrations')).toEqual([{ v: NEXT - 1 }]);
   });
 
   it('refuses a list whose versions are not 1, 2, 3...', async () => {
-    const gap = [...MIGRATIONS, { ...extra('SELECT 1'), version: 3 }];
-    await expect(migrate(sqlite(), gap, 0)).rejects.toThrow('migration #1 "extra" has version 3, expected 2');
+    const gap = [...MIGRATIONS, { ...extra('SELECT 1'), version: NEXT + 1 }];
+    await expect(migrate(sqlite(), gap, 0)).rejects.toThrow(`migration #${NEXT - 1} "extra" has version ${NEXT + 1}, expected ${NEXT}`);
   });
 
   it('keeps released migrations frozen: they import nothing from the application', () => {
