@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { HOUR, MINUTE } from '../src/core/time.js';
+import { BACKENDS } from './store-backends.js';
+import { seedCampaign } from './store-seed.js';
+
+const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaign window ($name)', (backend) => {
+  it('lists senders, templates and campaigns and finds them by id', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 0);
+    const other = await store.createCampaign(
+      { name: 'draft', templateId: seed.templateId, senderId: seed.senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status: 'draft' },
+      T0,
+    );
+    expect((await store.listSenders()).map((s) => s.phoneNumberId)).toEqual(['pn-1']);
+    expect(await store.getSenderById(seed.senderId)).toMatchObject({ id: seed.senderId, phoneNumberId: 'pn-1', throughputMps: 80 });
+    expect(await store.getSenderById(seed.senderId + 100)).toBeNull();
+    expect(await store.getTemplateById(seed.templateId)).toMatchObject({ name: 'promo', language: 'en', status: 'approved' });
+    expect(await store.getTemplateById(seed.templateId + 100)).toBeNull();
+    expect((await store.listTemplates()).map((t) => t.id)).toEqual([seed.templateId]);
+    expect((await store.listCampaigns({})).map((c) => c.id)).toEqual([seed.campaignId, other]);
+    expect((await store.listCampaigns({ status: 'running' })).map((c) => c.id)).toEqual([seed.campaignId]);
+  });
+
+  it('requeues a row failed by a later webhook and settles one whose attempts ran out', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    expect(await store.nextDueAt()).toBe(T0);
+    const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 });
+    const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
+    expect(await store.nextDueAt()).toBeNull();
+    // A leased row belongs to its worker.
+    expect(await store.requeue(idA, { status: 'queued', until: T0, capAttempt: false, errorCode: null }, T0)).toBe(false);
+    for (const [id, wamid] of [[idA, 'wamid.a'], [idB, 'wamid.b']] as const) {
+      await store.recordIntent(id, 'w', T0);
+      await store.recordAccepted(id, 'w', wamid, T0);
+      await store.recordDelivery({ wamid, outboxId: id }, 'failed', 131049, T0 + MINUTE);
+    }
+    const until = T0 + 24 * HOUR;
+    expect(await store.requeue(idA, { status: 'queued', until, capAttempt: true, errorCode: 131049 }, T0 + MINUTE)).toBe(true);
+    expect(await store.getOutbox(idA)).toMatchObject({ status: 'queued', capAttempts: 1, wamid: null, outcome: null, nextAttemptAt: until });
+    expect(await store.nextDueAt()).toBe(until);
+    expect(await store.settle(idB, 'capped_exhausted', 131049, T0 + MINUTE)).toBe(true);
+    expect(await store.getOutbox(idB)).toMatchObject({ status: 'done', outcome: 'capped_exhausted', lastErrorCode: 131049 });
+    expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ queued: 1, done: 1, capped_exhausted: 1 });
+  });
+
+  it('counts a campaign window of final outcomes: caps and account stops among the latest', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 5);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 5 });
+    const finals = [['delivered', null], ['failed', 131049], ['failed', 131049], ['failed', 131031], ['read', null]] as const;
+    for (const [i, row] of rows.entries()) {
+      const [status, errorCode] = finals[i] ?? ['delivered', null];
+      const wamid = `wamid.${i}`;
+      await store.appendMessageEvent({ wamid, status: 'sent', at: T0 + i, errorCode: null, inboxId: null, outboxId: row.id }, T0);
+      await store.appendMessageEvent({ wamid, status, at: T0 + i, errorCode, inboxId: null, outboxId: row.id }, T0);
+    }
+    // An event of a message that is not ours never counts.
+    await store.appendMessageEvent({ wamid: 'wamid.foreign', status: 'failed', at: T0, errorCode: 131049, inboxId: null, outboxId: null }, T0);
+    expect(await store.campaignWindow(seed.campaignId, 100, [131049], [131031])).toEqual({ outcomes: 5, caps: 2, accountStops: 1 });
+    // Only the latest two final events: wamid.3 (131031) and wamid.4 (read).
+    expect(await store.campaignWindow(seed.campaignId, 2, [131049], [131031])).toEqual({ outcomes: 2, caps: 0, accountStops: 1 });
+    expect(await store.campaignWindow(seed.campaignId, 100, [], [])).toEqual({ outcomes: 5, caps: 0, accountStops: 0 });
+  });
+});
