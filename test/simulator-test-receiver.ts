@@ -33,6 +33,7 @@ export interface StatusLike {
 export class TestReceiver {
   readonly received: Received[] = [];
   answer: () => number = () => 200;
+  private waiters: Array<() => void> = [];
   private server: Server | null = null;
   url = '';
 
@@ -51,11 +52,19 @@ export class TestReceiver {
         const check = verifySignature(raw, typeof header === 'string' ? header : undefined, this.secrets);
         this.received.push({ at: this.now(), raw, check, body: JSON.parse(raw.toString('utf8')) as WebhookBody });
         res.writeHead(this.answer()).end();
+        const waiters = this.waiters;
+        this.waiters = [];
+        for (const w of waiters) w();
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks/whatsapp`;
     return this;
+  }
+
+  /** Resolves once `test` holds for what has arrived (checked on each arrival; no polling). */
+  async waitFor(test: (r: this) => boolean): Promise<void> {
+    while (!test(this)) await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
   async stop(): Promise<void> {

@@ -89,7 +89,7 @@ export function sendSuccessBody(input: string, contact: { wa_id: string } | { us
 }
 
 /** The full webhook body for a batch of events, as one entry of the business account. */
-export function webhookBody(who: NumberIdentity, events: readonly OutEvent[], now: Millis): Record<string, unknown> {
+export function webhookBody(who: NumberIdentity, events: readonly OutEvent[]): Record<string, unknown> {
   const metadata = { display_phone_number: who.displayPhoneNumber, phone_number_id: who.phoneNumberId };
   const changes: Array<{ value: Record<string, unknown>; field: string }> = [];
   const statuses = events.flatMap((e) => (e.kind === 'status' ? [e.status] : []));
@@ -131,6 +131,6 @@ export function webhookBody(who: NumberIdentity, events: readonly OutEvent[], no
     }
   }
   // Account-level fields carry `entry[].time`, as in Meta's template and quality webhooks.
-  const entry = time === null ? { id: who.wabaId, changes } : { id: who.wabaId, time: time ?? unixSeconds(now), changes };
+  const entry = time === null ? { id: who.wabaId, changes } : { id: who.wabaId, time, changes };
   return { object: 'whatsapp_business_account', entry: [entry] };
 }

@@ -17,7 +17,7 @@ export interface DeliveryStats {
   duplicates: number;
   /** Bodies abandoned after `retryForMs` of failures. */
   abandoned: number;
-  /** Events handed to delivery, and those posted at least once. */
+  /** Events handed over for delivery. */
   events: number;
 }
 
@@ -100,7 +100,7 @@ export class WebhookDelivery {
   }
 
   private serialise(events: readonly OutEvent[]): string {
-    return JSON.stringify(webhookBody(this.who, events, this.scheduler.now()));
+    return JSON.stringify(webhookBody(this.who, events));
   }
 
   /** One POST of exact bytes; retries resend the same bytes, as Meta does. */
