@@ -42,6 +42,9 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     expect(await store.requeue(idA, { status: 'queued', until, capAttempt: true, errorCode: 131049 }, T0 + MINUTE)).toBe(true);
     expect(await store.getOutbox(idA)).toMatchObject({ status: 'queued', capAttempts: 1, wamid: null, outcome: null, nextAttemptAt: until });
     expect(await store.nextDueAt()).toBe(until);
+    // The requeued row lost its wamid; its events still show on the contact's timeline.
+    await store.appendMessageEvent({ wamid: 'wamid.a', status: 'failed', at: T0 + MINUTE, errorCode: 131049, inboxId: null, outboxId: idA }, T0);
+    expect(await store.contactTimeline(a?.contactId ?? -1, 5)).toMatchObject([{ type: 'message_event', outboxId: idA, wamid: 'wamid.a', errorCode: 131049 }]);
     expect(await store.settle(idB, 'capped_exhausted', 131049, T0 + MINUTE)).toBe(true);
     expect(await store.getOutbox(idB)).toMatchObject({ status: 'done', outcome: 'capped_exhausted', lastErrorCode: 131049 });
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ queued: 1, done: 1, capped_exhausted: 1 });

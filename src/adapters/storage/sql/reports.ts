@@ -28,7 +28,9 @@ export async function contactTimeline(db: SqlRunner, contactId: number, limit: n
     db.query('SELECT category, status, source, at, id FROM consent_events WHERE contact_id = $1 ORDER BY at DESC, id DESC LIMIT $2', [contactId, limit]),
     db.query('SELECT outbox_id, kind, reason, explanation, at, id FROM decisions WHERE contact_id = $1 ORDER BY at DESC, id DESC LIMIT $2', [contactId, limit]),
     db.query(
-      `SELECT o.id AS outbox_id, e.wamid, e.status, e.error_code, e.at, e.id FROM message_events e JOIN outbox o ON o.wamid = e.wamid
+      // Events name their row (callback data) or, for older ones, only the wamid it had then.
+      `SELECT o.id AS outbox_id, e.wamid, e.status, e.error_code, e.at, e.id FROM message_events e
+JOIN outbox o ON o.id = e.outbox_id OR (e.outbox_id IS NULL AND o.wamid = e.wamid)
 WHERE o.contact_id = $1 ORDER BY e.at DESC, e.id DESC LIMIT $2`,
       [contactId, limit],
     ),
