@@ -4,7 +4,7 @@ import type { Sender, SenderInput, SenderState, Template, TemplateInput } from '
 import type { SqlExecutor, SqlRow, SqlRunner } from '../sql-executor.js';
 import { int, intOrNull, textOrNull } from './values.js';
 
-function toTemplate(row: SqlRow): Template {
+export function toTemplate(row: SqlRow): Template {
   return {
     id: int(row['id']),
     name: String(row['name']),
@@ -17,7 +17,7 @@ function toTemplate(row: SqlRow): Template {
   };
 }
 
-function toSender(row: SqlRow): Sender {
+export function toSender(row: SqlRow): Sender {
   return {
     id: int(row['id']),
     phoneNumberId: String(row['phone_number_id']),
