@@ -58,7 +58,7 @@ export class VirtualClock implements Scheduler {
   private running: Promise<void> = Promise.resolve();
 
   constructor(start: Millis = Date.UTC(2026, 0, 5, 9, 0, 0)) {
-    this.current = start;
+    this.current = Math.floor(start);
   }
 
   now(): Millis {
@@ -66,7 +66,8 @@ export class VirtualClock implements Scheduler {
   }
 
   at(at: Millis, task: Task): Timer {
-    const entry: Entry = { at: Math.max(at, this.current), seq: this.seq++, task, cancelled: false };
+    // Whole milliseconds, like Date.now(): stored times are integers.
+    const entry: Entry = { at: Math.max(Math.ceil(at), this.current), seq: this.seq++, task, cancelled: false };
     this.push(entry);
     return {
       cancel: () => {
@@ -92,7 +93,7 @@ export class VirtualClock implements Scheduler {
 
   /** Moves time forward to `target`; calls made while an advance runs queue behind it. */
   advanceTo(target: Millis): Promise<void> {
-    const run = this.running.then(() => this.runUntil(target));
+    const run = this.running.then(() => this.runUntil(Math.floor(target)));
     this.running = run.catch(() => undefined);
     return run;
   }

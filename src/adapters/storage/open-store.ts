@@ -14,6 +14,8 @@ export interface OpenStoreOptions {
   schema?: string | undefined;
   /** Refuse every write (reporting tools); SQLite then needs an existing file. */
   readOnly?: boolean | undefined;
+  /** SQLite durability: `normal` (default, survives process crashes) or `full` (also power loss). */
+  synchronous?: 'normal' | 'full' | undefined;
   /** Source of time for migration bookkeeping. */
   clock?: (() => number) | undefined;
 }
@@ -44,6 +46,6 @@ export function openStore(options: OpenStoreOptions = {}): Store {
       throw new StoreError('unavailable', 'open', `cannot create the data directory ${dir}`, { cause: error });
     }
   }
-  const executor = SqliteExecutor.open({ file: path.join(dir, SQLITE_FILE_NAME), readOnly: options.readOnly });
+  const executor = SqliteExecutor.open({ file: path.join(dir, SQLITE_FILE_NAME), readOnly: options.readOnly, synchronous: options.synchronous });
   return createSqlStore(executor, options.clock);
 }

@@ -37,7 +37,7 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   await store.migrate();
 
   const pump = new InboxPump({ store, policy, clock, random }, (error) => process.stderr.write(`inbox: ${String(error)}\n`));
-  const server = buildHttpServer({ store, clock, logger: false, config: { appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production' }, onStored: () => pump.kick() });
+  const server = buildHttpServer({ store, clock, logger: process.env.DEMO_LOG ? { level: 'error' } : false, config: { appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production' }, onStored: () => pump.kick() });
   await server.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   const sim = await startSimulator({ ...simulator, appSecret: APP_SECRET, callbackUrl: `${url}/webhooks/whatsapp` }, { clock });

@@ -12,6 +12,12 @@ export interface SqliteOptions {
   readOnly?: boolean;
   /** How long a writer waits for another process's write transaction. */
   busyTimeoutMs?: number;
+  /**
+   * `normal` (default): with WAL a commit survives a crash of the process or the machine's OS
+   * restarting cleanly, at no fsync per commit. `full`: it also survives power loss; every commit
+   * waits for the disk, so the webhook inbox relies on group commit to stay fast.
+   */
+  synchronous?: 'normal' | 'full';
 }
 
 interface Prepared {
@@ -51,8 +57,7 @@ export class SqliteExecutor implements SqlExecutor {
       const db = new Database(options.file, { readonly, fileMustExist: readonly });
       db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
       if (!readonly) db.pragma('journal_mode = WAL');
-      // FULL keeps a committed inbox row across power loss; group commit amortises the fsync.
-      db.pragma('synchronous = FULL');
+      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       db.pragma('foreign_keys = ON');
       const file = path.resolve(options.file);
       return new SqliteExecutor(db, file, acquireQueue(file));
