@@ -1,9 +1,10 @@
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { CloudApi } from '../ports/cloud-api.js';
+import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
 import type { DecisionAuditInput, Sender, Store, Template } from '../ports/store.js';
-import { processOutboxRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
+import { parseOutboxIntent } from './outbox-intent.js';
+import { finishOutboxRow, prepareOutboxRow, sendPrepared, type PreparedRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
 
 export interface DispatcherOptions {
   /** Lease owner name: unique per process. */
@@ -54,10 +55,31 @@ export class Dispatcher {
       sender: (id) => memo(senders, id, () => store.getSender(id)),
       audit: (entry) => audits.push(entry),
     };
-    const outcomes = await Promise.all(rows.map((row) => processOutboxRow(row, ctx)));
-    if (audits.length > 0) await store.appendDecisions(audits);
+    // Warm the per-tick caches outside the transaction: they read through the store, not the transaction.
+    await Promise.all(rows.map((row) => {
+      const intent = parseOutboxIntent(row.intent, row.id);
+      return Promise.all([ctx.sender(intent.phoneNumberId), intent.template ? ctx.template(intent.template.name, intent.template.language) : null]);
+    }));
+    // Three steps, so storage work is batched into two short transactions and no transaction ever
+    // spans a network call: decide and record intents; send; record the answers.
+    const prepared = await store.transaction(async (tx) => {
+      const inTx = { ...ctx, store: tx };
+      const out: PreparedRow[] = [];
+      for (const row of rows) out.push(await prepareOutboxRow(row, inTx));
+      if (audits.length > 0) await tx.appendDecisions(audits);
+      return out;
+    });
+    const sends = prepared.filter((p): p is Extract<PreparedRow, { kind: 'send' }> => p.kind === 'send');
+    const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
+    const sent = await store.transaction(async (tx) => {
+      const inTx = { ...ctx, store: tx };
+      const out: RowOutcome[] = [];
+      for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
+      return out;
+    });
     const result: TickResult = { ...EMPTY, claimed: rows.length };
-    for (const o of outcomes) result[o]++;
+    for (const p of prepared) if (p.kind === 'settled') result[p.outcome]++;
+    for (const o of sent) result[o]++;
     return result;
   }
 }

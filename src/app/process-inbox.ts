@@ -30,23 +30,28 @@ export interface InboxResult {
  */
 export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxResult> {
   const rows = await deps.store.listUnprocessedInbox(0, limit);
-  const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
-  const done: number[] = [];
-  for (const row of rows) {
-    const outcome = await processRow(row, deps).catch((error: unknown) => {
-      // The database being away is retried later; a bug on one payload must not block the ones after it.
-      if (error instanceof StoreError) throw error;
-      return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
-    });
-    result.items += outcome.items;
-    if (outcome.quarantine === null) done.push(row.id);
-    else {
-      await deps.store.quarantineInbox(row.id, outcome.quarantine, deps.clock.now());
-      result.quarantined++;
+  if (rows.length === 0) return { rows: 0, items: 0, quarantined: 0 };
+  // One transaction per batch: a crash re-applies the batch, which is harmless (idempotent).
+  return deps.store.transaction(async (store) => {
+    const inTx = { ...deps, store };
+    const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
+    const done: number[] = [];
+    for (const row of rows) {
+      const outcome = await processRow(row, inTx).catch((error: unknown) => {
+        // The database being away is retried later; a bug on one payload must not block the ones after it.
+        if (error instanceof StoreError) throw error;
+        return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
+      });
+      result.items += outcome.items;
+      if (outcome.quarantine === null) done.push(row.id);
+      else {
+        await store.quarantineInbox(row.id, outcome.quarantine, deps.clock.now());
+        result.quarantined++;
+      }
     }
-  }
-  if (done.length > 0) await deps.store.markInboxProcessed(done, deps.clock.now());
-  return result;
+    if (done.length > 0) await store.markInboxProcessed(done, deps.clock.now());
+    return result;
+  });
 }
 
 async function processRow(row: InboxRow, deps: InboxDeps): Promise<{ items: number; quarantine: string | null }> {

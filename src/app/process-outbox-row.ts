@@ -5,7 +5,7 @@ import { planRetry } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
 import type { Contact, DecisionAuditInput, OutboxRow, Sender, Store, Template } from '../ports/store.js';
-import { buildSendRequest, parseOutboxIntent } from './outbox-intent.js';
+import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
 import { recipientRegion } from './recipient-region.js';
 import { applySenderAndTemplateEffects } from './send-effects.js';
 import { applyContactEvents, loadContactState } from './update-contact-state.js';
@@ -25,8 +25,17 @@ export interface RowContext {
 
 export type RowOutcome = 'sent' | 'deferred' | 'held' | 'skipped' | 'failed' | 'retry' | 'unknown' | 'lost_lease';
 
-/** One claimed outbox row: decide, and either send it or re-schedule it, recording why. */
-export async function processOutboxRow(row: OutboxRow, ctx: RowContext): Promise<RowOutcome> {
+/** A claimed row after `decide`: either settled already, or a request to send. */
+export type PreparedRow =
+  | { kind: 'settled'; row: OutboxRow; outcome: RowOutcome }
+  | { kind: 'send'; row: OutboxRow; intent: OutboxIntent; path: SendPath; template: Template | null; to: Recipient };
+
+/**
+ * Decides one claimed row and applies every outcome that needs no network call (defer, hold, skip),
+ * recording the intent of the sends before any HTTP call: after a crash such a row is found in
+ * `sending` and is never blindly sent again. Meant to run inside one transaction per batch.
+ */
+export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise<PreparedRow> {
   const { store } = ctx;
   const intent = parseOutboxIntent(row.intent, row.id);
   const [contact, state, template, sender] = await Promise.all([
@@ -48,30 +57,35 @@ export async function processOutboxRow(row: OutboxRow, ctx: RowContext): Promise
   };
   const decision = decide(state, sendIntent, now, ctx.policy);
   ctx.audit(auditOf(row, decision, now));
+  const settled = (ok: boolean, outcome: RowOutcome): PreparedRow => ({ kind: 'settled', row, outcome: ok ? outcome : 'lost_lease' });
   switch (decision.kind) {
     case 'defer':
-      return (await store.reschedule(row.id, ctx.owner, { status: 'queued', until: decision.until, capAttempt: false, errorCode: row.lastErrorCode }, now)) ? 'deferred' : 'lost_lease';
+      return settled(await store.reschedule(row.id, ctx.owner, { status: 'queued', until: decision.until, capAttempt: false, errorCode: row.lastErrorCode }, now), 'deferred');
     case 'hold':
-      return (await store.reschedule(row.id, ctx.owner, { status: 'held', until: null, capAttempt: false, errorCode: row.lastErrorCode }, now)) ? 'held' : 'lost_lease';
+      return settled(await store.reschedule(row.id, ctx.owner, { status: 'held', until: null, capAttempt: false, errorCode: row.lastErrorCode }, now), 'held');
     case 'skip':
-      return (await store.complete(row.id, ctx.owner, decision.reason === 'capped_exhausted' ? 'capped_exhausted' : 'skipped', now)) ? 'skipped' : 'lost_lease';
+      return settled(await store.complete(row.id, ctx.owner, decision.reason === 'capped_exhausted' ? 'capped_exhausted' : 'skipped', now), 'skipped');
     case 'send':
-      return sendRow(row, ctx, contact, intent, decision.path, template);
+      if (!(await store.recordIntent(row.id, ctx.owner, now))) return settled(false, 'lost_lease');
+      return { kind: 'send', row, intent, path: decision.path, template, to: recipientOf(contact) };
   }
 }
 
-async function sendRow(row: OutboxRow, ctx: RowContext, contact: Contact, intent: ReturnType<typeof parseOutboxIntent>, path: SendPath, template: Template | null): Promise<RowOutcome> {
-  const to = recipientOf(contact);
-  // Intent first: after a crash between the call and its answer, the row is found in `sending`.
-  if (!(await ctx.store.recordIntent(row.id, ctx.owner, ctx.now()))) return 'lost_lease';
-  let result = await ctx.api.send(buildSendRequest(row.id, intent, to, path === 'cloud' ? 'messages' : 'marketing_messages'));
-  if (result.kind === 'rejected' && result.errorClass === 'marketing_api_refused' && path === 'marketing_messages') {
-    result = await ctx.api.send(buildSendRequest(row.id, intent, to, 'messages'));
+/** The HTTP call; no storage. A refusal by the Marketing Messages API falls back to /messages once. */
+export async function sendPrepared(p: Extract<PreparedRow, { kind: 'send' }>, api: CloudApi): Promise<SendResult> {
+  const result = await api.send(buildSendRequest(p.row.id, p.intent, p.to, p.path === 'cloud' ? 'messages' : 'marketing_messages'));
+  if (result.kind === 'rejected' && result.errorClass === 'marketing_api_refused' && p.path === 'marketing_messages') {
+    return api.send(buildSendRequest(p.row.id, p.intent, p.to, 'messages'));
   }
-  return applySendResult(row, ctx, result, path, intent, template);
+  return result;
 }
 
-async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResult, path: SendPath, intent: ReturnType<typeof parseOutboxIntent>, template: Template | null): Promise<RowOutcome> {
+/** Records what Meta answered. Meant to run inside one transaction per batch. */
+export function finishOutboxRow(p: Extract<PreparedRow, { kind: 'send' }>, result: SendResult, ctx: RowContext): Promise<RowOutcome> {
+  return applySendResult(p.row, ctx, result, p.path, p.intent, p.template);
+}
+
+async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResult, path: SendPath, intent: OutboxIntent, template: Template | null): Promise<RowOutcome> {
   const { store, owner } = ctx;
   const now = ctx.now();
   switch (result.kind) {

@@ -239,6 +239,11 @@ export interface Store {
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<MigrateResult>;
   close(): Promise<void>;
+  /**
+   * Runs `work` in one write transaction: all of it commits or none. Keep it short and free of
+   * network calls — SQLite has one writer, so every other write in the process waits for it.
+   */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
 
   upsertContacts(contacts: readonly ContactInput[], now: Millis): Promise<UpsertContactsResult>;
   getContact(id: number): Promise<Contact | null>;

@@ -1,7 +1,7 @@
 import type { Store } from '../../ports/store.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
-import type { SqlExecutor } from './sql-executor.js';
+import type { SqlExecutor, SqlRunner } from './sql-executor.js';
 import { campaignCounters, contactTimeline } from './sql/reports.js';
 import { campaignWindow } from './sql/campaign-window.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
@@ -19,7 +19,7 @@ import { claimDue } from './sql/outbox-claim.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
 
-type Operations = Omit<Store, 'backend' | 'migrate' | 'close'>;
+type Operations = Omit<Store, 'backend' | 'migrate' | 'close' | 'transaction'>;
 type Bound<K extends keyof Operations> = (db: SqlExecutor, ...args: Parameters<Operations[K]>) => ReturnType<Operations[K]>;
 
 /** Each store method is one SQL module; both backends share them and differ only in the executor. */
@@ -39,6 +39,16 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
 
 /** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */
 export function createSqlStore(db: SqlExecutor, clock: () => number = Date.now): Store {
+  return bindStore(db, {
+    migrate: () => migrate(db, MIGRATIONS, clock()),
+    close: () => db.close(),
+    transaction: <T>(work: (tx: Store) => Promise<T>) => db.transaction('transaction', (runner) => work(bindStore(flat(db, runner), null))),
+  });
+}
+
+type Lifecycle = Pick<Store, 'migrate' | 'close' | 'transaction'>;
+
+function bindStore(db: SqlExecutor, lifecycle: Lifecycle | null): Store {
   const guard = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -46,14 +56,31 @@ export function createSqlStore(db: SqlExecutor, clock: () => number = Date.now):
       throw db.toStoreError(error, operation);
     }
   };
+  const inside = (name: string) => () => Promise.reject(new Error(`${name} is not available inside a transaction`));
   const store: Record<string, unknown> = {
     backend: db.caps.dialect,
-    migrate: () => guard('migrate', () => migrate(db, MIGRATIONS, clock())),
-    close: () => guard('close', () => db.close()),
+    migrate: lifecycle ? () => guard('migrate', lifecycle.migrate) : inside('migrate'),
+    close: lifecycle ? () => guard('close', lifecycle.close) : inside('close'),
+    // Nested transactions join the outer one.
+    transaction: lifecycle ? lifecycle.transaction : <T>(work: (tx: Store) => Promise<T>) => work(store as unknown as Store),
   };
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     const call = operation as (db: SqlExecutor, ...args: unknown[]) => Promise<unknown>;
     store[name] = (...args: unknown[]) => guard(name, () => call(db, ...args));
   }
   return store as unknown as Store;
+}
+
+/** An executor over an open transaction: operations that open their own transaction join it. */
+function flat(db: SqlExecutor, runner: SqlRunner): SqlExecutor {
+  return {
+    caps: runner.caps,
+    query: (sql, params) => runner.query(sql, params),
+    execute: (sql, params) => runner.execute(sql, params),
+    transaction: (_operation, work) => work(runner),
+    lockForMigration: (tx) => db.lockForMigration(tx),
+    script: (tx, sql) => db.script(tx, sql),
+    toStoreError: (error, operation) => db.toStoreError(error, operation),
+    close: () => Promise.reject(new Error('close is not available inside a transaction')),
+  };
 }

@@ -25,7 +25,13 @@ export interface PacerResult {
 }
 
 const APP_SECRET = 'demo-app-secret';
-const IDLE_POLL = 30 * SECOND;
+const IDLE_POLL = 5 * MINUTE;
+
+/** An idle worker sleeps until the next row falls due, looking again at least every few minutes. */
+async function idleUntil(store: Store, now: Millis): Promise<Millis> {
+  const due = await store.nextDueAt();
+  return due !== null && due > now ? Math.min(due, now + IDLE_POLL) : now + IDLE_POLL;
+}
 
 /** Pacer as deployed: SQLite, its real HTTP server on loopback, signed webhooks, the dispatcher. */
 export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigInput, start: Millis, dataDir: string, progress: (day: number) => void): Promise<PacerResult> {
@@ -63,7 +69,7 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   const tick = async (): Promise<void> => {
     await pump.drain();
     const r = await dispatcher.tick();
-    clock.at(clock.now() + (r.claimed > 0 ? SECOND : IDLE_POLL), tick);
+    clock.at(r.claimed > 0 ? clock.now() + SECOND : await idleUntil(store, clock.now()), tick);
   };
   clock.at(start + plan.marketing.at, () => startCampaign(store, campaignId, { phoneNumberId }, clock.now()).then(() => undefined));
   plan.utility.forEach((u, k) => clock.at(start + u.at, async () => {
