@@ -1,0 +1,100 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { createCloudApiClient } from '../adapters/cloud-api/cloud-api-client.js';
+import { buildHttpServer } from '../adapters/http/build-server.js';
+import type { HttpLogLevel } from '../adapters/http/log-options.js';
+import { checkBreakers } from '../app/check-breakers.js';
+import { Dispatcher, type TickResult } from '../app/dispatcher.js';
+import { InboxPump } from '../app/inbox-pump.js';
+import type { Policy } from '../core/policy.js';
+import { MINUTE, SECOND, type Millis } from '../core/time.js';
+import type { CloudApi } from '../ports/cloud-api.js';
+import type { Scheduler, Timer } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+
+export interface EngineOptions {
+  store: Store;
+  clock: Scheduler;
+  policy: Policy;
+  random: () => number;
+  http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false };
+  worker: { owner: string; mps: number };
+}
+
+/** Pacer's moving parts wired together: webhook server, inbox processor, dispatcher, breakers. */
+export interface Engine {
+  server: FastifyInstance;
+  /** Where the server listens, e.g. for the webhook callback `${url}/webhooks/whatsapp`. */
+  url: string;
+  pump: InboxPump;
+  /** Connects to the Cloud API (Meta's, or the simulator) and starts the dispatcher and breaker loops. */
+  start(api: ApiOptions): void;
+  /** One dispatcher pass now (tests drive it directly); needs `start` first. */
+  tick(): Promise<TickResult>;
+  stop(): Promise<void>;
+}
+
+export interface ApiOptions {
+  baseUrl: string;
+  apiVersion: string;
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+const IDLE_POLL = 5 * MINUTE;
+const BREAKER_EVERY = 10 * MINUTE;
+
+export async function startEngine(o: EngineOptions): Promise<Engine> {
+  const { store, clock, policy, random } = o;
+  const pump = new InboxPump({ store, policy, clock, random }, (error) => process.stderr.write(`pacer: inbox processing failed: ${String(error)}\n`));
+  const logLevel = o.http.logLevel ?? false;
+  const server = buildHttpServer({
+    store, clock,
+    logger: logLevel === false ? false : { level: logLevel },
+    config: { appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode },
+    onStored: () => pump.kick(),
+  });
+  await server.listen({ host: o.http.host, port: o.http.port });
+  const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
+  let api: CloudApi | null = null;
+  let dispatcher: Dispatcher | null = null;
+
+  const timers: Timer[] = [];
+  let stopped = false;
+  const tick = async (): Promise<TickResult> => {
+    await pump.drain();
+    if (dispatcher === null) throw new Error('engine: start() it before ticking');
+    return dispatcher.tick();
+  };
+  const loop = async (): Promise<void> => {
+    if (stopped) return;
+    const r = await tick();
+    if (!stopped) timers.push(clock.at(r.claimed > 0 ? clock.now() + SECOND : await idleUntil(store, clock.now()), loop));
+  };
+  const breakers = async (): Promise<void> => {
+    if (stopped) return;
+    await checkBreakers(store, policy, clock.now());
+    timers.push(clock.at(clock.now() + BREAKER_EVERY, breakers));
+  };
+  return {
+    server, url, pump, tick,
+    start(options) {
+      api = createCloudApiClient({ ...options, capCodes: policy.capCodes, maxConcurrency: 32 });
+      dispatcher = new Dispatcher({ store, api, policy, clock, random }, { owner: o.worker.owner, mps: o.worker.mps, leaseMs: MINUTE, batchSize: o.worker.mps });
+      timers.push(clock.at(clock.now(), loop), clock.at(clock.now(), breakers));
+    },
+    async stop() {
+      stopped = true;
+      for (const t of timers) t.cancel();
+      await pump.drain();
+      await api?.close();
+      await server.close();
+    },
+  };
+}
+
+/** An idle worker sleeps until the next row falls due, looking again at least every few minutes. */
+async function idleUntil(store: Store, now: Millis): Promise<Millis> {
+  const due = await store.nextDueAt();
+  return due !== null && due > now ? Math.min(due, now + IDLE_POLL) : now + IDLE_POLL;
+}
