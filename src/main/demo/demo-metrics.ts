@@ -1,0 +1,85 @@
+import type { GroundTruth, SimUser } from '../../adapters/simulator/index.js';
+import { DAY, type Millis } from '../../core/time.js';
+
+/** The side-by-side figures, all read from the simulator's ground truth, not from either sender. */
+export interface StrategyMetrics {
+  requests: number;
+  delivered: number;
+  read: number;
+  marketingDelivered: number;
+  /** Distinct people who received the campaign. */
+  marketingReach: number;
+  caps131049: number;
+  retriesSpent: number;
+  wronglySuppressed: number;
+  utilityDelivered: number;
+  utilityToCapped: number;
+  quality: string;
+  billable: number;
+  blocksAndReports: number;
+  /** Per simulated day: delivered and 131049 failures. */
+  daily: Array<{ day: number; delivered: number; caps: number }>;
+}
+
+export function measure(truth: GroundTruth, start: Millis, days: number, retriesSpent: number, suppressedReachable: number): StrategyMetrics {
+  const firstCapAt = new Map<string, Millis>();
+  for (const m of truth.messages) {
+    if (m.errorCode === 131049 && m.category === 'marketing') {
+      const at = firstCapAt.get(m.to);
+      if (at === undefined || m.acceptedAt < at) firstCapAt.set(m.to, m.acceptedAt);
+    }
+  }
+  const daily = Array.from({ length: days }, (_, i) => ({ day: i + 1, delivered: 0, caps: 0 }));
+  const reach = new Set<string>();
+  let delivered = 0, read = 0, marketingDelivered = 0, utilityDelivered = 0, utilityToCapped = 0;
+  for (const m of truth.messages) {
+    const bucket = daily[Math.min(days - 1, Math.max(0, Math.floor((m.acceptedAt - start) / DAY)))];
+    if (m.errorCode === 131049 && bucket) bucket.caps++;
+    if (m.deliveredAt === null) continue;
+    delivered++;
+    if (bucket) bucket.delivered++;
+    if (m.readAt !== null) read++;
+    if (m.category === 'marketing') {
+      marketingDelivered++;
+      reach.add(m.to);
+    }
+    if (m.category === 'utility') {
+      utilityDelivered++;
+      const capAt = firstCapAt.get(m.to);
+      if (capAt !== undefined && m.deliveredAt > capAt) utilityToCapped++;
+    }
+  }
+  return {
+    requests: truth.requests,
+    delivered,
+    read,
+    marketingDelivered,
+    marketingReach: reach.size,
+    caps131049: (truth.asyncFailures['131049'] ?? 0) + (truth.syncErrors['131049'] ?? 0),
+    retriesSpent,
+    wronglySuppressed: suppressedReachable,
+    utilityDelivered,
+    utilityToCapped,
+    quality: truth.qualityRating,
+    billable: delivered,
+    blocksAndReports: truth.reactions.blocks + truth.reactions.reports,
+    daily,
+  };
+}
+
+/** Requests beyond the first for each message id Pacer sent (our id travels in the callback data). */
+export function retriesFromTruth(truth: GroundTruth): number {
+  const ids = new Set<string>();
+  for (const m of truth.messages) if (m.messageId !== null) ids.add(m.messageId);
+  return Math.max(0, truth.requests - ids.size);
+}
+
+/** Suppressed contacts that were in fact reachable: on WhatsApp and not opted out. */
+export function reachableAmong(users: readonly SimUser[], indices: Iterable<number>): number {
+  let n = 0;
+  for (const i of indices) {
+    const u = users[i];
+    if (u !== undefined && u.onWhatsApp) n++;
+  }
+  return n;
+}

@@ -1,0 +1,98 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { SimulatorConfigInput } from '../../adapters/simulator/index.js';
+import { unreachableCause } from '../../core/contact-facts.js';
+import { loadContactState } from '../../app/update-contact-state.js';
+import { defaultDemoPlan, type DemoPlan } from './demo-plan.js';
+import { usersFor } from './demo-users.js';
+import { measure, reachableAmong, retriesFromTruth } from './demo-metrics.js';
+import { comparisonRows, renderHtml, renderTable } from './demo-report.js';
+import type { NaiveResult } from './naive-world.js';
+import { runPacerWorld } from './pacer-world.js';
+
+export interface DemoOptions {
+  audience: number;
+  outDir: string;
+  out: (line: string) => void;
+}
+
+/**
+ * The world both strategies share. Modelling choices, not Meta's numbers: a per-user cap of 2-6
+ * marketing messages a day across all businesses, and 0.1-2.5 a day arriving from others.
+ */
+export function demoSimulator(plan: DemoPlan): SimulatorConfigInput {
+  return {
+    seed: plan.seed,
+    population: { size: plan.audience, otherMarketingPerDay: { min: 0.1, max: 2.5 } },
+    cap: { minPerWindow: 2, maxPerWindow: 6 },
+    rateLimits: { throughputMps: plan.mps },
+    // Meta batches statuses into fewer POSTs under load; the demo leans on that.
+    webhooks: { batchRate: 0.95, maxBatch: 200 },
+  };
+}
+
+export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType<typeof measure>; naive: ReturnType<typeof measure> }> {
+  const plan = defaultDemoPlan(options.audience);
+  const simulator = demoSimulator(plan);
+  const start = Date.UTC(2026, 0, 5, 8, 0, 0);
+  const began = Date.now();
+  const out = options.out;
+  mkdirSync(options.outDir, { recursive: true });
+  out(`Pacer demo: ${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, one marketing campaign and ${plan.utility.length} order-update broadcasts.`);
+  out('The same simulated world runs twice: with Pacer, and with a naive sender (resend failures at once, drop whoever fails twice).');
+
+  const days = { pacer: 0, naive: 0 };
+  const show = () => out(`  day ${days.pacer}/${plan.days} Pacer · day ${days.naive}/${plan.days} naive · ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  const naive = runNaiveInWorker(plan, simulator, start, (day) => {
+    days.naive = day;
+    show();
+  });
+  const pacer = await runPacerWorld(plan, simulator, start, path.join(options.outDir, 'pacer-data'), (day) => {
+    days.pacer = day;
+    show();
+  });
+  const naiveResult = await naive;
+
+  // Pacer never suppresses a contact for a cap; count any contact it holds unreachable who is not.
+  const { users } = usersFor(simulator);
+  const unreachable: number[] = [];
+  for (const [i, id] of pacer.contactIds.entries()) {
+    if (unreachableCause(await loadContactState(pacer.store, id)) !== null) unreachable.push(i);
+  }
+  const p = measure(pacer.truth, start, plan.days, retriesFromTruth(pacer.truth), reachableAmong(users, unreachable));
+  const n = measure(naiveResult.truth, start, plan.days, naiveResult.retriesSpent, reachableAmong(users, naiveResult.suppressed));
+  const rows = comparisonRows(p, n);
+  const elapsed = ((Date.now() - began) / 1000).toFixed(1);
+  out('');
+  out(renderTable(rows));
+  out('');
+  const report = path.join(options.outDir, 'report.html');
+  writeFileSync(report, renderHtml('Pacer versus a naive sender', `${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, seed ${plan.seed}; finished in ${elapsed} s.`, rows, p, n));
+  out(`Report: ${report}`);
+  out(`Pacer's database (SQLite): ${path.join(options.outDir, 'pacer-data', 'pacer.sqlite')}`);
+  out(`Try: npx pacer explain 131049`);
+  await pacer.store.close();
+  out(`Finished in ${elapsed} s.`);
+  return { pacer: p, naive: n };
+}
+
+function runNaiveInWorker(plan: DemoPlan, simulator: SimulatorConfigInput, start: number, progress: (day: number) => void): Promise<NaiveResult> {
+  // Same file type as this module: .ts under tsx, .js once compiled.
+  const ext = path.extname(new URL(import.meta.url).pathname);
+  const file = new URL(`./naive-worker${ext}`, import.meta.url);
+  // Under tsx the worker registers the same TypeScript loader before importing the module.
+  const worker = ext === '.ts'
+    ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(file.href)}); });`, { eval: true, workerData: { plan, simulator, start } })
+    : new Worker(file, { workerData: { plan, simulator, start } });
+  return new Promise((resolve, reject) => {
+    worker.on('message', (m: { type: 'progress'; day: number } | { type: 'done'; result: Omit<NaiveResult, 'suppressed'> & { suppressed: number[] } }) => {
+      if (m.type === 'progress') progress(m.day);
+      else resolve({ ...m.result, suppressed: new Set(m.result.suppressed) });
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`naive world stopped with code ${code}`));
+    });
+  });
+}
