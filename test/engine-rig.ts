@@ -1,0 +1,196 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { startSimulator, type MessageTruth, type Simulator, type SimulatorConfigInput, type SimUser } from '../src/adapters/simulator/index.js';
+import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
+import { importContactRecords, type ContactRecord } from '../src/app/import-contact-records.js';
+import { startCampaign, type StartCampaignResult } from '../src/app/start-campaign.js';
+import { DEFAULT_POLICY, type Policy } from '../src/core/policy.js';
+import type { Millis } from '../src/core/time.js';
+import { startEngine, type Engine } from '../src/main/engine.js';
+import { VirtualClock } from '../src/ports/clock.js';
+import type { JsonObject, OutboxInput, OutboxRow, Store } from '../src/ports/store.js';
+import type { Place, TestBackend } from './store-backends.js';
+
+/**
+ * Pacer as deployed (store, webhook server, inbox pump, dispatcher, breakers) against the Cloud API
+ * simulator, all on one virtual clock: days pass in seconds and nothing sleeps.
+ */
+export const APP_SECRET = 'engine-test-secret';
+export const MARKETING = 'spring_sale';
+export const UTILITY = 'order_update';
+const START: Millis = Date.UTC(2026, 2, 2, 8, 0, 0);
+
+export interface RigOptions {
+  sim?: SimulatorConfigInput;
+  policy?: Policy;
+  /** Who opted in to marketing (everyone opted in to utility). Default: everyone. */
+  marketingConsent?: (u: SimUser) => boolean;
+  /** The sender's throughput, which is also the dispatcher's pace. */
+  mps?: number;
+}
+
+export interface Rig {
+  clock: VirtualClock;
+  sim: Simulator;
+  store: Store;
+  engine: Engine;
+  policy: Policy;
+  phoneNumberId: string;
+  senderId: number;
+  marketingTemplateId: number;
+  /** Contact id per simulated user index. */
+  contactIds: number[];
+  /** Moves virtual time on; webhooks stored on the way are processed before it returns. */
+  advance(ms: Millis): Promise<void>;
+  createCampaign(name?: string): Promise<number>;
+  startCampaign(id: number): Promise<StartCampaignResult>;
+  /** Inserts one order update (utility, one-off) per user, due now. */
+  sendUtility(users: readonly SimUser[], key: string): Promise<number>;
+  /** Every outbox row of a campaign (or the one-offs, for null), read through the store port. */
+  outbox(campaignId: number | null): Promise<OutboxRow[]>;
+  contactOf(user: SimUser): number;
+}
+
+/** Starts the whole world, runs `body`, and takes it down again whatever happens. */
+export async function withRig(backend: TestBackend, options: RigOptions, body: (rig: Rig) => Promise<void>): Promise<void> {
+  const place = backend.place();
+  const store = place.open();
+  await store.migrate();
+  const clock = new VirtualClock(START);
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const mps = options.mps ?? 80;
+  const engine = await startEngine({
+    store, clock, policy, random: seeded(7),
+    http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'engine-test', mode: 'production' },
+    worker: { owner: 'engine-test-worker', mps },
+  });
+  let sim: Simulator | null = null;
+  try {
+    sim = await startSimulator({
+      seed: 11,
+      ...options.sim,
+      population: { size: 300, ...options.sim?.population },
+      appSecret: APP_SECRET,
+      callbackUrl: `${engine.url}/webhooks/whatsapp`,
+    }, { clock });
+    const rig = await setUp(sim, store, engine, clock, policy, place, options, mps);
+    engine.start({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: rig.phoneNumberId, accessToken: sim.config.accessToken });
+    await body(rig);
+  } finally {
+    await engine.stop();
+    await sim?.stop();
+  }
+}
+
+async function setUp(sim: Simulator, store: Store, engine: Engine, clock: VirtualClock, policy: Policy, place: Place, options: RigOptions, mps: number): Promise<Rig> {
+  const optedIn = options.marketingConsent ?? (() => true);
+  const records: ContactRecord[] = sim.users.map((u) => ({
+    phoneE164: `+${u.phone}`, name: u.name, tags: [], attributes: { country: u.country },
+    consent: { marketing: optedIn(u), utility: true },
+  }));
+  // One transaction: thousands of tiny commits would dominate the run on PostgreSQL.
+  const { ids: contactIds } = await store.transaction((tx) => importContactRecords(tx, records, 'engine-test-import', policy, clock.now()));
+  const [marketingTemplateId] = await store.upsertTemplates([
+    { name: MARKETING, language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null },
+    { name: UTILITY, language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null },
+  ], clock.now());
+  const phoneNumberId = sim.config.phoneNumberId;
+  const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: mps, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], clock.now());
+  if (marketingTemplateId === undefined || senderId === undefined) throw new Error('engine rig: setup failed');
+  return {
+    clock, sim, store, engine, policy, phoneNumberId, senderId, marketingTemplateId, contactIds,
+    async advance(ms) {
+      await sim.advance(ms);
+      await engine.pump.drain();
+    },
+    createCampaign: (name = 'Spring sale') => store.createCampaign({ name, templateId: marketingTemplateId, senderId, segment: { consent: ['marketing'] }, scheduledAt: clock.now(), policyPreset: 'meta', status: 'draft' }, clock.now()),
+    startCampaign: (id) => startCampaign(store, id, { phoneNumberId }, clock.now()),
+    async sendUtility(users, key) {
+      const rows: OutboxInput[] = users.map((u) => ({
+        campaignId: null, contactId: contactIdOf(contactIds, u), senderId, category: 'utility',
+        intent: { phoneNumberId, template: { name: UTILITY, language: 'en_US' } }, idempotencyKey: `${key}-${u.index}`, nextAttemptAt: clock.now(),
+      }));
+      return (await store.insertOutbox(rows, clock.now())).inserted;
+    },
+    async outbox(campaignId) {
+      const ids = await outboxIds(place, campaignId);
+      const rows = await Promise.all(ids.map((id) => store.getOutbox(id)));
+      return rows.filter((r): r is OutboxRow => r !== null);
+    },
+    contactOf: (u) => contactIdOf(contactIds, u),
+  };
+}
+
+function contactIdOf(contactIds: readonly number[], u: SimUser): number {
+  const id = contactIds[u.index];
+  if (id === undefined) throw new Error(`engine rig: no contact for user ${u.index}`);
+  return id;
+}
+
+/** The port has no outbox listing; the ids come from one read behind its back, the rows through it. */
+async function outboxIds(place: Place, campaignId: number | null): Promise<number[]> {
+  const where = campaignId === null ? 'campaign_id IS NULL' : `campaign_id = ${Math.trunc(campaignId)}`;
+  const sql = `SELECT id FROM outbox WHERE ${where} ORDER BY id`;
+  const { dataDir, databaseUrl, schema } = place.options;
+  if (databaseUrl !== undefined) {
+    const client = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema ?? 'public'}` });
+    await client.connect();
+    try {
+      return (await client.query<{ id: string }>(sql)).rows.map((r) => Number(r.id));
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(path.join(dataDir ?? '.', SQLITE_FILE_NAME), { readonly: true });
+  try {
+    return (db.prepare(sql).all() as Array<{ id: number }>).map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}
+
+/** Ground-truth messages Pacer sent for one outbox row, in order: `biz_opaque_callback_data` is `pacer:<id>`. */
+export function attemptsByRow(messages: readonly MessageTruth[]): Map<number, MessageTruth[]> {
+  const byRow = new Map<number, MessageTruth[]>();
+  for (const m of [...messages].sort((a, b) => a.acceptedAt - b.acceptedAt)) {
+    const id = /^pacer:(\d+)$/.exec(m.messageId ?? '')?.[1];
+    if (id === undefined) continue;
+    const list = byRow.get(Number(id)) ?? [];
+    list.push(m);
+    byRow.set(Number(id), list);
+  }
+  return byRow;
+}
+
+/** Marketing the simulator accepted from us, per recipient, oldest first. */
+export function marketingByRecipient(messages: readonly MessageTruth[]): Map<string, MessageTruth[]> {
+  const byTo = new Map<string, MessageTruth[]>();
+  for (const m of [...messages].sort((a, b) => a.acceptedAt - b.acceptedAt)) {
+    if (m.category !== 'marketing') continue;
+    byTo.set(m.to, [...(byTo.get(m.to) ?? []), m]);
+  }
+  return byTo;
+}
+
+/** A row is settled (done) or waits for a time or a window (queued, held); never stuck mid-send. */
+export function isFinalOrScheduled(row: OutboxRow): boolean {
+  return row.status === 'done' || row.status === 'held' || row.status === 'queued' || (row.status === 'sent' && row.outcome !== null);
+}
+
+export function intentTemplate(intent: JsonObject): string | null {
+  const t = intent['template'];
+  return t !== null && typeof t === 'object' && !Array.isArray(t) && typeof t['name'] === 'string' ? t['name'] : null;
+}
+
+/** mulberry32: seeded jitter, so every run schedules the same retries. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
