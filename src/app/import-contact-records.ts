@@ -18,7 +18,12 @@ export interface ContactRecord {
  * Upserts contacts and records their consent (history and contact state) in batches. Idempotent:
  * importing the same file twice changes nothing the second time but the consent history's evidence.
  */
-export async function importContactRecords(store: Store, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
+export function importContactRecords(store: Store, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
+  // One transaction per batch: a batch lands whole or not at all, and commits are few.
+  return store.transaction((tx) => importBatch(tx, records, source, policy, now));
+}
+
+async function importBatch(store: Store, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
   const { ids, created, updated } = await store.upsertContacts(
     records.map((r) => ({ phoneE164: r.phoneE164, waId: r.phoneE164.replace(/^\+/, ''), name: r.name, tags: r.tags, attributes: r.attributes })),
     now,
