@@ -1,11 +1,9 @@
 // `npx tsx bench/simulator-throughput.ts [--sends N] [--concurrency C]`: template sends per second
 // the simulator sustains on loopback through the Cloud API client. Target: at least 5,000/s.
+// `npm run bench -- simulator-throughput` measures the same beside raw undici POSTs (bench/figures).
 import { parseArgs } from 'node:util';
-import { createCloudApiClient } from '../src/adapters/cloud-api/cloud-api-client.js';
-import { startSimulator } from '../src/adapters/simulator/index.js';
-import { VirtualClock } from '../src/ports/clock.js';
-
-const TARGET_PER_SECOND = 5_000;
+import { sendThroughClient, startSimulatorRig } from './fixtures/simulator-rig.js';
+import { SIMULATOR_TARGET_PER_SECOND as TARGET_PER_SECOND } from './figures/simulator-throughput.js';
 
 function positiveInt(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -19,48 +17,11 @@ async function main(): Promise<number> {
   const sends = positiveInt('--sends', values.sends, 40_000);
   const concurrency = positiveInt('--concurrency', values.concurrency, 64);
   const warmup = Math.min(2_000, sends);
-
-  // Virtual time stands still, so the measurement is the request path alone: the number's own
-  // throughput limit is lifted and webhooks stay in memory (no callback URL).
-  const clock = new VirtualClock();
-  const sim = await startSimulator(
-    { seed: 1, population: { size: 20_000 }, rateLimits: { throughputMps: 1e9 }, callbackUrl: null },
-    { clock },
-  );
-  const client = createCloudApiClient({
-    baseUrl: sim.url,
-    apiVersion: 'v23.0',
-    phoneNumberId: sim.config.phoneNumberId,
-    accessToken: sim.config.accessToken,
-    maxConcurrency: concurrency,
-    scheduler: clock,
-  });
-  const phones = sim.users.map((u) => u.phone);
-  let next = 0;
-  let accepted = 0;
-  const run = async (count: number): Promise<void> => {
-    const end = next + count;
-    const worker = async (): Promise<void> => {
-      while (next < end) {
-        const i = next++;
-        const result = await client.send({
-          type: 'template',
-          endpoint: 'messages',
-          to: { kind: 'phone', phone: phones[i % phones.length] as string },
-          messageId: `bench-${i}`,
-          template: { name: i % 2 === 0 ? 'order_update' : 'spring_sale', language: 'en_US' },
-        });
-        if (result.kind === 'accepted') accepted++;
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-  };
-
+  const rig = await startSimulatorRig(concurrency);
   try {
-    await run(warmup);
-    accepted = 0;
+    await sendThroughClient(rig, 0, warmup);
     const started = process.hrtime.bigint();
-    await run(sends);
+    const { accepted } = await sendThroughClient(rig, warmup, sends);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const perSecond = sends / seconds;
     console.log(
@@ -69,8 +30,7 @@ async function main(): Promise<number> {
     );
     return perSecond >= TARGET_PER_SECOND ? 0 : 1;
   } finally {
-    await client.close();
-    await sim.stop();
+    await rig.close();
   }
 }
 

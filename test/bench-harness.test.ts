@@ -31,6 +31,10 @@ function fakeBenchmark(pacerMs: number[], referenceMs: number[], ops = 1000) {
       events.push(`setup quick=${mode.quick}`);
       return { quick: mode.quick };
     },
+    prepare: () => {
+      events.push('prepare');
+      now += 1_000; // untimed: must not show in any sample
+    },
     pacer: () => step('pacer', pacerMs),
     reference: () => step('reference', referenceMs),
     teardown: () => {
@@ -72,11 +76,11 @@ describe('stats', () => {
 });
 
 describe('runner', () => {
-  it('alternates Pacer and reference, warm-up rounds first, and times each sample', async () => {
+  it('alternates Pacer and reference, warm-up rounds first, prepares untimed, and times each sample', async () => {
     const fake = fakeBenchmark([10, 20, 10, 40, 10], [5]);
     const result = await runBenchmark(fake.bench, { quick: true, rounds: 3, warmup: 2, clock: fake.clock });
     expect(fake.calls).toEqual(['pacer', 'reference', 'pacer', 'reference', 'pacer', 'reference', 'pacer', 'reference', 'pacer', 'reference']);
-    expect(fake.events).toEqual(['setup quick=true', 'teardown']);
+    expect(fake.events).toEqual(['setup quick=true', ...Array<string>(10).fill('prepare'), 'teardown']);
     // Warm-up took the first two pacer durations (10, 20); recorded rounds took 10, 40, 10 ms for 1000 ops.
     expect(result.pacer).toEqual({ median: 100_000, min: 25_000, max: 100_000, samples: [100_000, 25_000, 100_000] });
     expect(result.reference.median).toBe(200_000);

@@ -42,6 +42,12 @@ export const CATALOGUE: readonly CatalogueRow[] = [
     against: 'raw client → simulator',
     target: '≥ 1,000/s on one sender at < 50 % of a core; ≥ 80 % of raw',
   },
+  {
+    id: 'simulator-capacity',
+    figure: 'Simulator capacity: sends per second it answers through the Cloud API client on loopback',
+    against: 'the same requests as bare undici POSTs',
+    target: '≥ 5,000/s, so the simulator never limits the send figure above',
+  },
   { id: 'decide', figure: 'decide calls per second', against: 'empty function', target: '≥ 1,000,000/s' },
   {
     id: 'reduce-contact',

@@ -18,8 +18,9 @@ export function validateBenchmark(value: unknown, file: string): Benchmark {
   for (const f of FUNCTION_FIELDS) {
     if (typeof rec[f] !== 'function') throw new Error(`${file}: field "${f}" must be a function`);
   }
-  if (rec.teardown !== undefined && typeof rec.teardown !== 'function') throw new Error(`${file}: field "teardown" must be a function`);
-  if (rec.meets !== undefined && typeof rec.meets !== 'function') throw new Error(`${file}: field "meets" must be a function`);
+  for (const f of ['prepare', 'teardown', 'meets'] as const) {
+    if (rec[f] !== undefined && typeof rec[f] !== 'function') throw new Error(`${file}: field "${f}" must be a function`);
+  }
   if (!KEBAB.test(rec.name as string)) throw new Error(`${file}: name "${String(rec.name)}" must be kebab-case`);
   if (!CATALOGUE.some((r) => r.id === rec.row)) {
     throw new Error(`${file}: row "${String(rec.row)}" is not in bench/harness/catalogue.ts (${CATALOGUE.map((r) => r.id).join(', ')})`);

@@ -29,6 +29,7 @@ export async function runBenchmark<Ctx>(bench: Benchmark<Ctx>, options: RunnerOp
     const values: Record<Side, number[]> = { pacer: [], reference: [] };
     const extras: Record<Side, Array<Readonly<Record<string, number>> | undefined>> = { pacer: [], reference: [] };
     const sample = async (side: Side, round: number, warm: boolean): Promise<void> => {
+      await bench.prepare?.(ctx);
       options.beforeSample?.();
       const start = clock();
       const s: Sample = side === 'pacer' ? await bench.pacer(ctx) : await bench.reference(ctx);

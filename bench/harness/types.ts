@@ -30,6 +30,8 @@ export interface Benchmark<Ctx = unknown> {
   setup(mode: RunMode): Ctx | Promise<Ctx>;
   pacer(ctx: Ctx): Sample | Promise<Sample>;
   reference(ctx: Ctx): Sample | Promise<Sample>;
+  /** Untimed, before every sample of either side: bring shared state back to a steady point (e.g. let a simulator's clock run on). */
+  prepare?(ctx: Ctx): void | Promise<void>;
   teardown?(ctx: Ctx): void | Promise<void>;
   /** Whether the measured result meets the target; null when the target cannot be judged on this run. */
   meets?(result: MeasuredSides): boolean | null;
