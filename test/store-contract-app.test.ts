@@ -69,4 +69,28 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     expect(await store.campaignWindow(seed.campaignId, 2, [131049], [131031])).toEqual({ outcomes: 2, caps: 0, accountStops: 1 });
     expect(await store.campaignWindow(seed.campaignId, 100, [], [])).toEqual({ outcomes: 5, caps: 0, accountStops: 0 });
   });
+
+  it('leaves retries out of the campaign window: only first attempts show the audience is saturated', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [first, second] = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 });
+    if (!first || !second) throw new Error('two rows expected');
+    await store.recordIntent(first.id, 'w', T0);
+    await store.recordAccepted(first.id, 'w', 'wamid.first-1', T0);
+    await store.appendMessageEvent({ wamid: 'wamid.first-1', status: 'failed', at: T0, errorCode: 131049, inboxId: null, outboxId: first.id }, T0);
+    await store.recordIntent(second.id, 'w', T0);
+    await store.recordAccepted(second.id, 'w', 'wamid.second', T0);
+    await store.appendMessageEvent({ wamid: 'wamid.second', status: 'delivered', at: T0, errorCode: null, inboxId: null, outboxId: second.id }, T0);
+    expect(await store.campaignWindow(seed.campaignId, 100, [131049], [])).toEqual({ outcomes: 2, caps: 1, accountStops: 0 });
+
+    // The capped row is retried a day later and capped again: the window now reads first attempts only.
+    expect(await store.requeue(first.id, { status: 'queued', until: T0 + 24 * HOUR, capAttempt: true, errorCode: 131049 }, T0)).toBe(true);
+    const [retry] = await store.claimDue({ owner: 'w', now: T0 + 24 * HOUR, leaseMs: HOUR, limit: 1 });
+    expect(retry?.id).toBe(first.id);
+    await store.recordIntent(first.id, 'w', T0 + 24 * HOUR);
+    await store.recordAccepted(first.id, 'w', 'wamid.first-2', T0 + 24 * HOUR);
+    await store.appendMessageEvent({ wamid: 'wamid.first-2', status: 'failed', at: T0 + 24 * HOUR, errorCode: 131049, inboxId: null, outboxId: first.id }, T0);
+    expect(await store.campaignWindow(seed.campaignId, 100, [131049], [])).toEqual({ outcomes: 1, caps: 0, accountStops: 0 });
+  });
 });

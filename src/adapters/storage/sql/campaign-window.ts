@@ -5,13 +5,16 @@ import { int } from './values.js';
 /**
  * The campaign's latest `limit` final delivery events: how many messages they cover, how many hit
  * the per-user cap, how many hit account-level stops. Feeds the campaign breaker.
+ * Only first attempts count: retries go to people who were capped a day ago, fail more often by
+ * nature, and are already bounded by the retry policy; counting them would pause every campaign on
+ * its retry day.
  * `+o.campaign_id` keeps SQLite from starting at the campaign index and sorting every event of a
  * large campaign: it walks the newest events backwards and stops after `limit`.
  */
 export async function campaignWindow(db: SqlRunner, campaignId: number, limit: number, capCodes: readonly number[], stopCodes: readonly number[]): Promise<CampaignWindow> {
   const sql = `WITH recent AS (
   SELECT e.wamid, e.status, e.error_code FROM message_events e JOIN outbox o ON o.id = e.outbox_id
-  WHERE +o.campaign_id = $1 AND e.status IN ('delivered', 'read', 'failed')
+  WHERE +o.campaign_id = $1 AND o.attempts <= 1 AND e.status IN ('delivered', 'read', 'failed')
   ORDER BY e.id DESC LIMIT $2
 )
 SELECT COUNT(DISTINCT wamid) AS outcomes,
