@@ -7,6 +7,8 @@ import { openStore } from '../adapters/storage/open-store.js';
 import { ConfigError, loadConfig, redactConfig, type Config } from '../config/config.js';
 import { StoreError, type Store } from '../ports/store.js';
 import { runDemo } from './demo/run-demo.js';
+import { planContactImport, runContactImport, type ImportContactsCliOptions } from '../adapters/import/import-contacts-command.js';
+import { startSimulator } from '../adapters/simulator/index.js';
 
 /** Builds the `pacer` command line. Output goes through `out`; the caller owns the process. */
 export function buildProgram(out: (text: string) => void): Command {
@@ -54,6 +56,50 @@ export function buildProgram(out: (text: string) => void): Command {
         const r = await store.migrate();
         out(opts.json ? JSON.stringify(r) : r.applied.length === 0 ? `Schema is current (version ${r.current}).` : `Applied migrations ${r.applied.join(', ')}; schema at version ${r.current}.`);
       }, false);
+    });
+
+  program
+    .command('simulator')
+    .description('Run the Cloud API simulator on loopback in real time (point WHATSAPP_API_BASE_URL at it)')
+    .option('--port <port>', 'port to listen on (0 picks one)', '4010')
+    .option('--seed <n>', 'seed for the simulated population', '1')
+    .option('--population <n>', 'simulated WhatsApp users', '1000')
+    .option('--callback-url <url>', "where to post webhooks, e.g. http://127.0.0.1:3000/webhooks/whatsapp")
+    .option('--json', 'print the address and settings as JSON')
+    .action(async (opts: { port: string; seed: string; population: string; callbackUrl?: string; json?: boolean }) => {
+      const port = Number(opts.port), seed = Number(opts.seed), size = Number(opts.population);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliFailure('--port must be 0-65535', EXIT.usage);
+      if (!Number.isInteger(seed) || !Number.isInteger(size) || size < 1) throw new CliFailure('--seed and --population must be whole numbers', EXIT.usage);
+      const secret = process.env.WHATSAPP_APP_SECRET?.split(',')[0]?.trim();
+      const sim = await startSimulator({
+        seed, port, population: { size }, callbackUrl: opts.callbackUrl ?? null,
+        ...(secret ? { appSecret: secret } : {}),
+        ...(process.env.WHATSAPP_ACCESS_TOKEN ? { accessToken: process.env.WHATSAPP_ACCESS_TOKEN } : {}),
+      });
+      const info = { url: sim.url, phoneNumberId: sim.config.phoneNumberId, wabaId: sim.config.wabaId, users: sim.users.length, callbackUrl: sim.config.callbackUrl };
+      out(opts.json ? JSON.stringify(info) : `Cloud API simulator on ${sim.url} (phone number id ${info.phoneNumberId}, ${info.users} users); webhooks to ${info.callbackUrl ?? 'nowhere'}. Ctrl-C stops it.`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await sim.stop();
+    });
+
+  program
+    .command('import')
+    .description('Import data')
+    .command('contacts')
+    .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
+    .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
+    .option('--format <format>', 'csv or jsonl (default: from the file extension)')
+    .option('--default-country <XX>', 'country for numbers written without + (ISO code, e.g. GB)')
+    .option('--errors <file>', 'write every rejected row to this CSV file (line, field, reason)')
+    .option('--json', 'JSON summary: accepted, rejected, created, updated, errors')
+    .action(async (file: string, opts: ImportContactsCliOptions) => {
+      const plan = planContactImport(file, opts);
+      const config = loadConfig(process.env);
+      const progress = process.stderr.isTTY ? { write: (t: string) => void process.stderr.write(t), now: () => Date.now() } : null;
+      await withStore(config, async (store) => void (await runContactImport(store, plan, { policy: config.policy, now: Date.now(), out, progress })));
     });
 
   program
