@@ -19,7 +19,7 @@ import type { Place, TestBackend } from './store-backends.js';
 export const APP_SECRET = 'engine-test-secret';
 export const MARKETING = 'spring_sale';
 export const UTILITY = 'order_update';
-const START: Millis = Date.UTC(2026, 2, 2, 8, 0, 0);
+const START: Millis = Date.UTC(2026, 2, 2, 8, 0, 0) + 437;
 
 export interface RigOptions {
   sim?: SimulatorConfigInput;

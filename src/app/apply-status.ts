@@ -2,7 +2,7 @@ import type { DeliveryStatus } from '../core/contact-event.js';
 import { classifyCode } from '../core/error-catalogue/index.js';
 import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
-import type { Millis } from '../core/time.js';
+import { SECOND, type Millis } from '../core/time.js';
 import type { StatusItem } from '../adapters/webhook/webhook-item.js';
 import type { Store } from '../ports/store.js';
 import { outboxIdFromCallbackData } from './outbox-intent.js';
@@ -38,7 +38,10 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
 
   const pricing = item.pricing?.category ?? null;
   const category = row?.category ?? (pricing === 'marketing_lite' ? 'marketing' : null);
-  const event = { type: 'status' as const, id: `${item.messageId}:${status}`, at: item.at, messageId: item.messageId, status, category: category ?? null, errorCode };
+  // Status timestamps have whole seconds: a failure may have happened up to a second after the one
+  // stated, so it counts from the end of that second and a 24 h cool-off never ends early.
+  const at = status === 'failed' ? item.at + SECOND - 1 : item.at;
+  const event = { type: 'status' as const, id: `${item.messageId}:${status}`, at, messageId: item.messageId, status, category: category ?? null, errorCode };
   const state = await applyContactEvents(store, contactId, [event], policy, now);
   if (status !== 'failed' || errorCode === null || row === null || rowId === null) return;
 
