@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, redactConfig, type Config } from '../config/co
 import { StoreError, type Store } from '../ports/store.js';
 import { runDemo } from './demo/run-demo.js';
 import { planContactImport, runContactImport, type ImportContactsCliOptions } from '../adapters/import/import-contacts-command.js';
+import { planContactImport, runContactImport, type ImportContactsCliOptions } from '../adapters/import/import-contacts-command.js';
 import { startSimulator } from '../adapters/simulator/index.js';
 
 /** Builds the `pacer` command line. Output goes through `out`; the caller owns the process. */
@@ -83,6 +84,23 @@ export function buildProgram(out: (text: string) => void): Command {
         process.once('SIGTERM', resolve);
       });
       await sim.stop();
+    });
+
+  program
+    .command('import')
+    .description('Import data')
+    .command('contacts')
+    .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
+    .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
+    .option('--format <format>', 'csv or jsonl (default: from the file extension)')
+    .option('--default-country <XX>', 'country for numbers written without + (ISO code, e.g. GB)')
+    .option('--errors <file>', 'write every rejected row to this CSV file (line, field, reason)')
+    .option('--json', 'JSON summary: accepted, rejected, created, updated, errors')
+    .action(async (file: string, opts: ImportContactsCliOptions) => {
+      const plan = planContactImport(file, opts);
+      const config = loadConfig(process.env);
+      const progress = process.stderr.isTTY ? { write: (t: string) => void process.stderr.write(t), now: () => Date.now() } : null;
+      await withStore(config, async (store) => void (await runContactImport(store, plan, { policy: config.policy, now: Date.now(), out, progress })));
     });
 
   program

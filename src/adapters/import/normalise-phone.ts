@@ -1,0 +1,69 @@
+import { getCountries, getCountryCallingCode, ParseError, parsePhoneNumberWithError, validatePhoneNumberLength, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
+
+export type PhoneCheck = { ok: true; e164: string } | { ok: false; reason: string };
+
+const CALLING_CODES = new Set(getCountries().map((c) => getCountryCallingCode(c)));
+const COUNTRIES = new Set<string>(getCountries());
+
+export function isCountryCode(value: string): value is CountryCode {
+  return COUNTRIES.has(value);
+}
+
+/**
+ * A phone number in any common format to E.164, validated against the full metadata. A refusal says
+ * why (no digits, no country code, unknown country code, too short or too long, not valid for the
+ * region) and shows the number masked: country code and last three digits only.
+ */
+export function normalisePhone(raw: string, defaultCountry: CountryCode | null): PhoneCheck {
+  let text = raw.trim();
+  if (!/\d/.test(text)) return { ok: false, reason: text === '' ? 'missing phone number' : 'not a phone number (it has no digits)' };
+  // 00 is the international prefix in most of the world; without a default country, read it as +.
+  if (defaultCountry === null && text.startsWith('00')) text = `+${text.slice(2)}`;
+  let phone: PhoneNumber;
+  try {
+    phone = parsePhoneNumberWithError(text, defaultCountry ?? undefined);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    return { ok: false, reason: `${maskPhone(text)} ${parseProblem(error.message, text)}` };
+  }
+  if (phone.isValid()) return { ok: true, e164: phone.number };
+  const where = phone.country ? `${phone.country} (+${phone.countryCallingCode})` : `+${phone.countryCallingCode}`;
+  const length = validatePhoneNumberLength(text, defaultCountry ?? undefined);
+  const problem =
+    length === 'TOO_SHORT' ? 'is too short' : length === 'TOO_LONG' ? 'is too long' : length === 'INVALID_LENGTH' ? 'has the wrong number of digits' : 'is not a valid number';
+  return { ok: false, reason: `${maskKnown(String(phone.countryCallingCode), String(phone.nationalNumber))} ${problem} for ${where}` };
+}
+
+function parseProblem(code: string, text: string): string {
+  switch (code) {
+    case 'INVALID_COUNTRY':
+      return text.startsWith('+') ? 'starts with an unknown country code' : 'has no country code: write it with + and the country code, or pass --default-country';
+    case 'TOO_SHORT':
+      return 'is too short';
+    case 'TOO_LONG':
+      return 'is too long';
+    case 'INVALID_LENGTH':
+      return 'has the wrong number of digits';
+    default:
+      return 'is not a phone number';
+  }
+}
+
+function maskKnown(callingCode: string, national: string): string {
+  // Too few digits and the last three would be most of the number: hide them all.
+  const hidden = national.length < 5 ? national.length : national.length - 3;
+  return `+${callingCode}${'•'.repeat(hidden)}${national.slice(hidden)}`;
+}
+
+/** Never a full number: the country code (when it can be told) and the last three digits. */
+export function maskPhone(raw: string): string {
+  const digits = raw.replace(/\D/g, '');
+  if (raw.trim().startsWith('+')) {
+    for (let len = 1; len <= 3; len++) {
+      const cc = digits.slice(0, len);
+      if (CALLING_CODES.has(cc) && digits.length > len) return maskKnown(cc, digits.slice(len));
+    }
+  }
+  if (digits.length < 7) return '•'.repeat(digits.length);
+  return `${'•'.repeat(digits.length - 3)}${digits.slice(-3)}`;
+}

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { checkContactRow, type FieldError } from '../adapters/import/contact-row.js';
+import { openContactSource } from '../adapters/import/open-contact-source.js';
+import { PhoneLineMap } from '../adapters/import/phone-line-map.js';
+import type { ContactFileFormat } from '../adapters/import/source-row.js';
+import type { Policy } from '../core/policy.js';
+import type { Millis } from '../core/time.js';
+import type { Store } from '../ports/store.js';
+import { importContactRecords, type ContactRecord } from './import-contact-records.js';
+
+/** Rows per write transaction: big enough to amortise the queries, short enough not to stall other writers. */
+export const IMPORT_BATCH_ROWS = 1_000;
+
+export interface ImportContactsFileOptions {
+  file: string;
+  format: ContactFileFormat;
+  defaultCountry: CountryCode | null;
+  policy: Policy;
+  /** The import's timestamp: consent is recorded as given at this time. */
+  now: Millis;
+  batchRows?: number;
+  /** Every rejected row, in file order, with all of its problems. */
+  onRejected?: (rejection: RowRejection) => void | Promise<void>;
+  /** A repeated phone number: the later row wins. */
+  onDuplicate?: (duplicate: { line: number; firstLine: number }) => void;
+  /** After each batch is written. */
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface RowRejection {
+  line: number;
+  errors: FieldError[];
+  /** The row's phone number, masked, when it has one. */
+  phone: string | null;
+}
+
+export interface ImportProgress {
+  rows: number;
+  bytesRead: number;
+  totalBytes: number;
+}
+
+export interface ImportSummary {
+  /** `import:<file name>`, the consent source recorded. */
+  source: string;
+  accepted: number;
+  rejected: number;
+  /** Contacts created and contacts matched (a phone repeated in one batch counts once). */
+  created: number;
+  updated: number;
+  /** Rows whose phone number appeared on an earlier line. */
+  duplicates: number;
+}
+
+/**
+ * Imports a contacts file, streaming: rows are checked as they are read and written in batches, so
+ * memory stays flat whatever the file's size. A bad row is reported and skipped; it never stops the
+ * file. Re-importing the same file creates nothing.
+ */
+export async function importContactsFile(store: Store, options: ImportContactsFileOptions): Promise<ImportSummary> {
+  const source = await openContactSource(options.file, options.format);
+  const summary: ImportSummary = { source: `import:${path.basename(options.file)}`, accepted: 0, rejected: 0, created: 0, updated: 0, duplicates: 0 };
+  const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
+  const seen = new PhoneLineMap();
+  let batch: ContactRecord[] = [];
+  /** Index in `batch` by phone, so a number repeated within a batch is merged into one record. */
+  let inBatch = new Map<string, number>();
+
+  const flush = async (): Promise<void> => {
+    if (batch.length > 0) {
+      const records = batch;
+      const result = await store.transaction((tx) => importContactRecords(tx, records, summary.source, options.policy, options.now));
+      summary.created += result.created;
+      summary.updated += result.updated;
+    }
+    batch = [];
+    inBatch = new Map();
+    options.onProgress?.({ rows: summary.accepted + summary.rejected, bytesRead: source.bytesRead(), totalBytes: source.totalBytes });
+  };
+
+  for await (const row of source.rows) {
+    const checked = row.kind === 'row' ? checkContactRow(row.values, options.defaultCountry) : { ok: false as const, errors: [{ field: null, reason: row.reason }], phone: null };
+    if (!checked.ok) {
+      summary.rejected += 1;
+      await options.onRejected?.({ line: row.line, errors: checked.errors, phone: checked.phone });
+      continue;
+    }
+    summary.accepted += 1;
+    const record = checked.record;
+    const firstLine = seen.firstLineOf(record.phoneE164, row.line);
+    if (firstLine !== undefined) {
+      summary.duplicates += 1;
+      options.onDuplicate?.({ line: row.line, firstLine });
+    }
+    const at = inBatch.get(record.phoneE164);
+    if (at === undefined) {
+      inBatch.set(record.phoneE164, batch.length);
+      batch.push(record);
+    } else {
+      batch[at] = mergeLaterRow(batch[at]!, record);
+    }
+    if (batch.length >= batchRows) await flush();
+  }
+  await flush();
+  return summary;
+}
+
+/** The same contact twice in a batch: what the later row states wins, as the upsert does across batches. */
+function mergeLaterRow(earlier: ContactRecord, later: ContactRecord): ContactRecord {
+  return {
+    phoneE164: later.phoneE164,
+    name: later.name ?? earlier.name,
+    consent: { ...earlier.consent, ...later.consent },
+    tags: [...new Set([...earlier.tags, ...later.tags])],
+    attributes: { ...earlier.attributes, ...later.attributes },
+  };
+}
