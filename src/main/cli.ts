@@ -3,11 +3,11 @@ import { explainCommand } from '../adapters/cli/explain-command.js';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
 import path from 'node:path';
 import { contactExplainCommand } from '../adapters/cli/contact-command.js';
+import { listQuarantine, replayQuarantine } from '../adapters/cli/webhooks-command.js';
 import { openStore } from '../adapters/storage/open-store.js';
 import { ConfigError, loadConfig, redactConfig, type Config } from '../config/config.js';
 import { StoreError, type Store } from '../ports/store.js';
 import { runDemo } from './demo/run-demo.js';
-import { planContactImport, runContactImport, type ImportContactsCliOptions } from '../adapters/import/import-contacts-command.js';
 import { planContactImport, runContactImport, type ImportContactsCliOptions } from '../adapters/import/import-contacts-command.js';
 import { startSimulator } from '../adapters/simulator/index.js';
 
@@ -59,6 +59,30 @@ export function buildProgram(out: (text: string) => void): Command {
       }, false);
     });
 
+  const webhooks = program.command('webhooks').description('The webhook inbox');
+  webhooks
+    .command('quarantine')
+    .description('List webhook payloads that could not be applied, with the reason')
+    .option('--limit <n>', 'how many to list', '100')
+    .option('--json', 'JSON output')
+    .action(async (opts: { limit: string; json?: boolean }) => {
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new CliFailure('--limit must be a positive whole number', EXIT.usage);
+      await withStore(loadConfig(process.env), async (store) => out(await listQuarantine(store, limit, opts.json === true)));
+    });
+  webhooks
+    .command('replay')
+    .description('Send quarantined payloads back through the processor (after a fix)')
+    .option('--id <id...>', 'quarantined payload ids')
+    .option('--all', 'every quarantined payload')
+    .option('--json', 'JSON output')
+    .action(async (opts: { id?: string[]; all?: boolean; json?: boolean }) => {
+      const ids = opts.all ? null : (opts.id ?? []).map(Number);
+      if (ids !== null && ids.some((n) => !Number.isInteger(n) || n < 1)) throw new CliFailure('--id takes payload ids as shown by pacer webhooks quarantine', EXIT.usage);
+      const config = loadConfig(process.env);
+      await withStore(config, async (store) => out(await replayQuarantine(store, ids, config.policy, opts.json === true)));
+    });
+
   program
     .command('simulator')
     .description('Run the Cloud API simulator on loopback in real time (point WHATSAPP_API_BASE_URL at it)')
@@ -84,23 +108,6 @@ export function buildProgram(out: (text: string) => void): Command {
         process.once('SIGTERM', resolve);
       });
       await sim.stop();
-    });
-
-  program
-    .command('import')
-    .description('Import data')
-    .command('contacts')
-    .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
-    .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
-    .option('--format <format>', 'csv or jsonl (default: from the file extension)')
-    .option('--default-country <XX>', 'country for numbers written without + (ISO code, e.g. GB)')
-    .option('--errors <file>', 'write every rejected row to this CSV file (line, field, reason)')
-    .option('--json', 'JSON summary: accepted, rejected, created, updated, errors')
-    .action(async (file: string, opts: ImportContactsCliOptions) => {
-      const plan = planContactImport(file, opts);
-      const config = loadConfig(process.env);
-      const progress = process.stderr.isTTY ? { write: (t: string) => void process.stderr.write(t), now: () => Date.now() } : null;
-      await withStore(config, async (store) => void (await runContactImport(store, plan, { policy: config.policy, now: Date.now(), out, progress })));
     });
 
   program
