@@ -314,6 +314,10 @@ export interface Store {
   settle(id: number, outcome: OutboxOutcome, errorCode: number | null, now: Millis): Promise<boolean>;
   /** The earliest next attempt among queued and held rows, or null. */
   nextDueAt(): Promise<Millis | null>;
+  /** Quarantined webhook payloads, oldest first. */
+  listQuarantinedInbox(afterId: number, limit: number): Promise<InboxRow[]>;
+  /** Sends quarantined payloads (these ids, or all with null) back to the processor; returns how many. */
+  releaseQuarantine(ids: readonly number[] | null): Promise<number>;
   listSenders(): Promise<Sender[]>;
   getSenderById(id: number): Promise<Sender | null>;
   getTemplateById(id: number): Promise<Template | null>;

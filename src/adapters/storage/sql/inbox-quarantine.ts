@@ -1,0 +1,24 @@
+import type { InboxRow } from '../../../ports/store.js';
+import type { SqlRunner } from '../sql-executor.js';
+import { bool, bytes, int, intOrNull, textOrNull } from './values.js';
+
+/** Quarantined payloads, oldest first, for operators (`pacer webhooks quarantine`). */
+export async function listQuarantinedInbox(db: SqlRunner, afterId: number, limit: number): Promise<InboxRow[]> {
+  const rows = await db.query('SELECT * FROM webhook_inbox WHERE quarantine_reason IS NOT NULL AND id > $1 ORDER BY id LIMIT $2', [afterId, limit]);
+  return rows.map((row) => ({
+    id: int(row['id']),
+    raw: bytes(row['raw']),
+    receivedAt: int(row['received_at']),
+    signatureOk: bool(row['signature_ok']),
+    processedAt: intOrNull(row['processed_at']),
+    quarantineReason: textOrNull(row['quarantine_reason']),
+  }));
+}
+
+/** Puts quarantined payloads back in line for the processor (after a fix); null releases them all. */
+export async function releaseQuarantine(db: SqlRunner, ids: readonly number[] | null): Promise<number> {
+  if (ids === null) return db.execute('UPDATE webhook_inbox SET processed_at = NULL, quarantine_reason = NULL WHERE quarantine_reason IS NOT NULL', []);
+  let released = 0;
+  for (const id of ids) released += await db.execute('UPDATE webhook_inbox SET processed_at = NULL, quarantine_reason = NULL WHERE id = $1 AND quarantine_reason IS NOT NULL', [id]);
+  return released;
+}
