@@ -33,8 +33,11 @@ export async function checkBreakers(store: Store, policy: Policy, now: Millis, c
       accountRestricted: false,
     }, config);
     if (!verdict.trip) continue;
-    if (await store.setCampaignStatus(campaign.id, 'paused', verdict.explanation, now)) {
-      trips.push({ campaignId: campaign.id, reason: verdict.reason, explanation: verdict.explanation });
+    // Name the template: an operator with several campaigns must see which one to fix.
+    const aboutTemplate = (verdict.reason === 'template_paused' || verdict.reason === 'template_red') && template !== null;
+    const explanation = aboutTemplate ? `Template ${template.name} (${template.language}): ${verdict.explanation}` : verdict.explanation;
+    if (await store.setCampaignStatus(campaign.id, 'paused', explanation, now)) {
+      trips.push({ campaignId: campaign.id, reason: verdict.reason, explanation });
     }
   }
   return trips;
