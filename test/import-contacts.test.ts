@@ -271,7 +271,7 @@ describe('pacer import contacts: usage and failures', () => {
   it('runs as the installed bin against PACER_DATA_DIR', async () => {
     const exec = promisify(execFile);
     const file = write('people.csv', GOOD_CSV);
-    const env = { ...process.env, PACER_DATA_DIR: dir };
+    const env: NodeJS.ProcessEnv = { ...process.env, PACER_DATA_DIR: dir };
     delete env.DATABASE_URL;
     const ok = await exec('node', ['bin/pacer.js', 'import', 'contacts', file, '--json'], { env });
     expect(JSON.parse(ok.stdout)).toMatchObject({ accepted: 3, created: 3 });
