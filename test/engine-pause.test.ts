@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SimulatorConfigInput } from '../src/adapters/simulator/index.js';
 import { HOUR, MINUTE, SECOND } from '../src/core/time.js';
 import { BACKENDS } from './store-backends.js';
-import { attemptsByRow, isFinalOrScheduled, MARKETING, withRig, type Rig } from './engine-rig.js';
+import { attemptsByRow, isFinalOrScheduled, MARKETING, onlyCountries, type Rig, withRig } from './engine-rig.js';
 
 /** Advances in small steps until `done` holds; fails if it never does within `limitMs`. */
 async function advanceUntil(rig: Rig, stepMs: number, limitMs: number, done: () => Promise<boolean>): Promise<void> {
@@ -20,7 +20,7 @@ async function advanceUntil(rig: Rig, stepMs: number, limitMs: number, done: () 
  */
 const IRRELEVANT: SimulatorConfigInput = {
   seed: 5,
-  population: { countries: { GB: 1, DE: 1, ES: 1 }, readPropensity: { min: 0.9, max: 1 } },
+  population: { countries: onlyCountries('GB', 'DE', 'ES'), readPropensity: { min: 0.9, max: 1 } },
   templates: [
     { name: MARKETING, language: 'en_US', category: 'MARKETING', relevance: 0 },
     { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },

@@ -3,7 +3,7 @@ import type { SimulatorConfigInput } from '../src/adapters/simulator/index.js';
 import { DEFAULT_POLICY, type Policy } from '../src/core/policy.js';
 import { DAY, HOUR } from '../src/core/time.js';
 import { BACKENDS } from './store-backends.js';
-import { attemptsByRow, marketingByRecipient, UTILITY, withRig } from './engine-rig.js';
+import { attemptsByRow, marketingByRecipient, onlyCountries, UTILITY, withRig } from './engine-rig.js';
 
 /**
  * Inboxes kept full: every user in a capped region, a cap of one or two per day, and plenty of other
@@ -12,7 +12,7 @@ import { attemptsByRow, marketingByRecipient, UTILITY, withRig } from './engine-
 const SATURATED: SimulatorConfigInput = {
   seed: 23,
   population: {
-    size: 150, countries: { IN: 1, BR: 1, ID: 1, MX: 1 },
+    size: 150, countries: onlyCountries('IN', 'BR', 'ID', 'MX'),
     notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0,
     replyPropensity: { min: 0, max: 0 }, otherMarketingPerDay: { min: 2, max: 6 },
   },

@@ -2,6 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { startSimulator, type MessageTruth, type Simulator, type SimulatorConfigInput, type SimUser } from '../src/adapters/simulator/index.js';
+import { COUNTRIES, type CountryCode } from '../src/adapters/simulator/countries.js';
 import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { importContactRecords, type ContactRecord } from '../src/app/import-contact-records.js';
 import { startCampaign, type StartCampaignResult } from '../src/app/start-campaign.js';
@@ -148,6 +149,13 @@ async function outboxIds(place: Place, campaignId: number | null): Promise<numbe
   } finally {
     db.close();
   }
+}
+
+/** Country weights for these countries only: the simulator merges objects, so the others need an explicit 0. */
+export function onlyCountries(...codes: CountryCode[]): Record<CountryCode, number> {
+  const weights = Object.fromEntries(Object.keys(COUNTRIES).map((c) => [c, 0])) as Record<CountryCode, number>;
+  for (const c of codes) weights[c] = 1;
+  return weights;
 }
 
 /** Ground-truth messages Pacer sent for one outbox row, in order: `biz_opaque_callback_data` is `pacer:<id>`. */
