@@ -9,7 +9,7 @@ import type { Millis } from '../core/time.js';
 import type { Store } from '../ports/store.js';
 import { importContactRecords, type ContactRecord } from './import-contact-records.js';
 
-/** Rows per write transaction: big enough to amortise the queries, short enough not to stall other writers. */
+/** Rows per batch (one write transaction): big enough to amortise the queries, short enough not to stall other writers long. */
 export const IMPORT_BATCH_ROWS = 1_000;
 
 export interface ImportContactsFileOptions {
@@ -69,8 +69,7 @@ export async function importContactsFile(store: Store, options: ImportContactsFi
 
   const flush = async (): Promise<void> => {
     if (batch.length > 0) {
-      const records = batch;
-      const result = await store.transaction((tx) => importContactRecords(tx, records, summary.source, options.policy, options.now));
+      const result = await importContactRecords(store, batch, summary.source, options.policy, options.now); // one transaction
       summary.created += result.created;
       summary.updated += result.updated;
     }
