@@ -4,6 +4,9 @@ import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
 import path from 'node:path';
 import { contactExplainCommand } from '../adapters/cli/contact-command.js';
 import { listQuarantine, replayQuarantine } from '../adapters/cli/webhooks-command.js';
+import { sendCommand } from '../adapters/cli/send-command.js';
+import { isCategory, type Category } from '../core/category.js';
+import { serve } from './serve.js';
 import { openStore } from '../adapters/storage/open-store.js';
 import { ConfigError, loadConfig, redactConfig, type Config } from '../config/config.js';
 import { StoreError, type Store } from '../ports/store.js';
@@ -81,6 +84,32 @@ export function buildProgram(out: (text: string) => void): Command {
       if (ids !== null && ids.some((n) => !Number.isInteger(n) || n < 1)) throw new CliFailure('--id takes payload ids as shown by pacer webhooks quarantine', EXIT.usage);
       const config = loadConfig(process.env);
       await withStore(config, async (store) => out(await replayQuarantine(store, ids, config.policy, opts.json === true)));
+    });
+
+  program
+    .command('send')
+    .description('Queue one utility, authentication or service message; it passes the same decision as campaigns')
+    .requiredOption('--to <phone>', 'recipient, international format')
+    .option('--category <category>', 'utility, authentication, service or marketing', 'utility')
+    .option('--template <name>', 'approved template name')
+    .option('--language <code>', 'template language', 'en_US')
+    .option('--text <body>', 'free-form text (service category, inside the 24 h window only)')
+    .option('--key <key>', 'idempotency key: the same key never queues twice')
+    .option('--json', 'JSON output')
+    .action(async (opts: { to: string; category: string; template?: string; language: string; text?: string; key?: string; json?: boolean }) => {
+      if (!isCategory(opts.category)) throw new CliFailure('--category must be marketing, utility, authentication or service', EXIT.usage);
+      const config = loadConfig(process.env);
+      const phoneNumberId = config.whatsapp.phoneNumberId;
+      if (phoneNumberId === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number to send from.', EXIT.usage);
+      await withStore(config, async (store) => out(await sendCommand(store, { ...opts, category: opts.category as Category, phoneNumberId }, config.policy, Date.now(), opts.json === true)));
+    });
+
+  program
+    .command('serve')
+    .description('Run Pacer: webhook endpoint, inbox processing, dispatcher and campaign breakers (applies migrations first)')
+    .action(async () => {
+      const config = loadConfig(process.env);
+      await serve(config, out);
     });
 
   program

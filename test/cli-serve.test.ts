@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../src/adapters/simulator/index.js';
+import { runCli } from '../src/main/cli.js';
+
+const SECRET = 'serve-test-secret';
+let sim: Simulator | null = null;
+let child: ChildProcess | null = null;
+let dir = '';
+
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+  await sim?.stop();
+  rmSync(dir, { recursive: true, force: true });
+  for (const k of ['PACER_DATA_DIR', 'WHATSAPP_PHONE_NUMBER_ID']) delete process.env[k];
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Waits for a condition the running processes will bring about, bounded in time. */
+async function eventually(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('pacer serve with pacer send, as separate processes on real time', () => {
+  it('delivers a queued utility message through the Cloud API and records the signed webhooks', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-serve-'));
+    const port = await freePort();
+    const fast = { min: 1, max: 5 };
+    sim = await startSimulator({
+      seed: 5, appSecret: SECRET, callbackUrl: `http://127.0.0.1:${port}/webhooks/whatsapp`,
+      population: { size: 20, notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0, countries: { GB: 1 } },
+      reactions: { sentDelayMs: fast, deliveredDelayMs: fast, readDelayMs: fast },
+      webhooks: { latencyMs: fast, outOfOrderRate: 0, duplicateRate: 0 },
+    });
+    const user = sim.users[0];
+    if (!user) throw new Error('a simulated user expected');
+    const env = { ...process.env, PACER_DATA_DIR: dir, PACER_PORT: String(port), WHATSAPP_APP_SECRET: SECRET, WHATSAPP_VERIFY_TOKEN: 'v',
+      WHATSAPP_ACCESS_TOKEN: sim.config.accessToken, WHATSAPP_PHONE_NUMBER_ID: sim.config.phoneNumberId, WHATSAPP_API_BASE_URL: sim.url };
+
+    process.env.PACER_DATA_DIR = dir;
+    process.env.WHATSAPP_PHONE_NUMBER_ID = sim.config.phoneNumberId;
+    const csv = path.join(dir, 'contacts.csv');
+    writeFileSync(csv, `phone,name,consent_utility\n+${user.phone},Ana,yes\n`);
+    expect(await runCli(['import', 'contacts', csv], () => undefined, () => undefined)).toBe(0);
+    const sent: string[] = [];
+    expect(await runCli(['send', '--to', `+${user.phone}`, '--template', 'order_update', '--key', 'order-42', '--json'], (t) => sent.push(t), () => undefined)).toBe(0);
+    expect(JSON.parse(sent.join(''))).toMatchObject({ queued: true, decision: { kind: 'send' } });
+    expect(await runCli(['send', '--to', `+${user.phone}`, '--template', 'order_update', '--key', 'order-42'], () => undefined, () => undefined)).toBe(0);
+
+    child = spawn('node', ['bin/pacer.js', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    await eventually(() => sim?.groundTruth().messages.some((m) => m.to === user.phone && m.readAt !== null) === true, 20_000);
+    const truth = sim.groundTruth();
+    expect(truth.messages.filter((m) => m.to === user.phone)).toHaveLength(1); // the same key never sends twice
+    expect(truth.webhooks.failedAttempts).toBe(0); // every signed webhook was accepted
+  });
+
+  it('refuses a send without a template or text, and an invalid number, with exit code 2', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-serve-'));
+    process.env.PACER_DATA_DIR = dir;
+    process.env.WHATSAPP_PHONE_NUMBER_ID = '123';
+    expect(await runCli(['send', '--to', '+447700900123'], () => undefined, () => undefined)).toBe(2);
+    expect(await runCli(['send', '--to', '12', '--template', 'x'], () => undefined, () => undefined)).toBe(2);
+    expect(await runCli(['send', '--to', '+447700900123', '--text', 'hi'], () => undefined, () => undefined)).toBe(2);
+  });
+});
