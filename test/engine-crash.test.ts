@@ -9,10 +9,10 @@ const CRASHED = 'crashed-worker';
 
 describe.each(BACKENDS)('a worker that crashed mid-send, on $name', (backend) => {
   it('leaves rows the sweep marks unknown, never re-sent blindly; a status webhook with our callback data reconciles them', async () => {
-    // Webhooks take minutes, so the crashed worker's lease expires and is swept before any status arrives.
+    // Webhooks take minutes, so the crashed worker's leases expire and are swept before any status arrives.
     const sim = {
       population: { size: 20, countries: onlyCountries('GB', 'DE'), notOnWhatsAppRate: 0 },
-      webhooks: { latencyMs: { min: 5 * MINUTE, max: 10 * MINUTE } },
+      webhooks: { latencyMs: { min: 8 * MINUTE, max: 10 * MINUTE } },
       reactions: { deliveredDelayMs: { min: SECOND, max: 30 * SECOND } },
     };
     await withRig(backend, { sim }, async (rig) => {
@@ -41,11 +41,15 @@ describe.each(BACKENDS)('a worker that crashed mid-send, on $name', (backend) =>
         await api.close();
       }
 
-      // The running engine leaves the crashed worker's rows alone while they are leased.
-      await rig.advance(2 * MINUTE);
-      expect(rig.sim.groundTruth().requests).toBe(1);
-      expect(await rig.store.sweepExpiredLeases(rig.clock.now())).toEqual({ requeued: 1, unknown: 2 });
-      expect((await rig.store.getOutbox(rowLost.id))?.status).toBe('unknown');
+      // The running engine leaves the crashed worker's rows alone while they are leased...
+      await rig.advance(MINUTE / 2);
+      expect((await rig.store.getOutbox(rowLost.id))?.status).toBe('sending');
+      expect((await rig.store.getOutbox(rowClaimed.id))?.status).toBe('leased');
+      // ...and sweeps them once the lease has expired: the two that may have gone out become unknown.
+      await rig.advance(6 * MINUTE);
+      expect(await rig.store.getOutbox(rowLost.id)).toMatchObject({ status: 'unknown', leaseExpiresAt: null });
+      expect((await rig.store.getOutbox(rowReached.id))?.status).toBe('unknown');
+      expect(rig.sim.groundTruth().requests).toBe(2);
 
       await rig.advance(3 * HOUR);
       const truth = rig.sim.groundTruth();
@@ -62,6 +66,27 @@ describe.each(BACKENDS)('a worker that crashed mid-send, on $name', (backend) =>
       expect(attempts.has(rowLost.id)).toBe(false);
       expect(await rig.store.getOutbox(rowLost.id)).toMatchObject({ status: 'unknown', wamid: null, outcome: null });
       expect(truth.requests).toBe(2);
+    });
+  });
+
+  it('marks a send whose connection was reset unknown once its lease expires, and never re-sends it', async () => {
+    const sim = { population: { size: 20, countries: onlyCountries('GB', 'DE'), notOnWhatsAppRate: 0 } };
+    await withRig(backend, { sim }, async (rig) => {
+      const id = await rig.createCampaign();
+      await rig.startCampaign(id);
+      rig.sim.faults.inject({ kind: 'connection_reset' }, { count: 1 });
+      await rig.advance(HOUR);
+
+      const truth = rig.sim.groundTruth();
+      const rows = await rig.outbox(id);
+      const attempts = attemptsByRow(truth.messages);
+      const lost = rows.filter((r) => !attempts.has(r.id));
+      // The reset request may have reached Meta for all Pacer knows: its row waits, marked unknown.
+      expect(lost).toHaveLength(1);
+      expect(lost[0]).toMatchObject({ status: 'unknown', attempts: 1, wamid: null, outcome: null, leaseExpiresAt: null });
+      expect(truth.messages).toHaveLength(rows.length - 1);
+      expect([...attempts.values()].filter((a) => a.length > 1)).toEqual([]);
+      expect((await rig.store.campaignCounters(id)).unknown).toBe(1);
     });
   });
 });

@@ -20,6 +20,7 @@ import type { Place, TestBackend } from './store-backends.js';
 export const APP_SECRET = 'engine-test-secret';
 export const MARKETING = 'spring_sale';
 export const UTILITY = 'order_update';
+// Off the whole second on purpose: webhook timestamps have whole seconds, production clocks do not.
 const START: Millis = Date.UTC(2026, 2, 2, 8, 0, 0) + 437;
 
 export interface RigOptions {

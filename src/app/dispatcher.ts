@@ -26,6 +26,7 @@ const EMPTY: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 
  */
 export class Dispatcher {
   private lastTickAt: Millis | null = null;
+  private lastSweepAt: Millis | null = null;
 
   constructor(
     private readonly deps: { store: Store; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
@@ -38,6 +39,12 @@ export class Dispatcher {
     const elapsed = this.lastTickAt === null ? 1000 : Math.max(0, now - this.lastTickAt);
     this.lastTickAt = now;
     const budget = Math.min(this.options.batchSize, Math.max(1, Math.floor((this.options.mps * Math.min(elapsed, 1000)) / 1000)));
+    if (this.lastSweepAt === null || now - this.lastSweepAt >= this.options.leaseMs) {
+      // Expired leases (a crashed worker's, or a send whose answer never came): claimable again, or
+      // unknown when the request may have reached Meta. Once per lease length is often enough.
+      this.lastSweepAt = now;
+      await store.sweepExpiredLeases(now);
+    }
     const rows = await store.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
     if (rows.length === 0) return { ...EMPTY };
 
