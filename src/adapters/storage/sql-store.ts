@@ -7,6 +7,7 @@ import { campaignWindow } from './sql/campaign-window.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
 import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
 import { listQuarantinedInbox, releaseQuarantine } from './sql/inbox-quarantine.js';
+import { cancelCampaignRows } from './sql/campaign-cancel.js';
 import { createCampaign, getCampaign, setCampaignStatus } from './sql/campaigns.js';
 import { getSender, getTemplate, setSenderState, upsertSenders, upsertTemplates } from './sql/catalog.js';
 import { consentHistory, getConsent, setConsent } from './sql/consent.js';
@@ -35,7 +36,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendMessageEvent,
   appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,
   appendDecisions, campaignCounters, contactTimeline,
-  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow,
+  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow,
 };
 
 /** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */

@@ -1,0 +1,25 @@
+import type { Millis } from '../core/time.js';
+import type { Campaign, CampaignStatus, Store } from '../ports/store.js';
+
+export class CampaignActionError extends Error {
+  override readonly name = 'CampaignActionError';
+}
+
+const ALLOWED: Record<'pause' | 'resume' | 'cancel', readonly CampaignStatus[]> = {
+  pause: ['running', 'scheduled'],
+  resume: ['paused'],
+  cancel: ['draft', 'scheduled', 'running', 'paused'],
+};
+
+/** Operator actions on a campaign. A breaker's pause is lifted only by an explicit resume. */
+export async function campaignAction(store: Store, id: number, action: 'pause' | 'resume' | 'cancel', now: Millis, reason?: string): Promise<Campaign> {
+  const campaign = await store.getCampaign(id);
+  if (campaign === null) throw new CampaignActionError(`campaign ${id} does not exist`);
+  if (!ALLOWED[action].includes(campaign.status)) {
+    throw new CampaignActionError(`campaign ${id} is ${campaign.status}; it cannot be ${action === 'cancel' ? 'cancelled' : `${action}d`}`);
+  }
+  const next: CampaignStatus = action === 'pause' ? 'paused' : action === 'resume' ? 'running' : 'cancelled';
+  await store.setCampaignStatus(id, next, action === 'pause' ? (reason ?? 'paused by an operator') : null, now);
+  if (action === 'cancel') await store.cancelCampaignRows(id, now);
+  return (await store.getCampaign(id)) ?? campaign;
+}
