@@ -60,7 +60,8 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
       await store.requeue(rowId, { status: 'held', until: null, capAttempt: false, errorCode }, now);
       return;
     case 'retry_at':
-      await store.requeue(rowId, { status: 'queued', until: plan.at, capAttempt: false, errorCode }, now);
+      // Jittered backoff is fractional; stored times are whole milliseconds (never earlier than planned).
+      await store.requeue(rowId, { status: 'queued', until: Math.ceil(plan.at), capAttempt: false, errorCode }, now);
       return;
     case 'park':
       await store.requeue(rowId, { status: 'queued', until: now + 3_600_000, capAttempt: false, errorCode }, now);

@@ -106,7 +106,7 @@ async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResu
       const code = result.code;
       const state = await applyContactEvents(store, row.contactId, [{ type: 'send_error', id: `err:${row.id}:${row.attempts}`, at: now, messageId: null, category: row.category, errorCode: code }], ctx.policy, now);
       const plan = planRetry(code, now, { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) }, ctx.policy, ctx.random());
-      const backoffUntil = plan.kind === 'retry_at' ? plan.at : now + ctx.policy.senderBackoff.baseMs;
+      const backoffUntil = plan.kind === 'retry_at' ? Math.ceil(plan.at) : now + ctx.policy.senderBackoff.baseMs;
       const tpl = intent.template ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category } : null;
       await applySenderAndTemplateEffects(store, code, { phoneNumberId: intent.phoneNumberId, template: tpl, backoffUntil }, now);
       if (plan.kind === 'redecide') {
@@ -123,7 +123,8 @@ async function retryLater(row: OutboxRow, ctx: RowContext, plan: ReturnType<type
   const now = ctx.now();
   switch (plan.kind) {
     case 'retry_at':
-      return (await store.reschedule(row.id, owner, { status: 'queued', until: plan.at, capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
+      // Jittered backoff is fractional; stored times are whole milliseconds (never earlier than planned).
+      return (await store.reschedule(row.id, owner, { status: 'queued', until: Math.ceil(plan.at), capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
     case 'redecide':
     case 'reroute_cloud':
       return (await store.reschedule(row.id, owner, { status: 'queued', until: now, capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
