@@ -232,6 +232,25 @@ export interface CampaignWindow {
   accountStops: number;
 }
 
+// ---- REST API tokens, outbox totals ----
+
+/** Only the SHA-256 (hex) of a token is stored; the token itself is shown once, when created. */
+export interface ApiTokenInput {
+  name: string;
+  tokenHash: string;
+}
+export interface ApiToken extends ApiTokenInput {
+  id: number;
+  createdAt: Millis;
+  revokedAt: Millis | null;
+}
+
+/** All outbox rows by status, and by outcome for those that have one (queue depth, sends by outcome). */
+export interface OutboxTotals {
+  byStatus: Record<OutboxStatus, number>;
+  byOutcome: Record<OutboxOutcome, number>;
+}
+
 export interface MigrateResult { applied: number[]; current: number }
 
 export interface Store {
@@ -326,4 +345,11 @@ export interface Store {
   listTemplates(): Promise<Template[]>;
   listCampaigns(filter: { status?: CampaignStatus }): Promise<Campaign[]>;
   campaignWindow(campaignId: number, limit: number, capCodes: readonly number[], stopCodes: readonly number[]): Promise<CampaignWindow>;
+  createApiToken(token: ApiTokenInput, now: Millis): Promise<ApiToken>;
+  /** By hash, revoked or not. */
+  findApiToken(tokenHash: string): Promise<ApiToken | null>;
+  listApiTokens(): Promise<ApiToken[]>;
+  /** False when the token does not exist or is already revoked. */
+  revokeApiToken(id: number, now: Millis): Promise<boolean>;
+  outboxTotals(): Promise<OutboxTotals>;
 }

@@ -4,6 +4,7 @@ import { MIGRATIONS } from './migrations.js';
 import type { SqlExecutor, SqlRunner } from './sql-executor.js';
 import { campaignCounters, contactTimeline } from './sql/reports.js';
 import { campaignWindow } from './sql/campaign-window.js';
+import { createApiToken, findApiToken, listApiTokens, outboxTotals, revokeApiToken } from './sql/api-tokens.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
 import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
 import { listQuarantinedInbox, releaseQuarantine } from './sql/inbox-quarantine.js';
@@ -37,6 +38,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,
   appendDecisions, campaignCounters, contactTimeline,
   requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow,
+  createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
 };
 
 /** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */

@@ -1,0 +1,54 @@
+import type { ApiToken, ApiTokenInput, OutboxOutcome, OutboxStatus, OutboxTotals } from '../../../ports/store.js';
+import type { SqlRow, SqlRunner } from '../sql-executor.js';
+import { int, intOrNull } from './values.js';
+
+/** REST API tokens (hashes only) and the outbox totals the metrics endpoint reports. */
+
+function toApiToken(row: SqlRow): ApiToken {
+  return {
+    id: int(row['id']),
+    name: String(row['name']),
+    tokenHash: String(row['token_hash']),
+    createdAt: int(row['created_at']),
+    revokedAt: intOrNull(row['revoked_at']),
+  };
+}
+
+export async function createApiToken(db: SqlRunner, token: ApiTokenInput, now: number): Promise<ApiToken> {
+  const [row] = await db.query('INSERT INTO api_tokens (name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING *', [token.name, token.tokenHash, now]);
+  if (row === undefined) throw new Error('insert returned no row');
+  return toApiToken(row);
+}
+
+/** The token with this hash, revoked or not; the caller decides what a revoked token means. */
+export async function findApiToken(db: SqlRunner, tokenHash: string): Promise<ApiToken | null> {
+  const [row] = await db.query('SELECT * FROM api_tokens WHERE token_hash = $1', [tokenHash]);
+  return row ? toApiToken(row) : null;
+}
+
+export async function listApiTokens(db: SqlRunner): Promise<ApiToken[]> {
+  return (await db.query('SELECT * FROM api_tokens ORDER BY id')).map(toApiToken);
+}
+
+/** False when there is no such token or it was already revoked (the first revocation time stays). */
+export async function revokeApiToken(db: SqlRunner, id: number, now: number): Promise<boolean> {
+  return (await db.execute('UPDATE api_tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) > 0;
+}
+
+const STATUSES: readonly OutboxStatus[] = ['queued', 'held', 'leased', 'sending', 'sent', 'done', 'unknown'];
+const OUTCOMES: readonly OutboxOutcome[] = ['accepted', 'delivered', 'read', 'failed', 'skipped', 'capped_exhausted', 'cancelled'];
+
+/** Every outbox row counted once by status and, when it has one, once by outcome. */
+export async function outboxTotals(db: SqlRunner): Promise<OutboxTotals> {
+  const rows = await db.query('SELECT status, outcome, COUNT(*) AS n FROM outbox GROUP BY status, outcome');
+  const totals: OutboxTotals = {
+    byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<OutboxStatus, number>,
+    byOutcome: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<OutboxOutcome, number>,
+  };
+  for (const row of rows) {
+    const n = int(row['n']);
+    totals.byStatus[String(row['status']) as OutboxStatus] += n;
+    if (row['outcome'] !== null && row['outcome'] !== undefined) totals.byOutcome[String(row['outcome']) as OutboxOutcome] += n;
+  }
+  return totals;
+}
