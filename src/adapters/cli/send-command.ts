@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { recipientRegion } from '../../app/recipient-region.js';
-import { loadContactState } from '../../app/update-contact-state.js';
+import { queueOneOffMessage, type OneOffProblem } from '../../app/queue-one-off-message.js';
 import type { Category } from '../../core/category.js';
-import { decide } from '../../core/decide.js';
 import type { Policy } from '../../core/policy.js';
 import { iso } from '../../core/time.js';
-import type { JsonObject, Store } from '../../ports/store.js';
+import type { Store } from '../../ports/store.js';
 import { mask } from './contact-command.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
@@ -20,37 +17,31 @@ export interface SendOptions {
   phoneNumberId: string;
 }
 
+const PROBLEMS: Record<Exclude<OneOffProblem, 'invalid_phone'>, string> = {
+  template_or_text: 'Give either --template NAME (with --language) or --text "...".',
+  text_needs_service: 'Free-form --text is a service message: use --category service (it goes only inside the 24 h window).',
+  template_not_service: 'Templates are marketing, utility or authentication: pick one of those with --category.',
+};
+
 /**
  * `pacer send`: queues one message in the outbox, where the running server's dispatcher sends it
  * through the same decision as campaigns. Prints what `decide` says about it right now.
  */
 export async function sendCommand(store: Store, o: SendOptions, policy: Policy, now: number, json: boolean): Promise<string> {
-  if ((o.template === undefined) === (o.text === undefined)) throw new CliFailure('Give either --template NAME (with --language) or --text "...".', EXIT.usage);
-  if (o.text !== undefined && o.category !== 'service') throw new CliFailure('Free-form --text is a service message: use --category service (it goes only inside the 24 h window).', EXIT.usage);
-  if (o.template !== undefined && o.category === 'service') throw new CliFailure('Templates are marketing, utility or authentication: pick one of those with --category.', EXIT.usage);
-  const phone = parsePhoneNumberFromString(o.to.trim().startsWith('+') ? o.to.trim() : `+${o.to.replace(/\D/g, '')}`);
-  if (!phone?.isValid()) throw new CliFailure(`--to ${mask(o.to)} is not a valid phone number in international format (+ and country code).`, EXIT.usage);
-  const existing = await store.findContact({ phoneE164: phone.number });
-  const contactId = existing?.id ?? (await store.upsertContacts([{ phoneE164: phone.number, waId: phone.number.slice(1) }], now)).ids[0];
-  if (contactId === undefined) throw new CliFailure('could not record the contact');
-  const intent: JsonObject = o.text !== undefined
-    ? { phoneNumberId: o.phoneNumberId, text: o.text }
-    : { phoneNumberId: o.phoneNumberId, template: { name: o.template ?? '', language: o.language ?? 'en_US' } };
   const key = o.key ?? `cli-${randomUUID()}`;
-  const { inserted } = await store.insertOutbox([{ campaignId: null, contactId, senderId: null, category: o.category, intent, idempotencyKey: key, nextAttemptAt: now }], now);
-  const template = o.template === undefined ? null : await store.getTemplate(o.template, o.language ?? 'en_US');
-  const decision = decide(await loadContactState(store, contactId), {
-    category: o.category,
-    kind: o.text !== undefined ? 'freeform' : 'template',
-    recipientRegion: recipientRegion(phone.number),
-    template: o.template === undefined ? null : { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null },
-    sender: { state: 'ok' },
-    capAttempts: 0,
-    marketingApiRefused: false,
-  }, now, policy);
+  const r = await queueOneOffMessage(store, {
+    to: o.to, category: o.category, idempotencyKey: key, phoneNumberId: o.phoneNumberId,
+    ...(o.template !== undefined ? { template: { name: o.template, language: o.language ?? 'en_US' } } : {}),
+    ...(o.text !== undefined ? { text: o.text } : {}),
+  }, policy, now);
+  if (!r.ok) {
+    if (r.problem === 'invalid_phone') throw new CliFailure(`--to ${mask(o.to)} is not a valid phone number in international format (+ and country code).`, EXIT.usage);
+    throw new CliFailure(PROBLEMS[r.problem], EXIT.usage);
+  }
+  const { decision } = r;
   const until = 'until' in decision && decision.until !== null ? iso(decision.until) : null;
-  const result = { queued: inserted === 1, idempotencyKey: key, to: mask(phone.number), category: o.category, decision: { kind: decision.kind, reason: decision.reason, until, explanation: decision.explanation } };
+  const result = { queued: r.queued, idempotencyKey: key, to: mask(r.phoneE164), category: o.category, decision: { kind: decision.kind, reason: decision.reason, until, explanation: decision.explanation } };
   if (json) return JSON.stringify(result, null, 2);
-  const head = inserted === 1 ? `Queued ${o.category} message to ${result.to} (key ${key}).` : `Already queued under key ${key}; nothing added.`;
+  const head = r.queued ? `Queued ${o.category} message to ${result.to} (key ${key}).` : `Already queued under key ${key}; nothing added.`;
   return `${head}\nRight now Pacer ${decision.kind === 'send' ? 'would send it' : `would ${decision.kind} it${until ? ` until ${until}` : ''}`}: ${decision.explanation}\nThe running server (pacer serve) dispatches it.`;
 }

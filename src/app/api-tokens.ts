@@ -1,0 +1,51 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Millis } from '../core/time.js';
+import type { ApiToken, Store } from '../ports/store.js';
+
+/** Prefix that makes a leaked token easy to recognise (and to scan for) in code and chat logs. */
+export const API_TOKEN_PREFIX = 'pacer_';
+
+export interface NewApiToken {
+  id: number;
+  name: string;
+  /** The only time the token exists outside its holder's hands: it is not stored. */
+  token: string;
+  createdAt: Millis;
+}
+
+/** SHA-256 hex: the token carries 256 random bits, so a plain hash (no salt, no stretching) suffices. */
+export function hashApiToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Creates a token from 32 random bytes and stores only its hash. */
+export async function createApiToken(store: Store, name: string, now: Millis, random: (size: number) => Buffer = randomBytes): Promise<NewApiToken> {
+  const token = `${API_TOKEN_PREFIX}${random(32).toString('base64url')}`;
+  const row = await store.createApiToken({ name, tokenHash: hashApiToken(token) }, now);
+  return { id: row.id, name: row.name, token, createdAt: row.createdAt };
+}
+
+export type TokenCheck =
+  | { ok: true; principal: { kind: 'admin' } | { kind: 'token'; id: number; name: string } }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
+
+/**
+ * Checks an `Authorization` header value. The bootstrap admin token (PACER_ADMIN_TOKEN) is compared
+ * in constant time; stored tokens are looked up by hash, so their comparison leaks nothing useful.
+ */
+export async function checkApiToken(store: Pick<Store, 'findApiToken'>, authorization: string | undefined, adminToken: string | null): Promise<TokenCheck> {
+  if (authorization === undefined || authorization.trim() === '') return { ok: false, reason: 'missing' };
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  const presented = match?.[1];
+  if (presented === undefined) return { ok: false, reason: 'malformed' };
+  if (adminToken !== null && sameSecret(presented, adminToken)) return { ok: true, principal: { kind: 'admin' } };
+  const found: ApiToken | null = await store.findApiToken(hashApiToken(presented));
+  if (found === null) return { ok: false, reason: 'unknown' };
+  if (found.revokedAt !== null) return { ok: false, reason: 'revoked' };
+  return { ok: true, principal: { kind: 'token', id: found.id, name: found.name } };
+}
+
+/** Constant-time equality that does not reveal the secret's length either (both sides hashed first). */
+function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
