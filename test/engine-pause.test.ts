@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SimulatorConfigInput } from '../src/adapters/simulator/index.js';
-import { HOUR, MINUTE, SECOND } from '../src/core/time.js';
+import { DAY, HOUR, MINUTE, SECOND } from '../src/core/time.js';
 import { BACKENDS } from './store-backends.js';
 import { attemptsByRow, isFinalOrScheduled, MARKETING, onlyCountries, type Rig, withRig } from './engine-rig.js';
 
@@ -116,6 +116,33 @@ describe.each(BACKENDS)('pausing on $name', (backend) => {
       expect(rig.sim.groundTruth().requests).toBe(refused.requests);
       const counters = await rig.store.campaignCounters(id);
       expect(counters.queued).toBeGreaterThan(100);
+    });
+  });
+
+  it('trips the cap-share breaker on a saturated audience; after a resume the cool-off retries go without re-tripping it', async () => {
+    const sim = {
+      seed: 23,
+      population: { size: 300, countries: onlyCountries('IN', 'BR', 'ID', 'MX'), otherMarketingPerDay: { min: 2, max: 6 } },
+      cap: { minPerWindow: 1, maxPerWindow: 2 },
+    };
+    await withRig(backend, { sim }, async (rig) => {
+      const id = await rig.createCampaign();
+      await rig.startCampaign(id);
+      await advanceUntil(rig, 10 * MINUTE, 3 * HOUR, async () => (await rig.store.getCampaign(id))?.status === 'paused');
+      expect((await rig.store.getCampaign(id))?.pauseReason).toMatch(/^\d+% of the last \d+ outcomes hit WhatsApp's per-user marketing cap/);
+      const atPause = rig.sim.groundTruth().requests;
+      expect(atPause).toBeLessThanOrEqual(300); // first attempts only
+
+      // Paused for two days: the cool-offs pass, but nothing is sent.
+      await rig.advance(2 * DAY);
+      expect(rig.sim.groundTruth().requests).toBe(atPause);
+      expect(await rig.store.setCampaignStatus(id, 'running', null, rig.clock.now())).toBe(true);
+      await rig.advance(HOUR);
+      const truth = rig.sim.groundTruth();
+      expect(truth.requests).toBeGreaterThan(atPause + 100);
+      // Retries fail more often by nature; they do not count against the campaign.
+      expect((await rig.store.getCampaign(id))?.status).toBe('running');
+      expect([...attemptsByRow(truth.messages).values()].filter((a) => a.length > 2)).toEqual([]);
     });
   });
 });
