@@ -28,8 +28,10 @@ export interface RigOptions {
   policy?: Policy;
   /** Who opted in to marketing (everyone opted in to utility). Default: everyone. */
   marketingConsent?: (u: SimUser) => boolean;
-  /** The sender's throughput, which is also the dispatcher's pace. */
+  /** The sender's throughput, which is also the dispatcher's pace (per worker). */
   mps?: number;
+  /** Worker processes sharing the store, each with its own connection; the first receives the webhooks. */
+  workers?: number;
 }
 
 export interface Rig {
@@ -62,13 +64,20 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   const clock = new VirtualClock(START);
   const policy = options.policy ?? DEFAULT_POLICY;
   const mps = options.mps ?? 80;
-  const engine = await startEngine({
-    store, clock, policy, random: seeded(7),
-    http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'engine-test', mode: 'production' },
-    worker: { owner: 'engine-test-worker', mps },
-  });
+  const engines: Engine[] = [];
+  const launch = async (k: number, workerStore: Store): Promise<Engine> => {
+    const started = await startEngine({
+      store: workerStore, clock, policy, random: seeded(7 + k),
+      http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'engine-test', mode: 'production' },
+      worker: { owner: `engine-test-worker-${k}`, mps },
+    });
+    engines.push(started);
+    return started;
+  };
   let sim: Simulator | null = null;
   try {
+    const engine = await launch(0, store);
+    for (let k = 1; k < (options.workers ?? 1); k++) await launch(k, place.open());
     sim = await startSimulator({
       seed: 11,
       ...options.sim,
@@ -76,16 +85,16 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
       appSecret: APP_SECRET,
       callbackUrl: `${engine.url}/webhooks/whatsapp`,
     }, { clock });
-    const rig = await setUp(sim, store, engine, clock, policy, place, options, mps);
-    engine.start({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: rig.phoneNumberId, accessToken: sim.config.accessToken });
+    const rig = await setUp(sim, store, engines, clock, policy, place, options, mps);
+    for (const e of engines) e.start({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: rig.phoneNumberId, accessToken: sim.config.accessToken });
     await body(rig);
   } finally {
-    await engine.stop();
+    for (const e of engines) await e.stop();
     await sim?.stop();
   }
 }
 
-async function setUp(sim: Simulator, store: Store, engine: Engine, clock: VirtualClock, policy: Policy, place: Place, options: RigOptions, mps: number): Promise<Rig> {
+async function setUp(sim: Simulator, store: Store, engines: readonly Engine[], clock: VirtualClock, policy: Policy, place: Place, options: RigOptions, mps: number): Promise<Rig> {
   const optedIn = options.marketingConsent ?? (() => true);
   const records: ContactRecord[] = sim.users.map((u) => ({
     phoneE164: `+${u.phone}`, name: u.name, tags: [], attributes: { country: u.country },
@@ -99,12 +108,13 @@ async function setUp(sim: Simulator, store: Store, engine: Engine, clock: Virtua
   ], clock.now());
   const phoneNumberId = sim.config.phoneNumberId;
   const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: mps, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], clock.now());
-  if (marketingTemplateId === undefined || senderId === undefined) throw new Error('engine rig: setup failed');
+  const engine = engines[0];
+  if (marketingTemplateId === undefined || senderId === undefined || engine === undefined) throw new Error('engine rig: setup failed');
   return {
     clock, sim, store, engine, policy, phoneNumberId, senderId, marketingTemplateId, contactIds,
     async advance(ms) {
       await sim.advance(ms);
-      await engine.pump.drain();
+      for (const e of engines) await e.pump.drain();
     },
     createCampaign: (name = 'Spring sale') => store.createCampaign({ name, templateId: marketingTemplateId, senderId, segment: { consent: ['marketing'] }, scheduledAt: clock.now(), policyPreset: 'meta', status: 'draft' }, clock.now()),
     startCampaign: (id) => startCampaign(store, id, { phoneNumberId }, clock.now()),
