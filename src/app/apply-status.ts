@@ -4,6 +4,7 @@ import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
 import { SECOND, type Millis } from '../core/time.js';
 import type { StatusItem } from '../adapters/webhook/webhook-item.js';
+import { categoryFromPricing } from '../adapters/webhook/to-contact-events.js';
 import type { Store } from '../ports/store.js';
 import { outboxIdFromCallbackData } from './outbox-intent.js';
 import { applySenderAndTemplateEffects } from './send-effects.js';
@@ -32,12 +33,13 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   if (!inserted) return; // a duplicate delivery changes nothing
 
   const rowId = await store.recordDelivery({ wamid: item.messageId, outboxId }, status, errorCode, now);
+  // `sent` says nothing about what the contact can receive; skipping it saves a state write per message.
+  if (status === 'sent') return;
   const row = rowId === null ? null : await store.getOutbox(rowId);
   const contactId = row?.contactId ?? (await deps.resolveContact(item.recipient));
   if (contactId === null) return;
 
-  const pricing = item.pricing?.category ?? null;
-  const category = row?.category ?? (pricing === 'marketing_lite' ? 'marketing' : null);
+  const category = row?.category ?? categoryFromPricing(item.pricing?.category ?? null);
   // Status timestamps have whole seconds: a failure may have happened up to a second after the one
   // stated, so it counts from the end of that second and a 24 h cool-off never ends early.
   const at = status === 'failed' ? item.at + SECOND - 1 : item.at;
