@@ -16,6 +16,7 @@ import { StoreError, type Store } from '../ports/store.js';
 import { runDemo } from './demo/run-demo.js';
 import { planContactImport, runContactImport, type ImportContactsCliOptions } from '../adapters/import/import-contacts-command.js';
 import { startSimulator } from '../adapters/simulator/index.js';
+import { createApiToken } from '../app/api-tokens.js';
 
 /** Builds the `pacer` command line. Output goes through `out`; the caller owns the process. */
 export function buildProgram(out: (text: string) => void): Command {
@@ -202,6 +203,44 @@ export function buildProgram(out: (text: string) => void): Command {
       await withStore(loadConfig(process.env), async (store) => {
         const p = await previewSegment(store, segment, Date.now());
         out(opts.json ? JSON.stringify(p) : `${p.matched} of ${p.contacts} contacts match; now cooling off ${p.matchedNow.cooling_off}, held ${p.matchedNow.held}, stopped ${p.matchedNow.stopped}, unreachable ${p.matchedNow.unreachable}.`);
+      });
+    });
+
+  const token = program.command('token').description('REST API tokens (only their SHA-256 is stored)');
+  token
+    .command('create')
+    .description('Create an API token and print it once: it cannot be shown again')
+    .option('--name <name>', 'what the token is for, e.g. ci or dashboard', 'api')
+    .option('--json', 'JSON output: id, name, token, createdAt')
+    .action(async (opts: { name: string; json?: boolean }) => {
+      const name = opts.name.trim();
+      if (name === '' || name.length > 100) throw new CliFailure('--name must be 1-100 characters', EXIT.usage);
+      await withStore(loadConfig(process.env), async (store) => {
+        const t = await createApiToken(store, name, Date.now());
+        out(opts.json ? JSON.stringify({ id: t.id, name: t.name, token: t.token, createdAt: new Date(t.createdAt).toISOString() }) : `Token #${t.id} (${t.name}):\n${t.token}\nStore it now: Pacer keeps only its hash and cannot show it again. Send it as Authorization: Bearer <token>.`);
+      });
+    });
+  token
+    .command('list')
+    .description('List API tokens (names and dates; the tokens themselves are not stored)')
+    .option('--json', 'JSON output')
+    .action(async (opts: { json?: boolean }) => {
+      await withStore(loadConfig(process.env), async (store) => {
+        const rows = (await store.listApiTokens()).map((t) => ({ id: t.id, name: t.name, createdAt: new Date(t.createdAt).toISOString(), revokedAt: t.revokedAt === null ? null : new Date(t.revokedAt).toISOString() }));
+        out(opts.json ? JSON.stringify(rows, null, 2) : rows.length === 0 ? 'No API tokens.' : rows.map((r) => `#${r.id}  ${r.name}  created ${r.createdAt}${r.revokedAt ? `  revoked ${r.revokedAt}` : ''}`).join('\n'));
+      });
+    });
+  token
+    .command('revoke')
+    .description('Revoke an API token: requests with it get 401 from then on')
+    .argument('<id>', 'the token id shown by pacer token list')
+    .option('--json', 'JSON output')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const n = Number(id);
+      if (!Number.isInteger(n) || n < 1) throw new CliFailure('<id> is the token number shown by pacer token list', EXIT.usage);
+      await withStore(loadConfig(process.env), async (store) => {
+        if (!(await store.revokeApiToken(n, Date.now()))) throw new CliFailure(`No active API token #${n}.`);
+        out(opts.json ? JSON.stringify({ id: n, revoked: true }) : `Revoked API token #${n}.`);
       });
     });
 

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createCloudApiClient } from '../adapters/cloud-api/cloud-api-client.js';
 import { buildHttpServer } from '../adapters/http/build-server.js';
+import { operatorApi } from '../adapters/http/api/operator-api.js';
 import type { HttpLogLevel } from '../adapters/http/log-options.js';
 import { checkBreakers } from '../app/check-breakers.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
@@ -19,6 +20,8 @@ export interface EngineOptions {
   random: () => number;
   http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false };
   worker: { owner: string; mps: number };
+  /** REST API: PACER_ADMIN_TOKEN and the number one-off messages go from (WHATSAPP_PHONE_NUMBER_ID). */
+  api?: { adminToken: string | null; phoneNumberId: string | null };
 }
 
 /** Pacer's moving parts wired together: webhook server, inbox processor, dispatcher, breakers. */
@@ -54,6 +57,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     config: { appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode },
     onStored: () => pump.kick(),
   });
+  void server.register(operatorApi, { store, clock, policy, host: o.http.host, adminToken: o.api?.adminToken ?? null, phoneNumberId: o.api?.phoneNumberId ?? null, onReplay: () => pump.kick() });
   await server.listen({ host: o.http.host, port: o.http.port });
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
   let api: CloudApi | null = null;

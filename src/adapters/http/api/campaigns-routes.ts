@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { campaignAction, CampaignActionError } from '../../../app/campaign-actions.js';
+import { iso } from '../../../core/time.js';
+import type { Campaign, CampaignCounters } from '../../../ports/store.js';
+import type { ApiDeps } from './api-deps.js';
+import { ApiError, notFound } from './api-error.js';
+import { route, type AnyRoute } from './route-table.js';
+import { idParams, isoOrNull, isoTime } from './schemas.js';
+
+const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
+
+const campaignSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: z.enum(STATUSES),
+  pauseReason: z.string().nullable().describe('why it is paused: an operator, or a breaker naming its cause'),
+  templateId: z.number().int(),
+  senderId: z.number().int(),
+  segment: z.record(z.string(), z.unknown()),
+  scheduledAt: isoTime.nullable(),
+  policyPreset: z.string(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+const countersSchema = z.record(z.string(), z.number().int()).describe('outbox rows per status and per outcome, and the total');
+
+function campaignJson(c: Campaign): z.output<typeof campaignSchema> {
+  return {
+    id: c.id, name: c.name, status: c.status, pauseReason: c.pauseReason, templateId: c.templateId, senderId: c.senderId, segment: c.segment,
+    scheduledAt: isoOrNull(c.scheduledAt), policyPreset: c.policyPreset, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
+  };
+}
+
+const withCounters = (c: Campaign, counters: CampaignCounters) => ({ ...campaignJson(c), counters });
+
+const ACTIONS = {
+  pause: 'Pause a running or scheduled campaign; it stays paused until resumed',
+  resume: 'Resume a paused campaign (clears the pause reason)',
+  cancel: 'Cancel a campaign for good: rows not yet sent end as cancelled',
+} as const;
+
+/** Campaigns: list, one with its counters, and the operator actions. */
+export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
+  const { store, clock } = deps;
+  const actions = (Object.keys(ACTIONS) as (keyof typeof ACTIONS)[]).map((action) =>
+    route({
+      method: 'POST', url: `/campaigns/:id/${action}`, operationId: `${action}Campaign`, tag: 'campaigns', summary: ACTIONS[action],
+      params: idParams,
+      ...(action === 'pause' ? { body: z.object({ reason: z.string().trim().min(1).max(200).optional() }).optional() } : {}),
+      responses: {
+        200: { description: 'The campaign after the change, with counters', schema: campaignSchema.extend({ counters: countersSchema }) },
+        404: { description: 'No such campaign' },
+        409: { description: 'The campaign is in a status this action does not apply to (e.g. resuming a cancelled one)' },
+      },
+      handler: async ({ params, body }) => {
+        if ((await store.getCampaign(params.id)) === null) throw notFound(`campaign ${params.id}`);
+        const reason = (body as { reason?: string } | undefined)?.reason;
+        try {
+          const campaign = await campaignAction(store, params.id, action, clock.now(), reason);
+          return withCounters(campaign, await store.campaignCounters(campaign.id));
+        } catch (error) {
+          if (error instanceof CampaignActionError) throw new ApiError(409, 'invalid_transition', error.message);
+          throw error;
+        }
+      },
+    }),
+  );
+  return [
+    route({
+      method: 'GET', url: '/campaigns', operationId: 'listCampaigns', tag: 'campaigns', summary: 'Campaigns, oldest first, optionally by status',
+      query: z.object({ status: z.enum(STATUSES).optional() }),
+      responses: { 200: { description: 'Every campaign (or those with the status)', schema: z.object({ items: z.array(campaignSchema) }) } },
+      handler: async ({ query }) => ({ items: (await store.listCampaigns(query.status === undefined ? {} : { status: query.status })).map(campaignJson) }),
+    }),
+    route({
+      method: 'GET', url: '/campaigns/:id', operationId: 'getCampaign', tag: 'campaigns', summary: 'One campaign with its counters',
+      params: idParams,
+      responses: { 200: { description: 'The campaign', schema: campaignSchema.extend({ counters: countersSchema }) }, 404: { description: 'No such campaign' } },
+      handler: async ({ params }) => {
+        const campaign = await store.getCampaign(params.id);
+        if (campaign === null) throw notFound(`campaign ${params.id}`);
+        return withCounters(campaign, await store.campaignCounters(campaign.id));
+      },
+    }),
+    ...actions,
+  ];
+}

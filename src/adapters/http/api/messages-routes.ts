@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-off-message.js';
+import { iso } from '../../../core/time.js';
+import { mask } from '../../cli/contact-command.js';
+import type { ApiDeps } from './api-deps.js';
+import { ApiError, type Issue } from './api-error.js';
+import { route, type AnyRoute } from './route-table.js';
+import { categorySchema, decisionSchema } from './schemas.js';
+
+const messageBody = z.object({
+  to: z.string().trim().min(1).max(40).describe('recipient phone number, international format (+ and country code)'),
+  category: categorySchema,
+  template: z.object({ name: z.string().min(1).max(512), language: z.string().min(2).max(15).default('en_US') }).optional().describe('an approved template (marketing, utility, authentication)'),
+  text: z.string().min(1).max(4096).optional().describe('free-form text: service category only, inside the 24 h window'),
+  idempotencyKey: z.string().min(1).max(200).optional().describe('the same key never queues twice; one is generated when absent'),
+});
+
+const messageResult = z.object({
+  queued: z.boolean().describe('false when the idempotency key was already used: nothing was added'),
+  idempotencyKey: z.string(),
+  to: z.string().describe('the recipient, masked'),
+  contactId: z.number().int(),
+  category: categorySchema,
+  decision: decisionSchema.describe('what Pacer would do with it right now; the dispatcher decides again when it comes up'),
+});
+
+const PROBLEMS: Record<OneOffProblem, Issue> = {
+  template_or_text: { path: 'template', message: 'give either template or text, not both and not neither' },
+  text_needs_service: { path: 'category', message: 'free-form text is a service message: use category service (it goes only inside the 24 h window)' },
+  template_not_service: { path: 'category', message: 'templates are marketing, utility or authentication; service is for free-form text' },
+  invalid_phone: { path: 'to', message: 'not a valid phone number in international format (+ and country code)' },
+};
+
+/** One-off messages: queued in the outbox like `pacer send`, judged by the same decision as campaigns. */
+export function messageRoutes(deps: ApiDeps): AnyRoute[] {
+  return [
+    route({
+      method: 'POST', url: '/messages', operationId: 'queueMessage', tag: 'messages', summary: 'Queue one message and see what Pacer would do with it now',
+      body: messageBody,
+      responses: {
+        202: { description: 'Queued; the dispatcher sends it when the decision allows', schema: messageResult },
+        200: { description: 'Already queued under this idempotency key; nothing added', schema: messageResult },
+        503: { description: 'No sending number is configured (WHATSAPP_PHONE_NUMBER_ID)' },
+      },
+      handler: async ({ body, reply }) => {
+        if (deps.phoneNumberId === null) throw new ApiError(503, 'no_sender_configured', 'WHATSAPP_PHONE_NUMBER_ID is not set: this server has no number to send from');
+        const key = body.idempotencyKey ?? `api-${randomUUID()}`;
+        const r = await queueOneOffMessage(deps.store, {
+          to: body.to, category: body.category, idempotencyKey: key, phoneNumberId: deps.phoneNumberId,
+          ...(body.template ? { template: body.template } : {}),
+          ...(body.text !== undefined ? { text: body.text } : {}),
+        }, deps.policy, deps.clock.now());
+        if (!r.ok) {
+          const issue = PROBLEMS[r.problem];
+          throw new ApiError(400, 'invalid_body', `the request body is not valid: ${issue.path}: ${issue.message}`, [issue]);
+        }
+        const d = r.decision;
+        const until = 'until' in d && d.until !== null ? iso(d.until) : null;
+        return reply.code(r.queued ? 202 : 200).send({
+          queued: r.queued, idempotencyKey: key, to: mask(r.phoneE164), contactId: r.contactId, category: body.category,
+          decision: { kind: d.kind, reason: d.reason, until, explanation: d.explanation },
+        });
+      },
+    }),
+  ];
+}

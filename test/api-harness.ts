@@ -1,0 +1,111 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { request } from 'undici';
+import { onTestFinished } from 'vitest';
+import { operatorApi, type OperatorApiOptions } from '../src/adapters/http/api/operator-api.js';
+import { buildHttpServer } from '../src/adapters/http/build-server.js';
+import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
+import { createApiToken } from '../src/app/api-tokens.js';
+import { DEFAULT_POLICY } from '../src/core/policy.js';
+import type { Store } from '../src/ports/store.js';
+import { PG_URL, type Place, type TestBackend } from './store-backends.js';
+
+/** A real server on loopback with the operator API, over a fresh store of the given backend. */
+
+export const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+export const ADMIN_TOKEN = 'admin-bootstrap-token-5e1f9c2a';
+export const PHONE_NUMBER_ID = '106540352242922';
+
+export interface ApiRig {
+  store: Store;
+  place: Place;
+  origin: string;
+  app: FastifyInstance;
+  /** A stored token, created through the app use case. */
+  token: string;
+  /** Mutable time: move `clock.t` to let rate-limit buckets refill. */
+  clock: { t: number; now(): number };
+  /** Method and URL of every route registered by the API plugin (fastify's own list). */
+  routes: Array<{ method: string; url: string }>;
+  logText(): string;
+  replays: number;
+  call(method: 'GET' | 'POST', url: string, o?: { body?: unknown; token?: string | null; headers?: Record<string, string> }): Promise<Reply>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  json: unknown;
+}
+
+/** The JSON body, typed as the test expects it (assertions check it). */
+export function body<T>(reply: Reply): T {
+  return reply.json as T;
+}
+
+export async function startApi(backend: TestBackend, options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken'>> = {}): Promise<ApiRig> {
+  const place = backend.place();
+  const store = place.open();
+  await store.migrate();
+  const clock = { t: T0, now: () => clock.t };
+  const lines: string[] = [];
+  const app = buildHttpServer({
+    store, clock,
+    config: { appSecrets: ['app-secret-for-tests'], verifyToken: 'verify-token-for-tests', mode: 'production' },
+    logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
+  });
+  onTestFinished(() => app.close());
+  const routes: ApiRig['routes'] = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
+  });
+  const rig = { replays: 0 } as ApiRig;
+  await app.register(operatorApi, {
+    store, clock, policy: DEFAULT_POLICY, host: '127.0.0.1', adminToken: ADMIN_TOKEN, phoneNumberId: PHONE_NUMBER_ID,
+    onReplay: () => void rig.replays++,
+    ...options,
+  });
+  const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { token } = await createApiToken(store, 'tests', T0);
+  return Object.assign(rig, {
+    store, place, origin, app, token, clock, routes,
+    logText: () => lines.join(''),
+    call: async (method: 'GET' | 'POST', url: string, o: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {}): Promise<Reply> => {
+      const auth = o.token === null ? {} : { authorization: `Bearer ${o.token ?? token}` };
+      const body = o.body === undefined ? {} : { body: JSON.stringify(o.body), headers: { 'content-type': 'application/json', ...auth, ...o.headers } };
+      const res = await request(`${origin}${url}`, { method, headers: { ...auth, ...o.headers }, ...body });
+      const text = await res.body.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.statusCode, headers: res.headers, text, json };
+    },
+  });
+}
+
+/** Reads rows straight from the database, behind the store's back. */
+export async function readRows(place: Place, sql: string): Promise<Array<Record<string, unknown>>> {
+  const { dataDir, schema } = place.options;
+  if (schema === undefined) {
+    const db = new Database(path.join(dataDir ?? '', SQLITE_FILE_NAME), { readonly: true });
+    try {
+      return db.prepare(sql).all() as Array<Record<string, unknown>>;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Array<Record<string, unknown>>;
+  } finally {
+    await client.end();
+  }
+}
