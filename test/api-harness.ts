@@ -31,7 +31,17 @@ export interface ApiRig {
   routes: Array<{ method: string; url: string }>;
   logText(): string;
   replays: number;
-  call(method: 'GET' | 'POST', url: string, o?: { body?: unknown; token?: string | null; headers?: Record<string, string> }): Promise<Reply>;
+  call(method: 'GET' | 'POST', url: string, o?: CallOptions): Promise<Reply>;
+}
+
+export interface CallOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, with a JSON content type. */
+  raw?: string;
+  /** null sends no Authorization header; default the rig's stored token. */
+  token?: string | null;
+  headers?: Record<string, string>;
 }
 
 export interface Reply {
@@ -74,18 +84,19 @@ export async function startApi(backend: TestBackend, options: Partial<Pick<Opera
   return Object.assign(rig, {
     store, place, origin, app, token, clock, routes,
     logText: () => lines.join(''),
-    call: async (method: 'GET' | 'POST', url: string, o: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {}): Promise<Reply> => {
+    call: async (method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<Reply> => {
       const auth = o.token === null ? {} : { authorization: `Bearer ${o.token ?? token}` };
-      const body = o.body === undefined ? {} : { body: JSON.stringify(o.body), headers: { 'content-type': 'application/json', ...auth, ...o.headers } };
+      const text = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+      const body = text === undefined ? {} : { body: text, headers: { 'content-type': 'application/json', ...auth, ...o.headers } };
       const res = await request(`${origin}${url}`, { method, headers: { ...auth, ...o.headers }, ...body });
-      const text = await res.body.text();
+      const received = await res.body.text();
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(received);
       } catch {
         json = undefined;
       }
-      return { status: res.statusCode, headers: res.headers, text, json };
+      return { status: res.statusCode, headers: res.headers, text: received, json };
     },
   });
 }

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { operatorApi } from '../src/adapters/http/api/operator-api.js';
+import { buildHttpServer } from '../src/adapters/http/build-server.js';
+import { openStore, SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
+import { hashApiToken } from '../src/app/api-tokens.js';
+import { DEFAULT_POLICY } from '../src/core/policy.js';
+import { runCli } from '../src/main/cli.js';
+
+let dir: string;
+const run = async (...argv: string[]) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, (t) => out.push(t), (t) => err.push(t));
+  return { code, out: out.join('\n'), err: err.join('\n') };
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'pacer-token-'));
+  process.env.PACER_DATA_DIR = dir;
+});
+
+afterEach(() => {
+  delete process.env.PACER_DATA_DIR;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A server on the CLI's database, to try the token over HTTP. */
+async function statusWith(token: string): Promise<number> {
+  const store = openStore({ dataDir: dir });
+  const app = buildHttpServer({ store, clock: { now: () => Date.now() }, config: { appSecrets: ['s'], verifyToken: null, mode: 'production' }, logger: false });
+  await app.register(operatorApi, { store, clock: { now: () => Date.now() }, policy: DEFAULT_POLICY, host: '127.0.0.1', adminToken: null, phoneNumberId: null });
+  const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const res = await request(`${origin}/api/v1/templates`, { headers: { authorization: `Bearer ${token}` } });
+    await res.body.dump();
+    return res.statusCode;
+  } finally {
+    await app.close();
+    await store.close();
+  }
+}
+
+describe('pacer token', () => {
+  it('creates a token, prints it once, stores only its hash; list never shows it; revoke locks it out', async () => {
+    const created = await run('token', 'create', '--name', 'ci', '--json');
+    expect(created.code).toBe(0);
+    const t = JSON.parse(created.out) as { id: number; name: string; token: string; createdAt: string };
+    expect(t).toMatchObject({ id: 1, name: 'ci' });
+    expect(t.token).toMatch(/^pacer_[A-Za-z0-9_-]{43}$/);
+    const db = new Database(path.join(dir, SQLITE_FILE_NAME), { readonly: true });
+    const rows = db.prepare('SELECT * FROM api_tokens').all() as Array<Record<string, unknown>>;
+    db.close();
+    expect(rows).toEqual([{ id: 1, name: 'ci', token_hash: hashApiToken(t.token), created_at: Date.parse(t.createdAt), revoked_at: null }]);
+    expect(JSON.stringify(rows)).not.toContain(t.token.slice(6));
+
+    expect(await statusWith(t.token)).toBe(200);
+    const listed = await run('token', 'list', '--json');
+    expect(JSON.parse(listed.out)).toEqual([{ id: 1, name: 'ci', createdAt: t.createdAt, revokedAt: null }]);
+    expect(listed.out).not.toContain(t.token);
+
+    expect(await run('token', 'revoke', '1')).toMatchObject({ code: 0, out: 'Revoked API token #1.' });
+    expect(await statusWith(t.token)).toBe(401);
+    expect(await run('token', 'revoke', '1')).toMatchObject({ code: 1, err: 'pacer: No active API token #1.' });
+  });
+
+  it('prints the token with a warning that it is shown once; refuses an empty name', async () => {
+    const human = await run('token', 'create');
+    expect(human.code).toBe(0);
+    expect(human.out).toMatch(/^Token #1 \(api\):\npacer_\S{43}\nStore it now/);
+    expect(await run('token', 'create', '--name', '  ')).toMatchObject({ code: 2, err: expect.stringContaining('--name') as string });
+    expect(await run('token', 'revoke', 'abc')).toMatchObject({ code: 2 });
+  });
+});
