@@ -47,7 +47,8 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A self-contained HTML page (no network): the table and two charts drawn as inline SVG. */
 export function renderHtml(title: string, subtitle: string, rows: readonly Row[], p: StrategyMetrics, n: StrategyMetrics): string {
-  const table = rows.map((r) => `<tr><th>${esc(r.label)}</th><td${winner(r) === 'pacer' ? ' class="win"' : ''}>${esc(String(r.pacer))}</td><td${winner(r) === 'naive' ? ' class="win"' : ''}>${esc(String(r.naive))}</td></tr>`).join('');
+  const fmt = (v: number | string) => esc(typeof v === 'number' ? v.toLocaleString('en-US') : v);
+  const table = rows.map((r) => `<tr><th>${esc(r.label)}</th><td${winner(r) === 'pacer' ? ' class="win"' : ''}>${fmt(r.pacer)}</td><td${winner(r) === 'naive' ? ' class="win"' : ''}>${fmt(r.naive)}</td></tr>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:960px;color:#1f2933}
 table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .8rem;border-bottom:1px solid #e4e7eb;text-align:right}
