@@ -10,7 +10,7 @@ import { DEFAULT_POLICY, type Policy } from '../src/core/policy.js';
 import type { Millis } from '../src/core/time.js';
 import { startEngine, type Engine } from '../src/main/engine.js';
 import { VirtualClock } from '../src/ports/clock.js';
-import type { JsonObject, OutboxInput, OutboxRow, Store } from '../src/ports/store.js';
+import type { OutboxInput, OutboxRow, Store } from '../src/ports/store.js';
 import type { Place, TestBackend } from './store-backends.js';
 
 /**
@@ -194,11 +194,6 @@ export function marketingByRecipient(messages: readonly MessageTruth[]): Map<str
 /** A row is settled (done) or waits for a time or a window (queued, held); never stuck mid-send. */
 export function isFinalOrScheduled(row: OutboxRow): boolean {
   return row.status === 'done' || row.status === 'held' || row.status === 'queued' || (row.status === 'sent' && row.outcome !== null);
-}
-
-export function intentTemplate(intent: JsonObject): string | null {
-  const t = intent['template'];
-  return t !== null && typeof t === 'object' && !Array.isArray(t) && typeof t['name'] === 'string' ? t['name'] : null;
 }
 
 /** mulberry32: seeded jitter, so every run schedules the same retries. */
