@@ -65,21 +65,29 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
 
   const timers: Timer[] = [];
   let stopped = false;
+  // Passes under way. A graceful stop waits for them: a dispatcher pass has sends in flight, and
+  // their answers must be recorded, or those rows are left mid-send and end up unknown.
+  const passes = new Set<Promise<void>>();
+  const tracked = (pass: () => Promise<void>) => (): Promise<void> => {
+    const running = pass().finally(() => passes.delete(running));
+    passes.add(running);
+    return running;
+  };
   const tick = async (): Promise<TickResult> => {
     await pump.drain();
     if (dispatcher === null) throw new Error('engine: start() it before ticking');
     return dispatcher.tick();
   };
-  const loop = async (): Promise<void> => {
+  const loop = tracked(async (): Promise<void> => {
     if (stopped) return;
     const r = await tick();
     if (!stopped) timers.push(clock.at(r.claimed > 0 ? clock.now() + SECOND : await idleUntil(store, clock.now()), loop));
-  };
-  const breakers = async (): Promise<void> => {
+  });
+  const breakers = tracked(async (): Promise<void> => {
     if (stopped) return;
     await checkBreakers(store, policy, clock.now());
     timers.push(clock.at(clock.now() + BREAKER_EVERY, breakers));
-  };
+  });
   return {
     server, url, pump, tick,
     start(options) {
@@ -90,6 +98,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     async stop() {
       stopped = true;
       for (const t of timers) t.cancel();
+      await Promise.allSettled([...passes]);
       await pump.drain();
       await api?.close();
       await server.close();
