@@ -44,6 +44,7 @@ export async function startCampaign(store: Store, campaignId: number, sender: { 
     result.matched += rows.length;
     if (rows.length > 0) result.inserted += (await store.insertOutbox(rows, now)).inserted;
   }
-  await store.setCampaignStatus(campaignId, 'running', null, now);
+  // Starting again never lifts a pause: a breaker's or an operator's pause ends only with a resume.
+  if (campaign.status !== 'paused') await store.setCampaignStatus(campaignId, 'running', null, now);
   return result;
 }

@@ -36,7 +36,7 @@ export function windowCloses(state: ContactState): Millis | null {
 /** When our own frequency cap allows the next marketing send, or null if it allows one now. */
 export function frequencyCapFreesAt(state: ContactState, now: Millis, cap: { max: number; windowMs: Millis } | null): Millis | null {
   if (cap === null || cap.max <= 0) return null;
-  const inWindow = state.marketing.recentSends.filter((t) => t > now - cap.windowMs && t <= now);
+  const inWindow = state.marketing.recentSends.map((s) => s.at).filter((t) => t > now - cap.windowMs && t <= now);
   if (inWindow.length < cap.max) return null;
   const oldestThatMatters = inWindow[inWindow.length - cap.max] ?? now;
   return oldestThatMatters + cap.windowMs;

@@ -35,8 +35,11 @@ export interface MarketingFacts {
   stopped: Cause | null;
   /** The latest resume, kept so an older stop arriving late cannot override it. */
   resumed: Cause | null;
-  /** Times of our recent accepted marketing sends, newest last (bounded), for our own frequency cap. */
-  recentSends: readonly Millis[];
+  /**
+   * Our recent accepted marketing sends, oldest first (bounded), for our own frequency cap. A send
+   * that then fails leaves the list: the contact never saw it.
+   */
+  recentSends: readonly { messageId: string; at: Millis }[];
   /** The marketing-messages path was tried after the last cap (policy `marketing_messages_after_cap`). */
   marketingApiTriedAfterCap: boolean;
 }

@@ -204,6 +204,16 @@ describe('rule 10: our own frequency cap', () => {
     expect(decide(s, intent('utility'), T0 + 2 * DAY, P).kind).toBe('send');
     expect(decide(s, intent('marketing'), T0 + 2 * DAY, { ...P, frequencyCap: null }).kind).toBe('send');
   });
+
+  it('does not count a send that then failed: the contact never saw it', () => {
+    const first = ev.accepted(T0);
+    const second = ev.accepted(T0 + DAY);
+    if (second.type !== 'send_accepted') throw new Error('send_accepted expected');
+    const failed = { ...ev.failed(T0 + DAY + 60_000, 131049), messageId: second.messageId };
+    const s = replay([first, second, failed], P, base());
+    expect(s.marketing.recentSends).toHaveLength(1);
+    expect(decide(s, intent('marketing'), T0 + 3 * DAY, P).kind).toBe('send');
+  });
 });
 
 describe('rule 11: marketing path', () => {

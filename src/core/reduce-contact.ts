@@ -23,14 +23,15 @@ function applyEvent(state: ContactState, event: ContactEvent, policy: Policy): C
   switch (event.type) {
     case 'status':
       if (event.status === 'failed') {
-        return event.errorCode === null ? state : applyFailure(state, event, event.errorCode, policy);
+        const unsent = forgetSend(state, event.messageId);
+        return event.errorCode === null ? unsent : applyFailure(unsent, event, event.errorCode, policy);
       }
       if (event.status === 'sent') return state;
       return applyReached(state, event.at, event.category, event.status === 'read' || event.status === 'played');
     case 'send_error':
       return applyFailure(state, event, event.errorCode, policy);
     case 'send_accepted':
-      return event.category === 'marketing' ? applyMarketingSent(state, event.at, event.path === 'marketing_messages') : state;
+      return event.category === 'marketing' ? applyMarketingSent(state, event.messageId, event.at, event.path === 'marketing_messages') : state;
     case 'inbound':
       return applyInbound(state, event, policy);
     case 'preference':
@@ -119,11 +120,17 @@ function applyReached(state: ContactState, at: Millis, category: Category | null
   return next;
 }
 
-function applyMarketingSent(state: ContactState, at: Millis, viaMarketingApi: boolean): ContactState {
-  const sends = [...state.marketing.recentSends, at].sort((a, b) => a - b);
+function applyMarketingSent(state: ContactState, messageId: string, at: Millis, viaMarketingApi: boolean): ContactState {
+  const sends = [...state.marketing.recentSends, { messageId, at }].sort((a, b) => a.at - b.at);
   const recentSends = sends.length > RECENT_SENDS_LIMIT ? sends.slice(sends.length - RECENT_SENDS_LIMIT) : sends;
   const afterCap = viaMarketingApi && state.marketing.lastCap !== null && at >= state.marketing.lastCap.at;
   return withMarketing(state, { recentSends, marketingApiTriedAfterCap: state.marketing.marketingApiTriedAfterCap || afterCap });
+}
+
+/** A marketing send that failed never reached the contact: it stops counting toward our own cap. */
+function forgetSend(state: ContactState, messageId: string): ContactState {
+  const sends = state.marketing.recentSends;
+  return sends.some((s) => s.messageId === messageId) ? withMarketing(state, { recentSends: sends.filter((s) => s.messageId !== messageId) }) : state;
 }
 
 function applyInbound(state: ContactState, event: Extract<ContactEvent, { type: 'inbound' }>, policy: Policy): ContactState {

@@ -5,6 +5,7 @@ import { buildHttpServer } from '../adapters/http/build-server.js';
 import { operatorApi } from '../adapters/http/api/operator-api.js';
 import type { HttpLogLevel } from '../adapters/http/log-options.js';
 import { checkBreakers } from '../app/check-breakers.js';
+import { completeFinishedCampaigns } from '../app/complete-campaigns.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
 import { InboxPump } from '../app/inbox-pump.js';
 import type { Policy } from '../core/policy.js';
@@ -46,6 +47,7 @@ export interface ApiOptions {
 
 const IDLE_POLL = 5 * MINUTE;
 const BREAKER_EVERY = 10 * MINUTE;
+const RETRY_AFTER_FAILURE = 5 * SECOND;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
@@ -78,15 +80,28 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     if (dispatcher === null) throw new Error('engine: start() it before ticking');
     return dispatcher.tick();
   };
+  // A failing pass (the database away for a moment) is reported and tried again; the loop never dies.
+  const report = (what: string, error: unknown) => process.stderr.write(`pacer: ${what} failed, retrying: ${error instanceof Error ? error.message : String(error)}\n`);
   const loop = tracked(async (): Promise<void> => {
     if (stopped) return;
-    const r = await tick();
-    if (!stopped) timers.push(clock.at(r.claimed > 0 ? clock.now() + SECOND : await idleUntil(store, clock.now()), loop));
+    let next = clock.now() + RETRY_AFTER_FAILURE;
+    try {
+      const r = await tick();
+      next = r.claimed > 0 ? clock.now() + SECOND : await idleUntil(store, clock.now());
+    } catch (error) {
+      report('dispatch', error);
+    }
+    if (!stopped) timers.push(clock.at(next, loop));
   });
   const breakers = tracked(async (): Promise<void> => {
     if (stopped) return;
-    await checkBreakers(store, policy, clock.now());
-    timers.push(clock.at(clock.now() + BREAKER_EVERY, breakers));
+    try {
+      await checkBreakers(store, policy, clock.now());
+      await completeFinishedCampaigns(store, clock.now());
+    } catch (error) {
+      report('campaign checks', error);
+    }
+    if (!stopped) timers.push(clock.at(clock.now() + BREAKER_EVERY, breakers));
   });
   return {
     server, url, pump, tick,

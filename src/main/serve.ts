@@ -11,6 +11,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     store, clock: systemClock, policy: config.policy, random: Math.random,
     http: { host: config.http.host, port: config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: 'warn' },
     worker: { owner: `serve-${process.pid}`, mps: 80 },
+    api: { adminToken: config.http.adminToken, phoneNumberId: config.whatsapp.phoneNumberId },
   });
   out(`Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp`);
   const { accessToken, phoneNumberId } = config.whatsapp;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { completeFinishedCampaigns } from '../src/app/complete-campaigns.js';
+import { startCampaign } from '../src/app/start-campaign.js';
+import { BACKENDS } from './store-backends.js';
+import { seedCampaign } from './store-seed.js';
+
+const T0 = Date.UTC(2026, 0, 5, 9);
+
+describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
+  it('completes a running campaign once no row can still be sent, and never a paused one', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: 60_000, limit: 2 });
+    if (!a || !b) throw new Error('two rows expected');
+    await store.complete(a.id, 'w', 'skipped', T0);
+    expect(await completeFinishedCampaigns(store, T0)).toEqual([]); // one row is still leased
+    await store.reschedule(b.id, 'w', { status: 'queued', until: T0 + 86_400_000, capAttempt: true, errorCode: 131049 }, T0);
+    expect(await completeFinishedCampaigns(store, T0)).toEqual([]); // a retry is scheduled
+    const [again] = await store.claimDue({ owner: 'w', now: T0 + 86_400_000, leaseMs: 60_000, limit: 1 });
+    await store.complete(again?.id ?? -1, 'w', 'capped_exhausted', T0 + 86_400_000);
+    expect(await completeFinishedCampaigns(store, T0 + 86_400_000)).toEqual([seed.campaignId]);
+    expect((await store.getCampaign(seed.campaignId))?.status).toBe('completed');
+  });
+
+  it('starting a paused campaign plans its rows but keeps the pause', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 1, 'paused');
+    await store.setCampaignStatus(seed.campaignId, 'paused', 'cap share too high', T0);
+    expect(await startCampaign(store, seed.campaignId, { phoneNumberId: 'pn-1' }, T0)).toMatchObject({ inserted: 1 });
+    expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused', pauseReason: 'cap share too high' });
+    expect(await completeFinishedCampaigns(store, T0)).toEqual([]);
+  });
+});
