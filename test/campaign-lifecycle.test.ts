@@ -23,6 +23,17 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
     expect((await store.getCampaign(seed.campaignId))?.status).toBe('completed');
   });
 
+  it('keeps a campaign open while an accepted message may still come back failed', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 1);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: 60_000, limit: 1 });
+    await store.recordIntent(row?.id ?? -1, 'w', T0);
+    await store.recordAccepted(row?.id ?? -1, 'w', 'wamid.1', T0);
+    expect(await completeFinishedCampaigns(store, T0 + 3_600_000)).toEqual([]);
+    expect(await completeFinishedCampaigns(store, T0 + 25 * 3_600_000)).toEqual([seed.campaignId]);
+  });
+
   it('starting a paused campaign plans its rows but keeps the pause', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1, 'paused');

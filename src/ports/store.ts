@@ -337,6 +337,8 @@ export interface Store {
   listQuarantinedInbox(afterId: number, limit: number): Promise<InboxRow[]>;
   /** Sends quarantined payloads (these ids, or all with null) back to the processor; returns how many. */
   releaseQuarantine(ids: readonly number[] | null): Promise<number>;
+  /** Rows still to send, being sent, or accepted within `settleMs` (a failure may yet requeue them). */
+  campaignOpenRows(campaignId: number, now: Millis, settleMs: number): Promise<number>;
   /** Ends a cancelled campaign's queued and held rows as `cancelled`; returns how many. */
   cancelCampaignRows(campaignId: number, now: Millis): Promise<number>;
   listSenders(): Promise<Sender[]>;

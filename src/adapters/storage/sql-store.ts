@@ -9,6 +9,7 @@ import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplat
 import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
 import { listQuarantinedInbox, releaseQuarantine } from './sql/inbox-quarantine.js';
 import { cancelCampaignRows } from './sql/campaign-cancel.js';
+import { campaignOpenRows } from './sql/campaign-open-rows.js';
 import { createCampaign, getCampaign, setCampaignStatus } from './sql/campaigns.js';
 import { getSender, getTemplate, setSenderState, upsertSenders, upsertTemplates } from './sql/catalog.js';
 import { consentHistory, getConsent, setConsent } from './sql/consent.js';
@@ -37,7 +38,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendMessageEvent,
   appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,
   appendDecisions, campaignCounters, contactTimeline,
-  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow,
+  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
 };
 
