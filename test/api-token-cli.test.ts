@@ -9,15 +9,10 @@ import { buildHttpServer } from '../src/adapters/http/build-server.js';
 import { openStore, SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { hashApiToken } from '../src/app/api-tokens.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
-import { runCli } from '../src/main/cli.js';
+import { runPacer } from './cli-run.js';
 
 let dir: string;
-const run = async (...argv: string[]) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, (t) => out.push(t), (t) => err.push(t));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const run = runPacer;
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'pacer-token-'));

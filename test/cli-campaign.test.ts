@@ -2,15 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../src/main/cli.js';
+import { runPacer } from './cli-run.js';
 
 let dir: string;
-const run = async (...argv: string[]) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, (t) => out.push(t), (t) => err.push(t));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const run = runPacer;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'pacer-campaign-'));

@@ -6,15 +6,10 @@ import { openStore } from '../src/adapters/storage/open-store.js';
 import { importContactRecords } from '../src/app/import-contact-records.js';
 import { applyContactEvents } from '../src/app/update-contact-state.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
-import { runCli } from '../src/main/cli.js';
+import { runPacer } from './cli-run.js';
 
 let dir: string;
-const run = async (...argv: string[]) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, (t) => out.push(t), (t) => err.push(t));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const run = runPacer;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-'));

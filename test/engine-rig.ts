@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { seededRandom } from '../src/adapters/simulator/prng.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { startSimulator, type MessageTruth, type Simulator, type SimulatorConfigInput, type SimUser } from '../src/adapters/simulator/index.js';
@@ -67,7 +68,7 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   const engines: Engine[] = [];
   const launch = async (k: number, workerStore: Store): Promise<Engine> => {
     const started = await startEngine({
-      store: workerStore, clock, policy, random: seeded(7 + k),
+      store: workerStore, clock, policy, random: seededRandom(7 + k),
       http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'engine-test', mode: 'production' },
       worker: { owner: `engine-test-worker-${k}`, mps },
     });
@@ -196,14 +197,3 @@ export function isFinalOrScheduled(row: OutboxRow): boolean {
   return row.status === 'done' || row.status === 'held' || row.status === 'queued' || (row.status === 'sent' && row.outcome !== null);
 }
 
-/** mulberry32: seeded jitter, so every run schedules the same retries. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

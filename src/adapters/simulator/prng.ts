@@ -80,3 +80,9 @@ export function hash32(text: string): number {
   h ^= h >>> 13;
   return h >>> 0;
 }
+
+/** The same generator as a plain function, for callers that only need numbers in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  const prng = new Prng(seed);
+  return () => prng.next();
+}

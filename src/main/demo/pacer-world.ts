@@ -9,7 +9,7 @@ import { VirtualClock } from '../../ports/clock.js';
 import type { OutboxInput, Store } from '../../ports/store.js';
 import { startEngine } from '../engine.js';
 import { inShare, type DemoPlan } from './demo-plan.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../adapters/simulator/prng.js';
 
 export interface PacerResult {
   truth: GroundTruth;

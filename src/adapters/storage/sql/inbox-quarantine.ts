@@ -1,18 +1,11 @@
 import type { InboxRow } from '../../../ports/store.js';
 import type { SqlRunner } from '../sql-executor.js';
-import { bool, bytes, int, intOrNull, textOrNull } from './values.js';
+import { toInbox } from './inbox.js';
 
 /** Quarantined payloads, oldest first, for operators (`pacer webhooks quarantine`). */
 export async function listQuarantinedInbox(db: SqlRunner, afterId: number, limit: number): Promise<InboxRow[]> {
   const rows = await db.query('SELECT * FROM webhook_inbox WHERE quarantine_reason IS NOT NULL AND id > $1 ORDER BY id LIMIT $2', [afterId, limit]);
-  return rows.map((row) => ({
-    id: int(row['id']),
-    raw: bytes(row['raw']),
-    receivedAt: int(row['received_at']),
-    signatureOk: bool(row['signature_ok']),
-    processedAt: intOrNull(row['processed_at']),
-    quarantineReason: textOrNull(row['quarantine_reason']),
-  }));
+  return rows.map(toInbox);
 }
 
 /** Puts quarantined payloads back in line for the processor (after a fix); null releases them all. */

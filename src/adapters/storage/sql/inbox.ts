@@ -2,7 +2,7 @@ import type { InboxInput, InboxRow } from '../../../ports/store.js';
 import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
 import { bool, bytes, chunks, inList, int, intOrNull, textOrNull, valuesList } from './values.js';
 
-function toInbox(row: SqlRow): InboxRow {
+export function toInbox(row: SqlRow): InboxRow {
   return {
     id: int(row['id']),
     raw: bytes(row['raw']),
