@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroundTruth, MessageTruth } from '../src/adapters/simulator/index.js';
 import { MINUTE } from '../src/core/time.js';
-import { seededRandom } from '../src/main/demo/seeded-random.js';
+import { seededRandom } from '../src/adapters/simulator/prng.js';
 import type { OutboxOutcome, OutboxRow } from '../src/ports/store.js';
 import { campaignRows, eventually, inboxRows, killHard, setUpCrashWorld, startServe, statusCounts, stopGracefully, type CrashWorld, type ServeProcess } from './crash-rig.js';
 import { attemptsByRow, isFinalOrScheduled } from './engine-rig.js';

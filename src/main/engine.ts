@@ -65,7 +65,8 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   let api: CloudApi | null = null;
   let dispatcher: Dispatcher | null = null;
 
-  const timers: Timer[] = [];
+  // Each loop has at most one pending timer: the next pass.
+  const timers: { loop: Timer | null; breakers: Timer | null } = { loop: null, breakers: null };
   let stopped = false;
   // Passes under way. A graceful stop waits for them: a dispatcher pass has sends in flight, and
   // their answers must be recorded, or those rows are left mid-send and end up unknown.
@@ -91,7 +92,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     } catch (error) {
       report('dispatch', error);
     }
-    if (!stopped) timers.push(clock.at(next, loop));
+    if (!stopped) timers.loop = clock.at(next, loop);
   });
   const breakers = tracked(async (): Promise<void> => {
     if (stopped) return;
@@ -101,18 +102,20 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     } catch (error) {
       report('campaign checks', error);
     }
-    if (!stopped) timers.push(clock.at(clock.now() + BREAKER_EVERY, breakers));
+    if (!stopped) timers.breakers = clock.at(clock.now() + BREAKER_EVERY, breakers);
   });
   return {
     server, url, pump, tick,
     start(options) {
       api = createCloudApiClient({ ...options, capCodes: policy.capCodes, maxConcurrency: 32 });
       dispatcher = new Dispatcher({ store, api, policy, clock, random }, { owner: o.worker.owner, mps: o.worker.mps, leaseMs: MINUTE, batchSize: o.worker.mps });
-      timers.push(clock.at(clock.now(), loop), clock.at(clock.now(), breakers));
+      timers.loop = clock.at(clock.now(), loop);
+      timers.breakers = clock.at(clock.now(), breakers);
     },
     async stop() {
       stopped = true;
-      for (const t of timers) t.cancel();
+      timers.loop?.cancel();
+      timers.breakers?.cancel();
       await Promise.allSettled([...passes]);
       await pump.drain();
       await api?.close();
