@@ -1,0 +1,3 @@
+import { webhookIngestBenchmark } from '../fixtures/webhook-ingest-rig.js';
+
+export default webhookIngestBenchmark('postgres');
