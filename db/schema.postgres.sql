@@ -199,6 +199,8 @@ CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id);
 
 CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);
 
+CREATE INDEX outbox_campaign_status ON outbox USING btree (campaign_id, status, updated_at);
+
 CREATE INDEX outbox_contact ON outbox USING btree (contact_id, status);
 
 CREATE INDEX outbox_due ON outbox USING btree (status, next_attempt_at);

@@ -154,6 +154,8 @@ CREATE INDEX decisions_outbox ON decisions (outbox_id);
 
 CREATE INDEX message_events_outbox ON message_events (outbox_id, id);
 
+CREATE INDEX outbox_campaign_status ON outbox (campaign_id, status, updated_at);
+
 CREATE INDEX outbox_contact ON outbox (contact_id, status);
 
 CREATE INDEX outbox_due ON outbox (status, next_attempt_at);

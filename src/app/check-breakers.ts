@@ -7,6 +7,13 @@ import type { Store } from '../ports/store.js';
 /** Codes whose arrival means the account itself is being limited (spam limits, locks, restrictions). */
 const ACCOUNT_STOP_CODES = ERROR_CATALOGUE.filter((e) => e.class === 'account_problem' && e.effects.campaign === 'pause').map((e) => e.code);
 
+/** What the previous check saw, so an idle system skips re-reading unchanged windows. */
+export interface BreakerMemo {
+  lastEventId: number;
+}
+
+const NO_NEW_OUTCOMES = { outcomes: 0, caps: 0, accountStops: 0 };
+
 export interface BreakerTrip {
   campaignId: number;
   reason: string;
@@ -17,11 +24,15 @@ export interface BreakerTrip {
  * Looks at every running campaign's recent outcomes and its template and sender, and pauses the
  * ones the breaker says must stop, with the reason operators will see. Returns what tripped.
  */
-export async function checkBreakers(store: Store, policy: Policy, now: Millis, config: BreakerConfig = DEFAULT_BREAKER): Promise<BreakerTrip[]> {
+export async function checkBreakers(store: Store, policy: Policy, now: Millis, config: BreakerConfig = DEFAULT_BREAKER, seen: BreakerMemo = { lastEventId: -1 }): Promise<BreakerTrip[]> {
   const trips: BreakerTrip[] = [];
+  // Outcome windows only change when message events arrive; reading them is the costly part.
+  const lastEventId = await store.latestMessageEventId();
+  const readWindows = lastEventId !== seen.lastEventId;
+  seen.lastEventId = lastEventId;
   for (const campaign of await store.listCampaigns({ status: 'running' })) {
     const [window, template, sender] = await Promise.all([
-      store.campaignWindow(campaign.id, Math.max(config.minOutcomes, 500), policy.capCodes, ACCOUNT_STOP_CODES),
+      readWindows ? store.campaignWindow(campaign.id, Math.max(config.minOutcomes, 500), policy.capCodes, ACCOUNT_STOP_CODES) : NO_NEW_OUTCOMES,
       store.getTemplateById(campaign.templateId),
       store.getSenderById(campaign.senderId),
     ]);

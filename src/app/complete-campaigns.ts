@@ -12,8 +12,7 @@ export const SETTLE_MS = DAY;
 export async function completeFinishedCampaigns(store: Store, now: Millis): Promise<number[]> {
   const done: number[] = [];
   for (const campaign of await store.listCampaigns({ status: 'running' })) {
-    const c = await store.campaignCounters(campaign.id);
-    if (c.total > 0 && (await store.campaignOpenRows(campaign.id, now, SETTLE_MS)) === 0) {
+    if ((await store.campaignOpenRows(campaign.id, now, SETTLE_MS)) === 0 && (await store.campaignCounters(campaign.id)).total > 0) {
       if (await store.setCampaignStatus(campaign.id, 'completed', null, now)) done.push(campaign.id);
     }
   }

@@ -173,9 +173,9 @@ describe('rule 8: window, template and sender', () => {
     const disabled = intent('utility', { template: { status: 'disabled', pausedUntil: null } });
     expect(decide(base(), disabled, T0, P)).toMatchObject({ kind: 'skip', reason: 'template_unavailable' });
   });
-  it('defers while the sender backs off and skips while it is stopped', () => {
+  it('defers while the sender backs off, and while it is stopped (never dropping the message)', () => {
     expect(decide(base(), intent('utility', { sender: { state: 'throttled', until: T0 + 5000 } }), T0, P)).toMatchObject({ kind: 'defer', reason: 'sender_throttled' });
-    expect(decide(base(), intent('utility', { sender: { state: 'stopped', why: '131031 account locked' } }), T0, P)).toMatchObject({ kind: 'skip', reason: 'sender_stopped' });
+    expect(decide(base(), intent('utility', { sender: { state: 'stopped', why: '131031 account locked' } }), T0, P)).toMatchObject({ kind: 'defer', reason: 'sender_stopped', until: T0 + HOUR });
   });
 });
 

@@ -11,6 +11,7 @@ import type { Decision, SendIntent, SendPath, SendReason } from './decision.js';
 import type { Policy } from './policy.js';
 import { HOUR, iso, type Millis } from './time.js';
 
+/** How soon a message blocked by a paused template or a stopped sender is looked at again. */
 const TEMPLATE_RECHECK_MS = HOUR;
 
 /**
@@ -54,7 +55,9 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
 
   const sender = intent.sender;
   if (sender.state === 'stopped') {
-    return skip('sender_stopped', `The sender number is stopped until an operator acts: ${sender.why}.`);
+    // Not a skip: the message is still wanted once the number is fixed; the campaign breaker pauses the campaign.
+    const until = now + TEMPLATE_RECHECK_MS;
+    return { kind: 'defer', until, reason: 'sender_stopped', explanation: `The sender number is stopped until an operator acts (${sender.why}); Pacer looks again at ${iso(until)}.` };
   }
   if (sender.state === 'throttled' && sender.until > now) {
     return { kind: 'defer', until: sender.until, reason: 'sender_throttled', explanation: `The sender number is backing off after a rate limit until ${iso(sender.until)}.` };

@@ -7,7 +7,8 @@ export type DeferReason =
   | 'marketing_cool_off' // per-user cap (131049): wait for it to lift
   | 'frequency_cap' // our own K-per-window marketing cap
   | 'template_paused' // paused by Meta for a known time
-  | 'sender_throttled'; // sender number backing off (130429 and friends)
+  | 'sender_throttled' // sender number backing off (130429 and friends)
+  | 'sender_stopped'; // account or number problem: looked at again hourly while an operator acts
 
 export type HoldReason = 'experiment_group'; // 130472: only inside an open window
 
@@ -19,7 +20,6 @@ export type SkipReason =
   | 'us_marketing_pause'
   | 'window_closed' // free-form outside the customer-service window
   | 'template_unavailable' // disabled, rejected, deleted, or paused with no known end
-  | 'sender_stopped' // account/number problem awaiting an operator
   | 'capped_exhausted'; // this message used its cap attempts; the contact stays eligible later
 
 export type SendReason =

@@ -94,10 +94,11 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     }
     if (!stopped) timers.loop = clock.at(next, loop);
   });
+  const breakerMemo = { lastEventId: -1 };
   const breakers = tracked(async (): Promise<void> => {
     if (stopped) return;
     try {
-      await checkBreakers(store, policy, clock.now());
+      await checkBreakers(store, policy, clock.now(), undefined, breakerMemo);
       await completeFinishedCampaigns(store, clock.now());
     } catch (error) {
       report('campaign checks', error);

@@ -337,7 +337,7 @@ export interface Store {
   listQuarantinedInbox(afterId: number, limit: number): Promise<InboxRow[]>;
   /** Sends quarantined payloads (these ids, or all with null) back to the processor; returns how many. */
   releaseQuarantine(ids: readonly number[] | null): Promise<number>;
-  /** Rows still to send, being sent, or accepted within `settleMs` (a failure may yet requeue them). */
+  /** 1 when some row is still to send, being sent, or accepted within `settleMs` (a failure may yet requeue it); else 0. */
   campaignOpenRows(campaignId: number, now: Millis, settleMs: number): Promise<number>;
   /** Ends a cancelled campaign's queued and held rows as `cancelled`; returns how many. */
   cancelCampaignRows(campaignId: number, now: Millis): Promise<number>;
@@ -346,6 +346,8 @@ export interface Store {
   getTemplateById(id: number): Promise<Template | null>;
   listTemplates(): Promise<Template[]>;
   listCampaigns(filter: { status?: CampaignStatus }): Promise<Campaign[]>;
+  /** Id of the newest message event (0 when none): lets callers skip work when nothing arrived. */
+  latestMessageEventId(): Promise<number>;
   campaignWindow(campaignId: number, limit: number, capCodes: readonly number[], stopCodes: readonly number[]): Promise<CampaignWindow>;
   createApiToken(token: ApiTokenInput, now: Millis): Promise<ApiToken>;
   /** By hash, revoked or not. */

@@ -3,7 +3,7 @@ import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import type { SqlExecutor, SqlRunner } from './sql-executor.js';
 import { campaignCounters, contactTimeline } from './sql/reports.js';
-import { campaignWindow } from './sql/campaign-window.js';
+import { campaignWindow, latestMessageEventId } from './sql/campaign-window.js';
 import { createApiToken, findApiToken, listApiTokens, outboxTotals, revokeApiToken } from './sql/api-tokens.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
 import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
@@ -38,7 +38,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendMessageEvent,
   appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,
   appendDecisions, campaignCounters, contactTimeline,
-  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow,
+  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
 };
 

@@ -58,6 +58,9 @@ export class SqliteExecutor implements SqlExecutor {
       db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
       if (!readonly) db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      // Checkpoint less often (each one syncs the disk) and keep the hot pages in memory.
+      db.pragma('wal_autocheckpoint = 8000');
+      db.pragma('cache_size = -65536');
       db.pragma('foreign_keys = ON');
       const file = path.resolve(options.file);
       return new SqliteExecutor(db, file, acquireQueue(file));
