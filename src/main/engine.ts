@@ -15,6 +15,8 @@ import type { Scheduler, Timer } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 
 export interface EngineOptions {
+  /** Apply stored webhooks only before each dispatcher pass (for virtual-time runs). */
+  batchInbox?: boolean;
   store: Store;
   clock: Scheduler;
   policy: Policy;
@@ -57,7 +59,9 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     store, clock,
     logger: logLevel === false ? false : { level: logLevel },
     config: { appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode },
-    onStored: () => pump.kick(),
+    // Real time: apply webhooks as soon as they are stored. Virtual time (the demo) applies them in
+    // batches before each dispatcher pass instead: the same order of effects, far fewer commits.
+    onStored: o.batchInbox === true ? undefined : () => pump.kick(),
   });
   void server.register(operatorApi, { store, clock, policy, host: o.http.host, adminToken: o.api?.adminToken ?? null, phoneNumberId: o.api?.phoneNumberId ?? null, onReplay: () => pump.kick() });
   await server.listen({ host: o.http.host, port: o.http.port });

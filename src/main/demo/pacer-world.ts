@@ -35,6 +35,7 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
     store, clock, policy, random: seededRandom(plan.seed),
     http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production', logLevel: process.env.PACER_DEMO_LOG ? 'error' : false },
     worker: { owner: 'demo-worker', mps: plan.mps },
+    batchInbox: true,
   });
   const sim = await startSimulator({ ...simulator, appSecret: APP_SECRET, callbackUrl: `${pacer.url}/webhooks/whatsapp` }, { clock });
 
