@@ -27,8 +27,8 @@ export function demoSimulator(plan: DemoPlan): SimulatorConfigInput {
     population: { size: plan.audience, otherMarketingPerDay: { min: 0.1, max: 2.5 } },
     cap: { minPerWindow: 2, maxPerWindow: 6 },
     rateLimits: { throughputMps: plan.mps },
-    // Meta batches statuses into fewer POSTs under load; the demo leans on that.
-    webhooks: { batchRate: 0.95, maxBatch: 200 },
+    // Under load Meta delivers statuses seconds late and several to a POST; the demo leans on that.
+    webhooks: { batchRate: 0.95, maxBatch: 200, latencyMs: { min: 1_000, max: 8_000 } },
   };
 }
 
