@@ -21,6 +21,7 @@ CREATE TABLE campaigns (
   pause_reason text,
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
+  ends_at bigint,
   CONSTRAINT campaigns_pkey PRIMARY KEY (id),
   CONSTRAINT campaigns_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES senders(id),
   CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'running'::text, 'paused'::text, 'completed'::text, 'cancelled'::text]))),

@@ -34,6 +34,19 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
     expect(await completeFinishedCampaigns(store, T0 + 25 * 3_600_000)).toEqual([seed.campaignId]);
   });
 
+  it('ends a campaign at its end time, paused or not, skipping the rows still waiting', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    const endsAt = T0 + 7 * 86_400_000;
+    const id = await store.createCampaign({ name: 'ends', templateId: seed.templateId, senderId: seed.senderId, segment: {}, scheduledAt: null, endsAt, policyPreset: 'meta', status: 'paused' }, T0);
+    await store.insertOutbox(seed.rows(() => T0).map((r) => ({ ...r, campaignId: id })), T0);
+    expect(await store.getCampaign(id)).toMatchObject({ endsAt });
+    expect(await completeFinishedCampaigns(store, endsAt - 1)).toEqual([]);
+    expect(await completeFinishedCampaigns(store, endsAt)).toEqual([id]);
+    expect(await store.getCampaign(id)).toMatchObject({ status: 'completed' });
+    expect(await store.campaignCounters(id)).toMatchObject({ skipped: 2, queued: 0 });
+  });
+
   it('starting a paused campaign plans its rows but keeps the pause', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1, 'paused');

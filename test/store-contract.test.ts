@@ -158,7 +158,7 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     const [senderId = -1] = await store.upsertSenders([{ phoneNumberId: 'p', displayNumber: 'd', qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], T0);
     const input: CampaignInput = {
       name: 'Spring', templateId, senderId, segment: { all: [{ tag: 'vip' }, { not: { attr: 'city', eq: 'Paris' } }] },
-      scheduledAt: T0 + HOUR, policyPreset: 'meta', status: 'scheduled',
+      scheduledAt: T0 + HOUR, endsAt: T0 + 7 * 24 * HOUR, policyPreset: 'meta', status: 'scheduled',
     };
     const id = await store.createCampaign(input, T0);
     expect(await store.setCampaignStatus(id, 'paused', 'cap share 40% over 1000 sends', T0 + 5)).toBe(true);

@@ -7,11 +7,20 @@ export const SETTLE_MS = DAY;
 /**
  * A running campaign ends when none of its rows can still be sent: nothing queued, held, leased or
  * mid-send, and nothing accepted so recently that a failure webhook could still put it back in line.
- * (A paused campaign stays paused: an operator decides what happens to its rows.)
+ * (Before its end time, a paused campaign stays paused: an operator decides what happens to its rows.)
  */
 export async function completeFinishedCampaigns(store: Store, now: Millis): Promise<number[]> {
   const done: number[] = [];
-  for (const campaign of await store.listCampaigns({ status: 'running' })) {
+  // Past its end time a campaign ends, paused or not: rows still held or not yet due are skipped.
+  const running = await store.listCampaigns({ status: 'running' });
+  const paused = await store.listCampaigns({ status: 'paused' });
+  for (const campaign of [...running, ...paused]) {
+    if (campaign.endsAt === undefined || campaign.endsAt === null || campaign.endsAt > now) continue;
+    await store.cancelCampaignRows(campaign.id, now, 'skipped');
+    if (await store.setCampaignStatus(campaign.id, 'completed', `ended at its end time; ${campaign.pauseReason ? `it was paused: ${campaign.pauseReason}` : 'rows still waiting were skipped'}`, now)) done.push(campaign.id);
+  }
+  for (const campaign of running) {
+    if (done.includes(campaign.id)) continue;
     if ((await store.campaignOpenRows(campaign.id, now, SETTLE_MS)) === 0 && (await store.campaignCounters(campaign.id)).total > 0) {
       if (await store.setCampaignStatus(campaign.id, 'completed', null, now)) done.push(campaign.id);
     }

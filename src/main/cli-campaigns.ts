@@ -43,6 +43,7 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
     .option('--language <code>', 'template language', 'en_US')
     .option('--segment <json>', 'segment, e.g. {"tagsAll":["vip"],"exclude":["stopped","unreachable"]}')
     .option('--at <iso>', 'start sending at this time (default: when started)')
+    .option('--ends <iso>', 'end the campaign at this time: rows still held or not yet due are skipped')
     .option('--preset <name>', '131049 retry schedule: meta, 12h, 24h, 48h', 'meta')
     .option('--json', 'JSON output')
     .action(async (opts: CreateOptions & { json?: boolean }) => {

@@ -115,6 +115,8 @@ export interface CampaignInput {
   senderId: number;
   segment: JsonObject;
   scheduledAt: Millis | null;
+  /** When the campaign ends whatever is left (held or not yet due rows); null runs until done. */
+  endsAt?: Millis | null;
   policyPreset: string;
   status: CampaignStatus;
 }
@@ -339,8 +341,8 @@ export interface Store {
   releaseQuarantine(ids: readonly number[] | null): Promise<number>;
   /** 1 when some row is still to send, being sent, or accepted within `settleMs` (a failure may yet requeue it); else 0. */
   campaignOpenRows(campaignId: number, now: Millis, settleMs: number): Promise<number>;
-  /** Ends a cancelled campaign's queued and held rows as `cancelled`; returns how many. */
-  cancelCampaignRows(campaignId: number, now: Millis): Promise<number>;
+  /** Ends a campaign's queued and held rows with `outcome` (`cancelled`, or `skipped` when it ended); returns how many. */
+  cancelCampaignRows(campaignId: number, now: Millis, outcome?: 'cancelled' | 'skipped'): Promise<number>;
   listSenders(): Promise<Sender[]>;
   getSenderById(id: number): Promise<Sender | null>;
   getTemplateById(id: number): Promise<Template | null>;

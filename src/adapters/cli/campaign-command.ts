@@ -12,6 +12,7 @@ export interface CreateOptions {
   language: string;
   segment?: string;
   at?: string;
+  ends?: string;
   preset: string;
 }
 
@@ -35,12 +36,14 @@ export async function createCampaignCommand(store: Store, o: CreateOptions, send
   }
   const scheduledAt = o.at === undefined ? null : Date.parse(o.at);
   if (scheduledAt !== null && Number.isNaN(scheduledAt)) throw new CliFailure('--at must be an ISO time, e.g. 2026-12-01T09:00:00Z', EXIT.usage);
+  const endsAt = o.ends === undefined ? null : Date.parse(o.ends);
+  if (endsAt !== null && (Number.isNaN(endsAt) || endsAt <= (scheduledAt ?? now))) throw new CliFailure('--ends must be an ISO time after the start, e.g. 2026-12-08T09:00:00Z', EXIT.usage);
   const senderRow = (await store.getSender(sender.phoneNumberId)) ?? null;
   const senderId = senderRow?.id ?? (await store.upsertSenders([{ phoneNumberId: sender.phoneNumberId, displayNumber: sender.phoneNumberId, qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], now))[0];
   if (senderId === undefined) throw new CliFailure('could not record the sender number');
   // Marketing campaigns need marketing consent unless the segment says otherwise explicitly.
   const withConsent = segment.consent === undefined && template.category === 'marketing' ? { ...segment, consent: ['marketing' as const] } : segment;
-  const id = await store.createCampaign({ name: o.name, templateId: template.id, senderId, segment: JSON.parse(JSON.stringify(withConsent)) as JsonObject, scheduledAt, policyPreset: o.preset, status: 'draft' }, now);
+  const id = await store.createCampaign({ name: o.name, templateId: template.id, senderId, segment: JSON.parse(JSON.stringify(withConsent)) as JsonObject, scheduledAt, endsAt, policyPreset: o.preset, status: 'draft' }, now);
   const created = await store.getCampaign(id);
   if (created === null) throw new CliFailure('campaign was not stored');
   return created;

@@ -11,6 +11,7 @@ export function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
     senderId: int(row['sender_id']),
     segment: json(caps, row['segment']),
     scheduledAt: intOrNull(row['scheduled_at']),
+    endsAt: intOrNull(row['ends_at']),
     policyPreset: String(row['policy_preset']),
     status: String(row['status']) as CampaignStatus,
     pauseReason: textOrNull(row['pause_reason']),
@@ -19,11 +20,11 @@ export function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
   };
 }
 
-const CREATE = `INSERT INTO campaigns (name, template_id, sender_id, segment, scheduled_at, policy_preset, status, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`;
+const CREATE = `INSERT INTO campaigns (name, template_id, sender_id, segment, scheduled_at, policy_preset, status, created_at, updated_at, ends_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) RETURNING id`;
 
 export async function createCampaign(db: SqlRunner, c: CampaignInput, now: number): Promise<number> {
-  const rows = await db.query(CREATE, [c.name, c.templateId, c.senderId, toJson(c.segment), c.scheduledAt, c.policyPreset, c.status, now]);
+  const rows = await db.query(CREATE, [c.name, c.templateId, c.senderId, toJson(c.segment), c.scheduledAt, c.policyPreset, c.status, now, c.endsAt ?? null]);
   return int(rows[0]?.['id']);
 }
 
