@@ -148,10 +148,21 @@ export function buildProgram(out: (text: string) => void): Command {
 
   program
     .command('serve')
-    .description('Run Pacer: webhook endpoint, inbox processing, dispatcher and campaign breakers (applies migrations first)')
+    .description('Run Pacer: webhook endpoint, REST API, inbox processing, dispatcher and campaign breakers (applies migrations first)')
+    .option('--no-dispatch', 'receive and apply webhooks only; pacer worker processes send')
+    .action(async (opts: { dispatch: boolean }) => {
+      await serve(loadConfig(process.env), out, { role: 'serve', dispatch: opts.dispatch });
+    });
+
+  program
+    .command('worker')
+    .description('Dispatch only (with a health endpoint on 127.0.0.1:PACER_WORKER_PORT); run beside pacer serve --no-dispatch')
     .action(async () => {
       const config = loadConfig(process.env);
-      await serve(config, out);
+      if (config.whatsapp.accessToken === null || config.whatsapp.phoneNumberId === null) {
+        throw new CliFailure('A worker sends: set WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID.', EXIT.usage);
+      }
+      await serve(config, out, { role: 'worker', dispatch: true });
     });
 
   program

@@ -3,19 +3,34 @@ import type { Config } from '../config/config.js';
 import { systemClock } from '../ports/clock.js';
 import { startEngine } from './engine.js';
 
-/** `pacer serve`: the composition root for a real deployment, on real time, until SIGINT/SIGTERM. */
-export async function serve(config: Config, out: (line: string) => void): Promise<void> {
+export interface ServeRole {
+  /** `serve`: the public HTTP edge. `worker`: dispatch only, with a loopback health endpoint. */
+  role: 'serve' | 'worker';
+  /** `serve --no-dispatch`: receive and apply webhooks, leave sending to workers. */
+  dispatch: boolean;
+}
+
+/**
+ * `pacer serve` and `pacer worker`: the composition root for a real deployment, on real time, until
+ * SIGINT/SIGTERM. One `serve` takes Meta's webhooks and the API; workers only send. Every process
+ * applies stored webhooks before dispatching (idempotent, so several may do it).
+ */
+export async function serve(config: Config, out: (line: string) => void, as: ServeRole = { role: 'serve', dispatch: true }): Promise<void> {
   const store = openStore({ databaseUrl: config.storage.databaseUrl ?? undefined, dataDir: config.storage.dataDir });
   const migrated = await store.migrate();
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
-    http: { host: config.http.host, port: config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: 'warn' },
-    worker: { owner: `serve-${process.pid}`, mps: 80 },
+    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? Number(process.env.PACER_WORKER_PORT ?? 0) : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: 'warn' },
+    worker: { owner: `${as.role}-${process.pid}`, mps: 80 },
     api: { adminToken: config.http.adminToken, phoneNumberId: config.whatsapp.phoneNumberId },
   });
-  out(`Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp`);
+  out(as.role === 'worker'
+    ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
+    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp`);
   const { accessToken, phoneNumberId } = config.whatsapp;
-  if (accessToken !== null && phoneNumberId !== null) {
+  if (!as.dispatch) {
+    out('Not dispatching (--no-dispatch): workers send.');
+  } else if (accessToken !== null && phoneNumberId !== null) {
     engine.start({ baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken });
     out(`Dispatching from phone number id ${phoneNumberId} through ${config.whatsapp.apiBaseUrl}.`);
   } else {
