@@ -14,17 +14,22 @@ let children: ChildProcess[] = [];
 let dir = '';
 
 afterEach(async () => {
-  for (const child of children) {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  }
+  // Stop every process at once; one that has not exited 10 s after SIGTERM is killed, so a slow
+  // shutdown cannot leave processes behind (graceful stop itself is asserted in the crash test).
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  await Promise.all(running.map(async (child) => {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }));
   children = [];
   await sim?.stop();
+  sim = null;
   rmSync(dir, { recursive: true, force: true });
   for (const k of ['PACER_DATA_DIR', 'WHATSAPP_PHONE_NUMBER_ID']) delete process.env[k];
-});
+}, 30_000);
 
 async function freePort(): Promise<number> {
   const server = createServer();
