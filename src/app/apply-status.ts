@@ -6,7 +6,8 @@ import { SECOND, type Millis } from '../core/time.js';
 import type { StatusItem } from '../adapters/webhook/webhook-item.js';
 import { categoryFromPricing } from '../adapters/webhook/to-contact-events.js';
 import type { Store } from '../ports/store.js';
-import { outboxIdFromCallbackData } from './outbox-intent.js';
+import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';
+import { retryMove } from './retry-move.js';
 import { applySenderAndTemplateEffects } from './send-effects.js';
 import { applyContactEvents } from './update-contact-state.js';
 
@@ -49,30 +50,12 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
 
   const isCap = classifyCode(errorCode, policy.capCodes) === 'per_user_marketing_cap';
   const plan = planRetry(errorCode, item.at, { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) }, policy, deps.random());
-  const tpl = row.intent['template'];
-  const template = tpl !== null && typeof tpl === 'object' && !Array.isArray(tpl) && typeof tpl['name'] === 'string' && typeof tpl['language'] === 'string' ? { name: tpl['name'], language: tpl['language'], category: row.category } : null;
-  const phoneNumberId = typeof row.intent['phoneNumberId'] === 'string' ? row.intent['phoneNumberId'] : null;
-  if (phoneNumberId !== null) await applySenderAndTemplateEffects(store, errorCode, { phoneNumberId, template, backoffUntil: now + policy.senderBackoff.baseMs }, now);
+  const intent = parseOutboxIntent(row.intent, row.id);
+  const template = intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null;
+  await applySenderAndTemplateEffects(store, errorCode, { phoneNumberId: intent.phoneNumberId, template, backoffUntil: now + policy.senderBackoff.baseMs }, now);
 
-  switch (plan.kind) {
-    case 'redecide':
-      await store.requeue(rowId, { status: 'queued', until: state.marketing.coolOffUntil ?? now, capAttempt: isCap, errorCode }, now);
-      return;
-    case 'hold_for_window':
-      await store.requeue(rowId, { status: 'held', until: null, capAttempt: false, errorCode }, now);
-      return;
-    case 'retry_at':
-      // Jittered backoff is fractional; stored times are whole milliseconds (never earlier than planned).
-      await store.requeue(rowId, { status: 'queued', until: Math.ceil(plan.at), capAttempt: false, errorCode }, now);
-      return;
-    case 'park':
-      await store.requeue(rowId, { status: 'queued', until: now + 3_600_000, capAttempt: false, errorCode }, now);
-      return;
-    case 'reroute_cloud':
-      await store.requeue(rowId, { status: 'queued', until: now, capAttempt: false, errorCode }, now);
-      return;
-    case 'give_up':
-      if (plan.outcome === 'capped_exhausted') await store.settle(rowId, 'capped_exhausted', errorCode, now);
-      return; // already recorded as failed with its code
-  }
+  const move = retryMove(plan, now, state.marketing.coolOffUntil, errorCode);
+  if (move.kind === 'reschedule') await store.requeue(rowId, move.input, now);
+  else if (move.outcome === 'capped_exhausted') await store.settle(rowId, 'capped_exhausted', errorCode, now);
+  // A plain failure is already recorded, with its code, by recordDelivery.
 }

@@ -7,6 +7,7 @@ import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
 import type { Contact, DecisionAuditInput, OutboxRow, Sender, Store, Template } from '../ports/store.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
 import { recipientRegion } from './recipient-region.js';
+import { retryMove, type RetryMove } from './retry-move.js';
 import { applySenderAndTemplateEffects } from './send-effects.js';
 import { applyContactEvents, loadContactState } from './update-contact-state.js';
 
@@ -101,42 +102,27 @@ async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResu
         // unknown and a status webhook carrying our callback data settles it.
         return 'unknown';
       }
-      return retryLater(row, ctx, planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()), null);
+      return moveRow(row, ctx, retryMove(planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()), now, null, null));
     case 'rejected': {
       const code = result.code;
       const state = await applyContactEvents(store, row.contactId, [{ type: 'send_error', id: `err:${row.id}:${row.attempts}`, at: now, messageId: null, category: row.category, errorCode: code }], ctx.policy, now);
       const plan = planRetry(code, now, { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) }, ctx.policy, ctx.random());
-      const backoffUntil = plan.kind === 'retry_at' ? Math.ceil(plan.at) : now + ctx.policy.senderBackoff.baseMs;
+      const backoffUntil = plan.kind === 'retry_at' ? plan.at : now + ctx.policy.senderBackoff.baseMs;
       const tpl = intent.template ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category } : null;
       await applySenderAndTemplateEffects(store, code, { phoneNumberId: intent.phoneNumberId, template: tpl, backoffUntil }, now);
-      if (plan.kind === 'redecide') {
-        const until = state.marketing.coolOffUntil ?? now;
-        return (await store.reschedule(row.id, owner, { status: 'queued', until, capAttempt: true, errorCode: code }, now)) ? 'retry' : 'lost_lease';
-      }
-      return retryLater(row, ctx, plan, code);
+      return moveRow(row, ctx, retryMove(plan, now, state.marketing.coolOffUntil, code));
     }
   }
 }
 
-async function retryLater(row: OutboxRow, ctx: RowContext, plan: ReturnType<typeof planRetry>, code: number | null): Promise<RowOutcome> {
+async function moveRow(row: OutboxRow, ctx: RowContext, move: RetryMove): Promise<RowOutcome> {
   const { store, owner } = ctx;
   const now = ctx.now();
-  switch (plan.kind) {
-    case 'retry_at':
-      // Jittered backoff is fractional; stored times are whole milliseconds (never earlier than planned).
-      return (await store.reschedule(row.id, owner, { status: 'queued', until: Math.ceil(plan.at), capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
-    case 'redecide':
-    case 'reroute_cloud':
-      return (await store.reschedule(row.id, owner, { status: 'queued', until: now, capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
-    case 'park':
-      // Re-checked in an hour; the campaign breaker pauses the campaign meanwhile.
-      return (await store.reschedule(row.id, owner, { status: 'queued', until: now + 3_600_000, capAttempt: false, errorCode: code }, now)) ? 'retry' : 'lost_lease';
-    case 'hold_for_window':
-      return (await store.reschedule(row.id, owner, { status: 'held', until: null, capAttempt: false, errorCode: code }, now)) ? 'held' : 'lost_lease';
-    case 'give_up':
-      if (plan.outcome === 'capped_exhausted') return (await store.complete(row.id, owner, 'capped_exhausted', now)) ? 'skipped' : 'lost_lease';
-      return (await store.fail(row.id, owner, code, now)) ? 'failed' : 'lost_lease';
+  if (move.kind === 'reschedule') {
+    return (await store.reschedule(row.id, owner, move.input, now)) ? (move.input.status === 'held' ? 'held' : 'retry') : 'lost_lease';
   }
+  if (move.outcome === 'capped_exhausted') return (await store.complete(row.id, owner, 'capped_exhausted', now)) ? 'skipped' : 'lost_lease';
+  return (await store.fail(row.id, owner, move.errorCode, now)) ? 'failed' : 'lost_lease';
 }
 
 function recipientOf(contact: Contact): Recipient {

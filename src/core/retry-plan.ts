@@ -60,5 +60,6 @@ function backoff(schedule: 'transient' | 'pair_rate' | 'sender_throttle', failed
   // Meta's advice for the pair rate is 4^n seconds; other schedules double with full jitter on top.
   const raw = schedule === 'pair_rate' ? Math.pow(4, n) * SECOND : p.baseMs * Math.pow(2, n) * (1 + jitter);
   const delay = Math.min(p.maxMs, Math.max(p.baseMs, raw));
-  return { kind: 'retry_at', at: failedAt + delay, why: `${schedule.replace('_', ' ')} backoff, retry ${failures}` };
+  // Whole milliseconds, like every stored time; rounding up never retries earlier than planned.
+  return { kind: 'retry_at', at: Math.ceil(failedAt + delay), why: `${schedule.replace('_', ' ')} backoff, retry ${failures}` };
 }
