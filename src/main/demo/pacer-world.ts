@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { startSimulator, type GroundTruth, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
+import { startSimulator, type GroundTruth, type SimulatorConfigInput, type SimUser } from '../../adapters/simulator/index.js';
 import { openStore } from '../../adapters/storage/open-store.js';
 import { importContactRecords, type ContactRecord } from '../../app/import-contact-records.js';
 import { startCampaign } from '../../app/start-campaign.js';
@@ -18,6 +18,8 @@ export interface PacerResult {
   webhooksStored: number;
   /** Contact id per simulated user index. */
   contactIds: number[];
+  /** The simulated users (the naive world, on the same seed, has the same ones). */
+  users: readonly SimUser[];
 }
 
 const APP_SECRET = 'demo-app-secret';
@@ -77,5 +79,5 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   const webhooksStored = pacer.server.pacerMetrics.webhookStored;
   await pacer.stop();
   await sim.stop();
-  return { truth, store, campaignId, webhooksStored, contactIds };
+  return { truth, store, campaignId, webhooksStored, contactIds, users: sim.users };
 }

@@ -5,7 +5,6 @@ import type { SimulatorConfigInput } from '../../adapters/simulator/index.js';
 import { unreachableCause } from '../../core/contact-facts.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import { defaultDemoPlan, type DemoPlan } from './demo-plan.js';
-import { usersFor } from './demo-users.js';
 import { measure, reachableAmong, retriesFromTruth } from './demo-metrics.js';
 import { comparisonRows, renderHtml, renderTable } from './demo-report.js';
 import type { NaiveResult } from './naive-world.js';
@@ -55,7 +54,7 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   const naiveResult = await naive;
 
   // Pacer never suppresses a contact for a cap; count any contact it holds unreachable who is not.
-  const { users } = usersFor(simulator);
+  const users = pacer.users;
   const unreachable: number[] = [];
   for (const [i, id] of pacer.contactIds.entries()) {
     if (unreachableCause(await loadContactState(pacer.store, id)) !== null) unreachable.push(i);
