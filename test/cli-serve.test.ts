@@ -88,19 +88,22 @@ describe('pacer serve, worker and send, as separate processes on real time', () 
     await eventually(() => s.groundTruth().messages.some((m) => m.to === user.phone && m.readAt !== null), 20_000);
     const truth = s.groundTruth();
     expect(truth.messages.filter((m) => m.to === user.phone)).toHaveLength(1); // the same key never sends twice
-    expect(truth.webhooks.failedAttempts).toBe(0); // every signed webhook was accepted
+    expect(truth.webhooks.failures).toEqual({}); // every signed webhook was accepted
   });
 
   it('splits the edge from sending: serve --no-dispatch takes the webhooks, a worker sends', async () => {
     const { sim: s, user, env } = await world();
     const said = { serve: '', worker: '' };
     pacer(['serve', '--no-dispatch'], env).stdout?.on('data', (b: Buffer) => (said.serve += b.toString('utf8')));
+    // The edge first: a worker that sends before anyone listens for the webhooks earns refused
+    // deliveries (which the simulator, like Meta, retries later).
+    await eventually(() => said.serve.includes('Not dispatching'), 20_000);
     pacer(['worker'], { ...env, PACER_WORKER_PORT: '0' }).stdout?.on('data', (b: Buffer) => (said.worker += b.toString('utf8')));
-    await eventually(() => said.serve.includes('Not dispatching') && said.worker.includes('Dispatching from phone number id'), 20_000);
+    await eventually(() => said.worker.includes('Dispatching from phone number id'), 20_000);
     expect(said.serve).not.toContain('Dispatching from');
     await eventually(() => s.groundTruth().messages.some((m) => m.to === user.phone && m.readAt !== null), 20_000);
     expect(s.groundTruth().messages.filter((m) => m.to === user.phone)).toHaveLength(1);
-    expect(s.groundTruth().webhooks.failedAttempts).toBe(0);
+    expect(s.groundTruth().webhooks.failures).toEqual({});
     const token = process.env.WHATSAPP_ACCESS_TOKEN;
     delete process.env.WHATSAPP_ACCESS_TOKEN;
     try {

@@ -83,7 +83,7 @@ export class GroundTruthLog {
       syncErrors: Object.fromEntries(this.syncErrors),
       asyncFailures: Object.fromEntries(this.asyncFailures),
       reactions: { ...this.reactions },
-      webhooks: { ...webhooks },
+      webhooks: { ...webhooks, failures: { ...webhooks.failures } },
     };
   }
 }

@@ -19,6 +19,8 @@ export interface DeliveryStats {
   abandoned: number;
   /** Events handed over for delivery. */
   events: number;
+  /** Failed attempts by cause: `http <status>` or the network error's code. */
+  failures: Record<string, number>;
 }
 
 interface PendingStatus {
@@ -35,7 +37,7 @@ const BATCH_WINDOW_MS = 5 * SECOND;
  * the endpoint answers anything but 200 (for up to 7 days).
  */
 export class WebhookDelivery {
-  readonly stats: DeliveryStats = { attempts: 0, accepted: 0, failedAttempts: 0, duplicates: 0, abandoned: 0, events: 0 };
+  readonly stats: DeliveryStats = { attempts: 0, accepted: 0, failedAttempts: 0, duplicates: 0, abandoned: 0, events: 0, failures: {} };
   private readonly pending: PendingStatus[] = [];
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
   private stopped = false;
@@ -108,6 +110,7 @@ export class WebhookDelivery {
     if (this.stopped || this.callbackUrl === null) return;
     this.stats.attempts++;
     let ok = false;
+    let cause = '';
     try {
       const response = await this.agent.request({
         origin: new URL(this.callbackUrl).origin,
@@ -120,8 +123,10 @@ export class WebhookDelivery {
       });
       await response.body.dump();
       ok = response.statusCode === 200;
-    } catch {
+      cause = `http ${response.statusCode}`;
+    } catch (error) {
       ok = false; // refused, reset or timed out: all count as a failed delivery
+      cause = (error as { code?: string }).code ?? 'network error';
     }
     if (this.stopped) return;
     const now = this.scheduler.now();
@@ -134,6 +139,7 @@ export class WebhookDelivery {
       return;
     }
     this.stats.failedAttempts++;
+    this.stats.failures[cause] = (this.stats.failures[cause] ?? 0) + 1;
     const gap = Math.min(this.config.retryMaxMs, this.config.retryBaseMs * 2 ** attempt);
     if (now + gap - firstAt > this.config.retryForMs) {
       this.stats.abandoned++;
