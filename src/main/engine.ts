@@ -89,10 +89,13 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const report = (what: string, error: unknown) => process.stderr.write(`pacer: ${what} failed, retrying: ${error instanceof Error ? error.message : String(error)}\n`);
   const loop = tracked(async (): Promise<void> => {
     if (stopped) return;
-    let next = clock.now() + RETRY_AFTER_FAILURE;
+    const startedAt = clock.now();
+    let next = startedAt + RETRY_AFTER_FAILURE;
     try {
       const r = await tick();
-      next = r.claimed > 0 ? clock.now() + SECOND : await idleUntil(store, clock.now());
+      // The next busy pass starts a second after this one started, not after it ended: the budget
+      // of a second's sends then lasts a second, and the number reaches its full throughput.
+      next = r.claimed > 0 ? startedAt + SECOND : await idleUntil(store, clock.now());
     } catch (error) {
       report('dispatch', error);
     }
