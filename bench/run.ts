@@ -55,8 +55,12 @@ async function main(): Promise<number> {
   for (const bench of benches) {
     process.stdout.write(`${bench.name}: `);
     try {
-      const sides = await runBenchmark(bench, { quick, rounds, warmup, beforeSample, onSample: (_s, _r, _v, warm) => process.stdout.write(warm ? '·' : '.') });
-      const r = toResult(bench, sides, { rounds, warmup, quick, date, machine, loadAverage });
+      const shape = {
+        rounds: values.rounds === undefined ? Math.min(rounds, bench.maxRounds ?? rounds) : rounds,
+        warmup: values.warmup === undefined ? Math.min(warmup, bench.maxWarmup ?? warmup) : warmup,
+      };
+      const sides = await runBenchmark(bench, { quick, ...shape, beforeSample, onSample: (_s, _r, _v, warm) => process.stdout.write(warm ? '·' : '.') });
+      const r = toResult(bench, sides, { ...shape, quick, date, machine, loadAverage });
       results.push(r);
       const verdict = r.meetsTarget === null ? '' : r.meetsTarget ? ', meets target' : ', BELOW TARGET';
       console.log(` pacer ${formatNumber(r.pacer.median)} ${r.unit} (${formatNumber(r.pacer.min)}–${formatNumber(r.pacer.max)}), ` +

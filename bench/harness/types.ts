@@ -27,6 +27,12 @@ export interface Benchmark<Ctx = unknown> {
   unit: string;
   /** Default true: ops/s-style figures. False for latencies and memory. */
   higherIsBetter?: boolean;
+  /**
+   * At most this many recorded rounds and warm-up rounds, for figures whose one sample takes many
+   * seconds (a million rows); `--rounds` and `--warmup` on the command line still win.
+   */
+  maxRounds?: number;
+  maxWarmup?: number;
   setup(mode: RunMode): Ctx | Promise<Ctx>;
   pacer(ctx: Ctx): Sample | Promise<Sample>;
   reference(ctx: Ctx): Sample | Promise<Sample>;

@@ -1,7 +1,7 @@
 import { matchesSegment, reachability, type SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { Store } from '../ports/store.js';
-import { loadContactState } from './update-contact-state.js';
+import { EMPTY_CONTACT_STATE } from '../core/contact-state.js';
 
 export interface SegmentPreview {
   contacts: number;
@@ -14,12 +14,12 @@ export interface SegmentPreview {
 export async function previewSegment(store: Store, segment: SegmentDefinition, now: Millis): Promise<SegmentPreview> {
   const preview: SegmentPreview = { contacts: 0, matched: 0, matchedNow: { cooling_off: 0, held: 0, stopped: 0, unreachable: 0 } };
   for (let after = 0; ;) {
-    const page = await store.listContacts(after, 2000);
+    const page = await store.listContactsWithState(after, 2000);
     if (page.length === 0) return preview;
-    after = page[page.length - 1]?.id ?? after;
-    for (const contact of page) {
+    after = page[page.length - 1]?.contact.id ?? after;
+    for (const { contact, state: stored } of page) {
       preview.contacts++;
-      const state = await loadContactState(store, contact.id);
+      const state = stored?.state ?? EMPTY_CONTACT_STATE;
       if (!matchesSegment(contact, state, segment, now)) continue;
       preview.matched++;
       for (const r of reachability(state, now)) preview.matchedNow[r]++;

@@ -3,9 +3,10 @@ import type { Millis } from '../core/time.js';
 import type { OutboxInput, Store } from '../ports/store.js';
 import type { OutboxIntent } from './outbox-intent.js';
 import { parseSegment } from './segment-schema.js';
-import { loadContactState } from './update-contact-state.js';
+import { EMPTY_CONTACT_STATE } from '../core/contact-state.js';
 
-const PAGE = 2000;
+// Contacts read (with their states) per page; each page's matches go in as one insertOutbox call.
+const PAGE = 5000;
 
 export interface StartCampaignResult {
   scanned: number;
@@ -31,14 +32,13 @@ export async function startCampaign(store: Store, campaignId: number, sender: { 
   let afterId = 0;
   const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
   for (;;) {
-    const contacts = await store.listContacts(afterId, PAGE);
+    const contacts = await store.listContactsWithState(afterId, PAGE);
     if (contacts.length === 0) break;
-    afterId = contacts[contacts.length - 1]?.id ?? afterId;
+    afterId = contacts[contacts.length - 1]?.contact.id ?? afterId;
     const rows: OutboxInput[] = [];
-    for (const contact of contacts) {
-      const state = await loadContactState(store, contact.id);
-      if (!matchesSegment(contact, state, segment, now)) continue;
-      rows.push({ campaignId, contactId: contact.id, senderId: campaign.senderId, category: template.category, intent: { phoneNumberId: intent.phoneNumberId, template: { ...intent.template } }, idempotencyKey: null, nextAttemptAt: dueAt });
+    for (const { contact, state } of contacts) {
+      if (!matchesSegment(contact, state?.state ?? EMPTY_CONTACT_STATE, segment, now)) continue;
+      rows.push({ campaignId, contactId: contact.id, senderId: campaign.senderId, category: template.category, intent, idempotencyKey: null, nextAttemptAt: dueAt });
     }
     result.scanned += contacts.length;
     result.matched += rows.length;

@@ -90,7 +90,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const loop = tracked(async (): Promise<void> => {
     if (stopped) return;
     const startedAt = clock.now();
-    let next = startedAt + RETRY_AFTER_FAILURE;
+    let next: Millis;
     try {
       const r = await tick();
       // The next busy pass starts a second after this one started, not after it ended: the budget
@@ -98,6 +98,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       next = r.claimed > 0 ? startedAt + SECOND : await idleUntil(store, clock.now());
     } catch (error) {
       report('dispatch', error);
+      next = clock.now() + RETRY_AFTER_FAILURE;
     }
     if (!stopped) timers.loop = clock.at(next, loop);
   });

@@ -73,6 +73,11 @@ export interface ConsentRecord extends ConsentInput {
   contactId: number;
 }
 
+export interface ContactWithState {
+  contact: Contact;
+  state: StoredContactState | null;
+}
+
 export interface StoredContactState {
   state: ContactState;
   /** Incremented by every save; pass it back to `saveContactState`. */
@@ -271,6 +276,8 @@ export interface Store {
   findContact(key: ContactKey): Promise<Contact | null>;
   /** Pages through contacts by id, for planners. */
   listContacts(afterId: number, limit: number): Promise<Contact[]>;
+  /** The same page, each contact with its stored state (null before its first event), in one read. */
+  listContactsWithState(afterId: number, limit: number): Promise<ContactWithState[]>;
 
   /** Appends to the consent history and moves the current value unless a newer one is already there. */
   setConsent(contactId: number, consent: ConsentInput, now: Millis): Promise<ConsentRecord>;
