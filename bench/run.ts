@@ -55,9 +55,11 @@ async function main(): Promise<number> {
   for (const bench of benches) {
     process.stdout.write(`${bench.name}: `);
     try {
+      // Figures with long samples cap their rounds, and in a quick run take one sample a side.
+      const heavy = bench.maxRounds !== undefined;
       const shape = {
-        rounds: values.rounds === undefined ? Math.min(rounds, bench.maxRounds ?? rounds) : rounds,
-        warmup: values.warmup === undefined ? Math.min(warmup, bench.maxWarmup ?? warmup) : warmup,
+        rounds: values.rounds === undefined ? Math.min(rounds, heavy && quick ? 1 : (bench.maxRounds ?? rounds)) : rounds,
+        warmup: values.warmup === undefined ? Math.min(warmup, heavy && quick ? 0 : (bench.maxWarmup ?? warmup)) : warmup,
       };
       const sides = await runBenchmark(bench, { quick, ...shape, beforeSample, onSample: (_s, _r, _v, warm) => process.stdout.write(warm ? '·' : '.') });
       const r = toResult(bench, sides, { ...shape, quick, date, machine, loadAverage });

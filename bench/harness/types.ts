@@ -29,7 +29,8 @@ export interface Benchmark<Ctx = unknown> {
   higherIsBetter?: boolean;
   /**
    * At most this many recorded rounds and warm-up rounds, for figures whose one sample takes many
-   * seconds (a million rows); `--rounds` and `--warmup` on the command line still win.
+   * seconds (a million rows); a quick run then takes one round and no warm-up. `--rounds` and
+   * `--warmup` on the command line still win.
    */
   maxRounds?: number;
   maxWarmup?: number;
