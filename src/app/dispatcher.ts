@@ -2,7 +2,7 @@ import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
-import type { DecisionAuditInput, Sender, Store, Template } from '../ports/store.js';
+import type { ContactWithState, DecisionAuditInput, Sender, Store, Template } from '../ports/store.js';
 import { parseOutboxIntent } from './outbox-intent.js';
 import { finishOutboxRow, prepareOutboxRow, sendPrepared, type PreparedRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
 
@@ -70,7 +70,10 @@ export class Dispatcher {
     // Three steps, so storage work is batched into two short transactions and no transaction ever
     // spans a network call: decide and record intents; send; record the answers.
     const prepared = await store.transaction(async (tx) => {
-      const inTx = { ...ctx, store: tx };
+      // Every claimed row's contact and state in one read, inside the transaction: deciding writes
+      // neither, so each row sees exactly what reading it on its own would have returned.
+      const known = await tx.getContactsWithState(rows.map((r) => r.contactId));
+      const inTx = { ...ctx, store: withKnownContacts(tx, known) };
       const out: PreparedRow[] = [];
       for (const row of rows) out.push(await prepareOutboxRow(row, inTx));
       if (audits.length > 0) await tx.appendDecisions(audits);
@@ -89,6 +92,22 @@ export class Dispatcher {
     for (const o of sent) result[o]++;
     return result;
   }
+}
+
+/** The store, answering contact and contact-state reads for these contacts from memory. */
+function withKnownContacts(store: Store, known: readonly ContactWithState[]): Store {
+  const byId = new Map(known.map((k) => [k.contact.id, k]));
+  return {
+    ...store,
+    getContact: (id) => {
+      const k = byId.get(id);
+      return k ? Promise.resolve(k.contact) : store.getContact(id);
+    },
+    loadContactState: (id) => {
+      const k = byId.get(id);
+      return k ? Promise.resolve(k.state) : store.loadContactState(id);
+    },
+  };
 }
 
 function memo<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {

@@ -278,6 +278,8 @@ export interface Store {
   listContacts(afterId: number, limit: number): Promise<Contact[]>;
   /** The same page, each contact with its stored state (null before its first event), in one read. */
   listContactsWithState(afterId: number, limit: number): Promise<ContactWithState[]>;
+  /** The contacts with these ids that exist, each with its stored state, in id order (for a batch of sends). */
+  getContactsWithState(ids: readonly number[]): Promise<ContactWithState[]>;
 
   /** Appends to the consent history and moves the current value unless a newer one is already there. */
   setConsent(contactId: number, consent: ConsentInput, now: Millis): Promise<ConsentRecord>;

@@ -14,7 +14,7 @@ import { createCampaign, getCampaign, setCampaignStatus } from './sql/campaigns.
 import { getSender, getTemplate, setSenderState, upsertSenders, upsertTemplates } from './sql/catalog.js';
 import { consentHistory, getConsent, setConsent } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
-import { findContact, getContact, listContacts, listContactsWithState } from './sql/contacts.js';
+import { findContact, getContact, getContactsWithState, listContacts, listContactsWithState } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
@@ -28,7 +28,7 @@ type Bound<K extends keyof Operations> = (db: SqlExecutor, ...args: Parameters<O
 
 /** Each store method is one SQL module; both backends share them and differ only in the executor. */
 const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
-  upsertContacts, getContact, findContact, listContacts, listContactsWithState,
+  upsertContacts, getContact, findContact, listContacts, listContactsWithState, getContactsWithState,
   setConsent, getConsent, consentHistory,
   loadContactState, saveContactState,
   upsertTemplates, getTemplate, upsertSenders, getSender, setSenderState,
