@@ -105,6 +105,33 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     ]);
   });
 
+  it('sets many consent records at once as setting them one by one would', async () => {
+    const store = await backend.open();
+    const [a = -1, b = -1] = (await store.upsertContacts([{ waId: '1' }, { waId: '2' }], T0)).ids;
+    await store.setConsent(a, { category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR }, T0 + HOUR);
+    await store.setConsents([
+      { contactId: a, consent: { category: 'marketing', status: 'granted', source: 'import', evidence: null, at: T0 } }, // older than current: history only
+      { contactId: a, consent: { category: 'utility', status: 'granted', source: 'import', evidence: null, at: T0 } },
+      { contactId: b, consent: { category: 'marketing', status: 'granted', source: 'import', evidence: null, at: T0 } },
+      { contactId: b, consent: { category: 'marketing', status: 'revoked', source: 'crm', evidence: 'call', at: T0 } }, // same time, later: wins
+      { contactId: b, consent: { category: 'utility', status: 'revoked', source: 'crm', evidence: null, at: T0 + 2 } },
+      { contactId: b, consent: { category: 'utility', status: 'granted', source: 'crm', evidence: null, at: T0 + 1 } }, // older: history only
+    ], T0 + 2 * HOUR);
+    expect(await store.getConsent(a)).toEqual({
+      marketing: { contactId: a, category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR },
+      utility: { contactId: a, category: 'utility', status: 'granted', source: 'import', evidence: null, at: T0 },
+    });
+    expect(await store.getConsent(b)).toEqual({
+      marketing: { contactId: b, category: 'marketing', status: 'revoked', source: 'crm', evidence: 'call', at: T0 },
+      utility: { contactId: b, category: 'utility', status: 'revoked', source: 'crm', evidence: null, at: T0 + 2 },
+    });
+    expect((await store.consentHistory(b)).map((h) => [h.category, h.status, h.at])).toEqual([
+      ['marketing', 'granted', T0], ['marketing', 'revoked', T0], ['utility', 'granted', T0 + 1], ['utility', 'revoked', T0 + 2],
+    ]);
+    expect(await store.consentHistory(a)).toHaveLength(3);
+    await store.setConsents([], T0);
+  });
+
   it('saves contact state with an optimistic version and refuses a stale writer', async () => {
     const store = await backend.open();
     const [id = -1] = (await store.upsertContacts([{ waId: '1' }], T0)).ids;

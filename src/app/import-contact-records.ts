@@ -2,7 +2,7 @@ import type { Category } from '../core/category.js';
 import type { ContactEvent } from '../core/contact-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { JsonObject, Store } from '../ports/store.js';
+import type { ConsentEntry, JsonObject, Store } from '../ports/store.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 /** One validated contact, phone already in E.164. */
@@ -28,6 +28,8 @@ async function importBatch(store: Store, records: readonly ContactRecord[], sour
     records.map((r) => ({ phoneE164: r.phoneE164, waId: r.phoneE164.replace(/^\+/, ''), name: r.name, tags: r.tags, attributes: r.attributes })),
     now,
   );
+  const consents: ConsentEntry[] = [];
+  const eventsOf: Array<[number, ContactEvent[]]> = [];
   for (const [i, record] of records.entries()) {
     const contactId = ids[i];
     if (contactId === undefined) continue;
@@ -35,10 +37,13 @@ async function importBatch(store: Store, records: readonly ContactRecord[], sour
     for (const [category, granted] of Object.entries(record.consent) as [Category, boolean | undefined][]) {
       if (granted === undefined) continue;
       const status = granted ? 'granted' : 'revoked';
-      await store.setConsent(contactId, { category, status, source, evidence: null, at: now }, now);
+      consents.push({ contactId, consent: { category, status, source, evidence: null, at: now } });
       events.push({ type: 'consent', id: `consent:${source}:${category}:${status}:${now}`, at: now, category, status, source, evidence: null });
     }
-    if (events.length > 0) await applyContactEvents(store, contactId, events, policy, now);
+    if (events.length > 0) eventsOf.push([contactId, events]);
   }
+  // The whole batch's consent history and current values in a few statements; states one by one.
+  await store.setConsents(consents, now);
+  for (const [contactId, events] of eventsOf) await applyContactEvents(store, contactId, events, policy, now);
   return { ids, created, updated };
 }

@@ -69,6 +69,11 @@ export interface ConsentInput {
   at: Millis;
 }
 
+export interface ConsentEntry {
+  contactId: number;
+  consent: ConsentInput;
+}
+
 export interface ConsentRecord extends ConsentInput {
   contactId: number;
 }
@@ -283,6 +288,8 @@ export interface Store {
 
   /** Appends to the consent history and moves the current value unless a newer one is already there. */
   setConsent(contactId: number, consent: ConsentInput, now: Millis): Promise<ConsentRecord>;
+  /** The same for many records at once (imports): as if set one after the other, in input order. */
+  setConsents(entries: readonly ConsentEntry[], now: Millis): Promise<void>;
   getConsent(contactId: number): Promise<Partial<Record<Category, ConsentRecord>>>;
   consentHistory(contactId: number): Promise<ConsentRecord[]>;
 

@@ -12,7 +12,7 @@ import { cancelCampaignRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
 import { createCampaign, getCampaign, setCampaignStatus } from './sql/campaigns.js';
 import { getSender, getTemplate, setSenderState, upsertSenders, upsertTemplates } from './sql/catalog.js';
-import { consentHistory, getConsent, setConsent } from './sql/consent.js';
+import { consentHistory, getConsent, setConsent, setConsents } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { findContact, getContact, getContactsWithState, listContacts, listContactsWithState } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
@@ -29,7 +29,7 @@ type Bound<K extends keyof Operations> = (db: SqlExecutor, ...args: Parameters<O
 /** Each store method is one SQL module; both backends share them and differ only in the executor. */
 const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   upsertContacts, getContact, findContact, listContacts, listContactsWithState, getContactsWithState,
-  setConsent, getConsent, consentHistory,
+  setConsent, setConsents, getConsent, consentHistory,
   loadContactState, saveContactState,
   upsertTemplates, getTemplate, upsertSenders, getSender, setSenderState,
   createCampaign, getCampaign, setCampaignStatus,
