@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide } from '../src/core/decide.js';
 import { buildDecideCases } from '../bench/fixtures/decide-inputs.js';
+import { lateness } from '../bench/fixtures/lateness.js';
 import { CATALOGUE } from '../bench/harness/catalogue.js';
 import { END_MARKER, renderFigures, replaceBetweenMarkers, START_MARKER } from '../bench/harness/markdown.js';
 import { loadBenchmarks, selectBenchmarks, validateBenchmark } from '../bench/harness/registry.js';
@@ -206,6 +207,16 @@ describe('results and report', () => {
   });
 });
 
+describe('lateness', () => {
+  it('summarises how late rows were claimed by nearest rank, and refuses a row claimed early', () => {
+    const late = Array.from({ length: 200 }, (_, i) => i * 5); // 0, 5, ..., 995 ms
+    expect(lateness(late)).toEqual({ count: 200, p50: 495, p99: 985, max: 995 });
+    expect(lateness([7])).toEqual({ count: 1, p50: 7, p99: 7, max: 7 });
+    expect(() => lateness([3, -2])).toThrow('a row was claimed 2 ms before it fell due');
+    expect(() => lateness([])).toThrow('lateness of no rows');
+  });
+});
+
 describe('figures', () => {
   it('feeds decide inputs that reach every kind of decision', () => {
     const kinds = new Set(buildDecideCases().map((c) => decide(c.state, c.intent, c.now, c.policy).kind));
@@ -219,5 +230,6 @@ describe('figures', () => {
       expect(sides.reference.median, bench.name).toBeGreaterThan(0);
       expect(Number.isFinite(sides.ratio), bench.name).toBe(true);
     }
-  });
+    // Several figures start child processes (simulator, engine, workers) and build databases.
+  }, 240_000);
 });

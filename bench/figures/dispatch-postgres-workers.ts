@@ -76,10 +76,10 @@ const benchmark: Benchmark<Ctx> = {
   against: 'one worker process, same database and simulator',
   target: 'near-linear until the database saturates',
   unit: 'sends/s',
-  maxRounds: 5,
-  maxWarmup: 1,
+  maxRounds: 3,
+  maxWarmup: 0,
   async setup({ quick }) {
-    const sends = quick ? 1_000 : 6_000;
+    const sends = quick ? 600 : 3_000;
     const sim = await startSimulatorProcess(sends);
     const storeOptions: OpenStoreOptions = { databaseUrl: DATABASE_URL, schema: `pacer_bench_workers_${process.pid}_${Date.now()}` };
     const store = openStore(storeOptions);

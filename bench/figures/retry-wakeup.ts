@@ -69,11 +69,11 @@ const benchmark: Benchmark<Ctx> = {
     const store = openStore({ dataDir: dir });
     await store.migrate();
     const clock = new VirtualClock(START);
-    const sim = await startSimulator({ seed: 3, population: { size: 1_000 }, rateLimits: { throughputMps: 1e9, pairBurst: 1e9 }, callbackUrl: null }, { clock });
+    const sim = await startSimulator({ seed: 3, population: { size: quick ? 200 : 1_000 }, rateLimits: { throughputMps: 1e9, pairBurst: 1e9 }, callbackUrl: null }, { clock });
     const phones = sim.users.map((u) => u.phone);
     const world = await seedWorld(store, { phones, phoneNumberId: sim.config.phoneNumberId }, DEFAULT_POLICY, START, 80);
     const db = new Database(path.join(dir, SQLITE_FILE_NAME));
-    scheduleRows(db, quick ? 100_000 : 1_000_000, world.senderId, world.phoneNumberId);
+    scheduleRows(db, quick ? 50_000 : 1_000_000, world.senderId, world.phoneNumberId);
     db.exec('ANALYZE');
     const ctx = { claims: [] as number[] };
     const engine = await startEngine({
@@ -82,7 +82,7 @@ const benchmark: Benchmark<Ctx> = {
       worker: { owner: 'bench-wakeup', mps: 80 },
     });
     engine.start({ baseUrl: sim.url, apiVersion: 'v23.0', phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken });
-    return Object.assign(ctx, { dir, store, db, clock, sim, engine, window: quick ? 2 * MINUTE : 10 * MINUTE, from: START });
+    return Object.assign(ctx, { dir, store, db, clock, sim, engine, window: quick ? MINUTE : 10 * MINUTE, from: START });
   },
   async pacer(ctx): Promise<Sample> {
     ctx.claims = [];
