@@ -253,6 +253,12 @@ export interface OutboxTotals {
   byOutcome: Record<OutboxOutcome, number>;
 }
 
+/** A sender number's conversations in the messaging limit's rolling window. */
+export interface ConversationWindow {
+  people: number;
+  oldestAt: Millis | null;
+}
+
 export interface MigrateResult { applied: number[]; current: number }
 
 export interface Store {
@@ -358,4 +364,9 @@ export interface Store {
   /** False when the token does not exist or is already revoked. */
   revokeApiToken(id: number, now: Millis): Promise<boolean>;
   outboxTotals(): Promise<OutboxTotals>;
+  /** People the number started conversations with after `since` (the messaging limit's window). */
+  conversationWindow(senderId: number, since: Millis): Promise<ConversationWindow>;
+  conversationOpenedAt(senderId: number, contactId: number): Promise<Millis | null>;
+  /** Counts a business-initiated conversation; one still inside `windowMs` is not counted again. */
+  recordConversation(senderId: number, contactId: number, at: Millis, windowMs: number): Promise<void>;
 }
