@@ -39,3 +39,35 @@ export function daysNeeded(recipients: number, perDay: number | null): number {
   if (perDay === null || recipients <= 0) return recipients > 0 ? 1 : 0;
   return Math.ceil(recipients / perDay);
 }
+
+/** How fast a campaign can go on its sender number: what an operator needs to plan a large audience. */
+export interface CampaignPace {
+  /** The number's tier as Meta last named it, or null if never told. */
+  tier: string | null;
+  /** New people per rolling 24 h; null when unlimited or unknown. */
+  perDay: number | null;
+  /** People the number started conversations with in the last 24 h (all campaigns and one-offs). */
+  usedLast24h: number;
+  /** This campaign's rows still to send (queued or held). */
+  waiting: number;
+  /** Rolling-24 h windows the waiting rows need at least, at this tier (0 when nothing waits). */
+  daysNeeded: number;
+  throughputMps: number | null;
+}
+
+export function campaignPaceOf(input: { tier: string | null; usedLast24h: number; waiting: number; throughputMps: number | null }): CampaignPace {
+  const perDay = messagingLimitOf(input.tier);
+  const { waiting, usedLast24h } = input;
+  // Today's window has perDay − used places left; whatever does not fit waits for later windows.
+  const fitsToday = perDay === null ? waiting : Math.max(0, perDay - usedLast24h);
+  const later = Math.max(0, waiting - fitsToday);
+  const days = waiting === 0 ? 0 : 1 + (later === 0 ? 0 : daysNeeded(later, perDay));
+  return { tier: input.tier, perDay, usedLast24h, waiting, daysNeeded: days, throughputMps: input.throughputMps };
+}
+
+/** One line for people: the effective cap and what it means for this campaign. */
+export function paceSentence(p: CampaignPace): string {
+  if (p.perDay === null) return `Messaging limit: ${p.tier === null ? 'not known yet (Meta names it in a webhook)' : 'unlimited'}${p.throughputMps === null ? '' : `; up to ${p.throughputMps} messages/s`}.`;
+  const spread = p.daysNeeded > 1 ? `; the ${p.waiting.toLocaleString('en-US')} waiting need about ${p.daysNeeded} days` : '';
+  return `Messaging limit ${p.tier}: ${p.perDay.toLocaleString('en-US')} new people per 24 h, ${p.usedLast24h.toLocaleString('en-US')} used in the last 24 h${spread}.`;
+}
