@@ -127,7 +127,7 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     expect(await applyPhoneQuality(store, quality('FLAGGED', T0 + HOUR), T0 + HOUR)).toBe(true);
     await applyPhoneQuality(store, quality('FLAGGED', T0 + 2 * HOUR), T0 + 2 * HOUR); // no change: no row
     await applyPhoneQuality(store, quality('UNFLAGGED', T0 + 3 * HOUR), T0 + 3 * HOUR);
-    await applyAccountUpdate(store, { kind: 'account_update', source: SOURCE, path: 'entry[0]', at: T0 + 4 * HOUR, event: 'ACCOUNT_RESTRICTION', restrictions: [{ type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION', expiresAt: null, remediation: null }], violationType: null }, T0 + 4 * HOUR);
+    await applyAccountUpdate(store, { kind: 'account_update', source: SOURCE, path: 'entry[0]', at: T0 + 4 * HOUR, event: 'ACCOUNT_RESTRICTION', restrictions: [{ type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION', expiresAt: null, remediation: null }], violationType: null, banState: null, banDate: null, details: {} }, T0 + 4 * HOUR);
     const changes = await store.senderChanges(seed.senderId, 0, 10);
     expect(changes.map((c) => [c.at, c.qualityRating, c.state, c.source])).toEqual([
       [T0 + HOUR, 'FLAGGED', 'ok', 'phone_quality FLAGGED'],
