@@ -65,11 +65,12 @@ describe('Dashboard in a browser (sqlite)', () => {
     });
     await postInbound(engine.url, world.replier.waId, T0 + 30 * 60_000, 'Is my order on its way? <b>thanks</b>');
     await engine.pump.drain();
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+    // Chromium refuses to start as root (containers, CI) unless its sandbox is off.
+    browser = await chromium.launch({ executablePath, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     // A missing element fails with Playwright's message well before the test's own timeout.
     page.setDefaultTimeout(10_000);
-  }, 120_000);
+  }, 600_000); // long only when Chromium has to be installed first
 
   afterAll(async () => {
     await browser?.close();

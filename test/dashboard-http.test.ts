@@ -60,6 +60,16 @@ describe.each(sqlite)('Dashboard over HTTP ($name)', (backend) => {
     expect(admin.location).toBe('/');
   });
 
+  it('slows down token guessing at the sign-in form', async () => {
+    const rig = await startDashboard(backend);
+    for (let i = 0; i < 10; i++) expect((await rig.post('/login', { token: `pacer_guess-${i}` })).status).toBe(401);
+    const limited = await rig.post('/login', { token: rig.token });
+    expect(limited.status).toBe(429);
+    expect(limited.text).toContain('Too many sign-in attempts from this address; try again in 6 s.');
+    rig.clock.t += 6_000;
+    expect((await rig.post('/login', { token: rig.token })).status).toBe(303);
+  });
+
   it('ends a session when its token is revoked or on sign-out', async () => {
     const rig = await startDashboard(backend);
     const cookie = await rig.login();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyAccountUpdate, applyPhoneQuality } from '../src/app/apply-account-signals.js';
+import { applyAccountUpdate, applyBusinessCapability, applyPhoneQuality } from '../src/app/apply-account-signals.js';
 import { DAY, HOUR, MINUTE } from '../src/core/time.js';
 import type { Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
@@ -128,15 +128,19 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     await applyPhoneQuality(store, quality('FLAGGED', T0 + 2 * HOUR), T0 + 2 * HOUR); // no change: no row
     await applyPhoneQuality(store, quality('UNFLAGGED', T0 + 3 * HOUR), T0 + 3 * HOUR);
     await applyAccountUpdate(store, { kind: 'account_update', source: SOURCE, path: 'entry[0]', at: T0 + 4 * HOUR, event: 'ACCOUNT_RESTRICTION', restrictions: [{ type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION', expiresAt: null, remediation: null }], violationType: null, banState: null, banDate: null, details: {} }, T0 + 4 * HOUR);
+    const capability = { kind: 'business_capability' as const, source: SOURCE, path: 'entry[0]', at: T0 + 5 * HOUR, maxDailyConversations: 'TIER_10K', maxDailyConversationsPerPhone: null, maxPhoneNumbers: null };
+    await applyBusinessCapability(store, capability, T0 + 5 * HOUR);
+    await applyBusinessCapability(store, { ...capability, at: T0 + 6 * HOUR }, T0 + 6 * HOUR); // same limit: no row
     const changes = await store.senderChanges(seed.senderId, 0, 10);
-    expect(changes.map((c) => [c.at, c.qualityRating, c.state, c.source])).toEqual([
-      [T0 + HOUR, 'FLAGGED', 'ok', 'phone_quality FLAGGED'],
-      [T0 + 3 * HOUR, 'GREEN', 'ok', 'phone_quality UNFLAGGED'],
-      [T0 + 4 * HOUR, 'GREEN', 'stopped', 'account_update ACCOUNT_RESTRICTION'],
+    expect(changes.map((c) => [c.at, c.qualityRating, c.messagingLimitTier, c.state, c.source])).toEqual([
+      [T0 + HOUR, 'FLAGGED', null, 'ok', 'phone_quality FLAGGED'],
+      [T0 + 3 * HOUR, 'GREEN', null, 'ok', 'phone_quality UNFLAGGED'],
+      [T0 + 4 * HOUR, 'GREEN', null, 'stopped', 'account_update ACCOUNT_RESTRICTION'],
+      [T0 + 5 * HOUR, 'GREEN', 'TIER_10K', 'stopped', 'business_capability_update'],
     ]);
     expect(changes[2]?.stateReason).toMatch(/ACCOUNT_RESTRICTION/);
     // The latest two, oldest first; and nothing before `since`.
-    expect((await store.senderChanges(seed.senderId, 0, 2)).map((c) => c.at)).toEqual([T0 + 3 * HOUR, T0 + 4 * HOUR]);
-    expect(await store.senderChanges(seed.senderId, T0 + 5 * HOUR, 10)).toEqual([]);
+    expect((await store.senderChanges(seed.senderId, 0, 2)).map((c) => c.at)).toEqual([T0 + 4 * HOUR, T0 + 5 * HOUR]);
+    expect(await store.senderChanges(seed.senderId, T0 + 6 * HOUR, 10)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { checkApiToken } from '../../../app/api-tokens.js';
 import { CampaignActionError, campaignAction } from '../../../app/campaign-actions.js';
 import { queueOneOffMessage } from '../../../app/queue-one-off-message.js';
+import { RateLimiter } from '../api/rate-limit.js';
 import { campaignPage } from './campaign-page.js';
 import { contactPage } from './contact-page.js';
 import { DASHBOARD_CSS } from './dashboard-css.js';
@@ -36,6 +37,8 @@ const LOGIN_REFUSALS = {
  */
 export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) => {
   const sessions = new SessionStore();
+  // Guessing a token through the form: ten tries at once per client address, then one every 6 s.
+  const signIns = new RateLimiter(deps.clock, { perSecond: 1 / 6, burst: 10 });
   const auth = { store: deps.store, clock: deps.clock, adminToken: deps.adminToken, sessions };
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
@@ -76,6 +79,10 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
     const form = formOf(request);
     const next = safeNext(form['next']);
     if (!sameOrigin(request)) return sendPage(reply, 403, layout('Sign in', null, loginPage(next, 'Sign-in refused: the form was not sent from this server.')));
+    const admission = signIns.admit(request.ip);
+    if (!admission.ok) {
+      return sendPage(reply.header('retry-after', String(admission.retryAfterSeconds)), 429, layout('Sign in', null, loginPage(next, `Too many sign-in attempts from this address; try again in ${admission.retryAfterSeconds} s.`)));
+    }
     const token = (form['token'] ?? '').trim();
     const check = await checkApiToken(deps.store, token === '' ? undefined : `Bearer ${token}`, deps.adminToken);
     if (!check.ok) {
