@@ -91,6 +91,7 @@ describe.each(sqlite)('Dashboard over HTTP ($name)', (backend) => {
     const seed = await seedHeld(rig.store, 2);
     const cookie = await rig.login();
     const page = await rig.get(`/campaigns/${seed.campaignId}`, { cookie });
+    expect(page.text).toContain('Messaging limit: not known yet (Meta names it in a webhook); up to 80 messages/s.');
     const csrf = csrfOf(page);
     const pause = `/campaigns/${seed.campaignId}/pause`;
 

@@ -4,6 +4,8 @@ import type { ErrorClass } from '../../../core/error-class.js';
 import { DAY } from '../../../core/time.js';
 import type { Campaign, OutboxBreakdownRow, OutboxListRow, RetryRecovery } from '../../../ports/store.js';
 import type { DashboardDeps } from './dashboard-deps.js';
+import { campaignPace } from '../../../app/campaign-pace.js';
+import { paceSentence } from '../../../core/messaging-limit.js';
 import { errorLink } from './error-link.js';
 import { failureChart } from './failure-chart.js';
 import { count, percent, when } from './format.js';
@@ -28,7 +30,7 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
   const campaign = await store.getCampaign(id);
   if (campaign === null) return null;
   const now = deps.clock.now();
-  const [template, funnel, breakdown, recovery, retries, held, failures] = await Promise.all([
+  const [template, funnel, breakdown, recovery, retries, held, failures, pace] = await Promise.all([
     store.getTemplateById(campaign.templateId),
     store.deliveryFunnel(id),
     store.outboxBreakdown(id),
@@ -36,10 +38,12 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
     store.listOutboxRows({ campaignId: id, kind: 'retry', afterId: q.retriesAfter, limit: PAGE_SIZE }),
     store.listOutboxRows({ campaignId: id, kind: 'held', afterId: q.heldAfter, limit: PAGE_SIZE }),
     store.failuresByCode(id, Math.floor(now / DAY) * DAY - (FAILURE_DAYS - 1) * DAY, DAY),
+    store.campaignCounters(id).then((counters) => campaignPace(store, campaign, counters, now)),
   ]);
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
 <p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
 <p>Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}</p>
+<p class="pace">${paceSentence(pace)}</p>
 ${actions(campaign, viewer)}
 <h2>Funnel</h2>${funnelView(funnel)}
 <h2>Outcomes by class</h2>${outcomesByClass(breakdown, deps.policy.capCodes)}
