@@ -16,7 +16,7 @@ export interface ServeRole {
  * applies stored webhooks before dispatching (idempotent, so several may do it).
  */
 export async function serve(config: Config, out: (line: string) => void, as: ServeRole = { role: 'serve', dispatch: true }): Promise<void> {
-  const store = openStore({ databaseUrl: config.storage.databaseUrl ?? undefined, dataDir: config.storage.dataDir });
+  const store = openStore({ databaseUrl: config.storage.databaseUrl ?? undefined, dataDir: config.storage.dataDir, backgroundCheckpoint: true });
   const migrated = await store.migrate();
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
@@ -26,7 +26,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
   });
   out(as.role === 'worker'
     ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
-    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp`);
+    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`);
   const { accessToken, phoneNumberId } = config.whatsapp;
   if (!as.dispatch) {
     out('Not dispatching (--no-dispatch): workers send.');

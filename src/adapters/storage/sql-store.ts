@@ -16,9 +16,17 @@ import { consentHistory, getConsent, setConsent, setConsents } from './sql/conse
 import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { findContact, getContact, getContactsWithState, listContacts, listContactsWithState } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
+import { conversationOpenedAt, conversationWindow, recordConversation } from './sql/sender-conversations.js';
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';
+import { outboxBreakdown, retryRecovery } from './sql/campaign-breakdown.js';
+import { deliveryFunnel } from './sql/delivery-funnel.js';
+import { failuresByCode } from './sql/failure-series.js';
+import { contactInbound, recordInbound } from './sql/inbound-messages.js';
+import { listOutboxRows } from './sql/outbox-list.js';
+import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
+import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimDue } from './sql/outbox-claim.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
@@ -40,6 +48,9 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendDecisions, campaignCounters, contactTimeline,
   requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
+  conversationWindow, conversationOpenedAt, recordConversation,
+  recordSenderChange, senderChanges, recordInbound, contactInbound,
+  deliveryFunnel, failuresByCode, outboxBreakdown, retryRecovery, templateOutcomes, listOutboxRows,
 };
 
 /** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */
