@@ -41,8 +41,9 @@ export function insertOutbox(db: SqlExecutor, rows: readonly OutboxInput[], now:
       const params: SqlParam[] = chunk.flatMap((r) => [
         r.campaignId, r.contactId, r.senderId, r.category, toJson(r.intent), r.idempotencyKey, 'queued', r.nextAttemptAt, now, now,
       ]);
-      const sql = `INSERT INTO outbox (${COLUMNS}) VALUES ${valuesList(chunk.length, WIDTH)} ON CONFLICT DO NOTHING RETURNING id`;
-      inserted += (await tx.query(sql, params)).length;
+      // The count of rows written is the count inserted: DO NOTHING skips the rest.
+      const sql = `INSERT INTO outbox (${COLUMNS}) VALUES ${valuesList(chunk.length, WIDTH)} ON CONFLICT DO NOTHING`;
+      inserted += await tx.execute(sql, params);
     }
     return { inserted };
   });
