@@ -2,6 +2,7 @@ import type { Category } from '../core/category.js';
 import type { ConsentStatus, DeliveryStatus } from '../core/contact-event.js';
 import type { ContactState } from '../core/contact-state.js';
 import type { TemplateStatus } from '../core/decision.js';
+import type { CodeCount, ConsentMix } from '../core/diagnosis-facts.js';
 import type { Millis } from '../core/time.js';
 
 /** Everything the application keeps: one port, implemented by the SQLite and PostgreSQL adapters. */
@@ -253,6 +254,55 @@ export interface OutboxTotals {
   byOutcome: Record<OutboxOutcome, number>;
 }
 
+// ---- diagnosis ----
+
+/** The sends a diagnosis looks at: those attempted in [since, until), of one campaign or of all traffic. */
+export interface DiagnosisScope {
+  campaignId: number | null;
+  since: Millis;
+  until: Millis;
+  capCodes: readonly number[];
+  /** A recipient failing this many times (or more) fails repeatedly. */
+  repeatedFailures: number;
+  /** Accepted before this time and still not delivered: a candidate for the block proxy. */
+  silentBefore: Millis;
+}
+
+/** Messages (outbox rows), recipients and send attempts in scope, and what failed. */
+export interface DiagnosisSends {
+  messages: number;
+  recipients: number;
+  attempts: number;
+  /** Most frequent first. */
+  failures: CodeCount[];
+  failing: { recipients: number; attempts: number; repeated: number; worst: number };
+}
+
+/** One template's messages in scope (one-off rows count by category, with a null template). */
+export interface TemplateSends {
+  templateId: number | null;
+  category: Category;
+  messages: number;
+  recipients: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  capped: number;
+  /** Recipients whose marketing stop happened at or after `since`. */
+  stopped: number;
+  /** Accepted before `silentBefore`, never delivered, while the recipient was delivered another message. */
+  silent: number;
+}
+
+export interface DiagnosisAudience {
+  /** Marketing consent of the recipients that failed (of all recipients in scope when none did). */
+  consent: ConsentMix;
+  /** Recipients who wrote in at or after `since`. */
+  replied: number;
+  stopped: number;
+  stopKinds: { kind: string; recipients: number }[];
+}
+
 export interface MigrateResult { applied: number[]; current: number }
 
 export interface Store {
@@ -358,4 +408,10 @@ export interface Store {
   /** False when the token does not exist or is already revoked. */
   revokeApiToken(id: number, now: Millis): Promise<boolean>;
   outboxTotals(): Promise<OutboxTotals>;
+  diagnosisSends(scope: DiagnosisScope): Promise<DiagnosisSends>;
+  /** Per template, most messages first. */
+  diagnosisTemplates(scope: DiagnosisScope): Promise<TemplateSends[]>;
+  diagnosisAudience(scope: DiagnosisScope): Promise<DiagnosisAudience>;
+  /** Send attempts of all traffic in [since, until): the volume a diagnosis compares. */
+  sendAttempts(since: Millis, until: Millis): Promise<number>;
 }
