@@ -82,6 +82,19 @@ describe('diagnose', () => {
     expect(d.evidence[0]).toMatchObject({ decisive: true, text: expect.stringContaining('quality is RED') });
   });
 
+  it('counts a YELLOW template as a weak signal: alone it decides nothing, with low reads it does', () => {
+    expect(diagnose(facts({ templates: [usage({ quality: 'YELLOW' })] }), CAP).verdict).toBe('recipient_level');
+    const d = diagnose(facts({ templates: [usage({ quality: 'YELLOW', read: 10 })] }), CAP);
+    expect(d).toMatchObject({ verdict: 'campaign_level', subject: 'spring_sale (en_US)' });
+    expect(d.evidence.filter((e) => e.decisive).map((e) => e.text)).toEqual(['Template spring_sale (en_US) quality fell to YELLOW.', 'Only 6.7% of delivered spring_sale (en_US) messages were read.']);
+  });
+
+  it('names the worse of two flagged templates first', () => {
+    const yellow = usage({ quality: 'YELLOW', read: 10 });
+    const red = usage({ label: 'flash_blast (en_US)', templateId: 2, quality: 'RED', stopped: 20 });
+    expect(diagnose(facts({ templates: [yellow, red] }), CAP).subject).toBe('flash_blast (en_US)');
+  });
+
   it('names a paused template even with few messages', () => {
     const d = diagnose(facts({ templates: [usage(), usage({ label: 'promo (pt_BR)', templateId: 3, status: 'paused', messages: 3, recipients: 3 })] }), CAP);
     expect(d.verdict).toBe('campaign_level');

@@ -16,6 +16,8 @@ export interface Diagnosis {
 }
 
 const GOOD_QUALITY = new Set(['GREEN', 'HIGH', 'UNKNOWN']);
+/** A template rated this low is a strong signal; YELLOW (medium) only counts with another one. */
+const LOW_QUALITY = new Set(['RED', 'LOW']);
 const BAD_TEMPLATE_STATUS = new Set(['paused', 'disabled', 'rejected', 'deleted']);
 /** Classes that describe the recipient's inbox, not the business: waiting or the recipient fixes them. */
 const RECIPIENT_CLASSES = new Set<ErrorClass>(['per_user_marketing_cap', 'experiment_hold', 'user_stopped_marketing', 'recipient_undeliverable', 'recipient_not_allowed', 'pair_rate_limit']);
@@ -131,7 +133,9 @@ function flaggedTemplates(f: DiagnosisFacts, t: DiagnoseThresholds): Flagged[] {
     const strong: string[] = [];
     const weak: string[] = [];
     if (u.status !== null && BAD_TEMPLATE_STATUS.has(u.status)) strong.push(`Meta ${u.status} template ${u.label}.`);
-    if (u.quality !== null && !GOOD_QUALITY.has(u.quality.toUpperCase())) strong.push(`Template ${u.label} quality is ${u.quality}: recipients block or report it.`);
+    const quality = u.quality?.toUpperCase() ?? 'UNKNOWN';
+    if (LOW_QUALITY.has(quality)) strong.push(`Template ${u.label} quality is ${u.quality}: recipients block or report it.`);
+    else if (!GOOD_QUALITY.has(quality)) weak.push(`Template ${u.label} quality fell to ${u.quality}.`);
     if (u.messages >= t.minTemplateMessages) {
       if (share(u.stopped, u.recipients) >= t.stopRate) strong.push(`${u.stopped} of ${u.recipients} recipient(s) of ${u.label} stopped marketing (${pct(u.stopped, u.recipients)}, threshold ${pct(t.stopRate, 1)}).`);
       if (share(u.silent, u.messages) >= t.silentRate) weak.push(`${pct(u.silent, u.messages)} of ${u.label} messages were accepted but never delivered while the recipient got others (block proxy).`);

@@ -288,7 +288,7 @@ export interface TemplateSends {
   read: number;
   failed: number;
   capped: number;
-  /** Recipients whose marketing stop happened at or after `since`. */
+  /** Recipients who stopped marketing in the window after this template was their latest marketing message. */
   stopped: number;
   /** Accepted before `silentBefore`, never delivered, while the recipient was delivered another message. */
   silent: number;

@@ -10,7 +10,7 @@ export interface ScopeSql {
 
 /**
  * `attempts`: the send decisions of the window (of one campaign, or all); `scoped`: the outbox rows
- * they belong to, with their template; `fails`: one row per failed attempt of those rows. Failures
+ * they belong to, with their template and latest send; `fails`: one row per failed attempt of those rows. Failures
  * come from status webhooks (each with its wamid) and, for refusals of the send itself, from the
  * row's last error code when no webhook reported that code: a refusal a later retry overcame leaves
  * no trace, so synchronous failures are a lower bound.
@@ -24,12 +24,12 @@ export function scopeSql(scope: DiagnosisScope): ScopeSql {
     campaignFilter = `AND o.campaign_id = $${params.length}`;
   }
   const cte = `WITH attempts AS (
-  SELECT d.outbox_id AS id FROM decisions d JOIN outbox o ON o.id = d.outbox_id
+  SELECT d.outbox_id AS id, d.at FROM decisions d JOIN outbox o ON o.id = d.outbox_id
   WHERE d.kind = 'send' AND d.at >= $1 AND d.at < $2 ${campaignFilter}
 ),
 scoped AS (
-  SELECT o.id, o.contact_id, o.category, c.template_id, o.outcome, o.updated_at, o.last_error_code
-  FROM outbox o JOIN (SELECT DISTINCT id FROM attempts) a ON a.id = o.id LEFT JOIN campaigns c ON c.id = o.campaign_id
+  SELECT o.id, o.contact_id, o.category, c.template_id, o.outcome, o.updated_at, o.last_error_code, a.sent_at
+  FROM outbox o JOIN (SELECT id, MAX(at) AS sent_at FROM attempts GROUP BY id) a ON a.id = o.id LEFT JOIN campaigns c ON c.id = o.campaign_id
 ),
 fails AS (
   SELECT s.id, s.contact_id, e.error_code AS code, e.wamid FROM scoped s JOIN message_events e ON e.outbox_id = s.id

@@ -5,8 +5,8 @@ import { scopeSql } from './diagnosis-scope.js';
 import { inList, int, intOrNull, jsonValue } from './values.js';
 
 /**
- * Per template of the scope: messages, delivery, reads, failures, caps, marketing stops of its
- * recipients since the window began, and the block proxy (accepted long ago, never delivered, while
+ * Per template of the scope: messages, delivery, reads, failures, caps, marketing stops (each stop
+ * counts for the last marketing message the recipient was sent before it), and the block proxy (accepted long ago, never delivered, while
  * the same recipient was delivered another of our messages: Meta never reports a block itself).
  */
 export async function diagnosisTemplates(db: SqlRunner, scope: DiagnosisScope): Promise<TemplateSends[]> {
@@ -14,17 +14,22 @@ export async function diagnosisTemplates(db: SqlRunner, scope: DiagnosisScope): 
   // Cap codes follow `silentBefore`; every bound parameter must appear in the text (PostgreSQL).
   const capList = scope.capCodes.length === 0 ? 'NULL' : inList(scope.capCodes.length, next + 1);
   const stoppedAt = jsonValue(db.caps, 'cs.state', ['marketing', 'stopped', 'at'], 'number');
-  const rows = await db.query(`${cte}
+  const rows = await db.query(`${cte},
+stop_cause AS (
+  SELECT s.id, ROW_NUMBER() OVER (PARTITION BY s.contact_id ORDER BY s.sent_at DESC, s.id DESC) AS nth
+  FROM scoped s JOIN contact_states cs ON cs.contact_id = s.contact_id
+  WHERE s.category = 'marketing' AND ${stoppedAt} >= $1 AND ${stoppedAt} < $2 AND s.sent_at <= ${stoppedAt}
+)
 SELECT s.template_id, s.category, COUNT(*) AS messages, COUNT(DISTINCT s.contact_id) AS recipients,
   SUM(CASE WHEN s.outcome IN ('delivered', 'read') THEN 1 ELSE 0 END) AS delivered,
   SUM(CASE WHEN s.outcome = 'read' THEN 1 ELSE 0 END) AS read_count,
   SUM(CASE WHEN EXISTS (SELECT 1 FROM fails f WHERE f.id = s.id) THEN 1 ELSE 0 END) AS failed,
   SUM(CASE WHEN EXISTS (SELECT 1 FROM fails f WHERE f.id = s.id AND f.code IN (${capList})) THEN 1 ELSE 0 END) AS capped,
-  COUNT(DISTINCT CASE WHEN ${stoppedAt} >= $1 AND ${stoppedAt} < $2 THEN s.contact_id END) AS stopped,
+  SUM(CASE WHEN EXISTS (SELECT 1 FROM stop_cause x WHERE x.id = s.id AND x.nth = 1) THEN 1 ELSE 0 END) AS stopped,
   SUM(CASE WHEN s.outcome = 'accepted' AND s.updated_at < $${next}
     AND EXISTS (SELECT 1 FROM outbox o2 WHERE o2.contact_id = s.contact_id AND o2.id <> s.id AND o2.outcome IN ('delivered', 'read'))
     THEN 1 ELSE 0 END) AS silent
-FROM scoped s LEFT JOIN contact_states cs ON cs.contact_id = s.contact_id
+FROM scoped s
 GROUP BY s.template_id, s.category ORDER BY COUNT(*) DESC, s.template_id`, [...params, scope.silentBefore, ...scope.capCodes]);
   return rows.map((r) => ({
     templateId: intOrNull(r['template_id']),
