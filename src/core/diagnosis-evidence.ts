@@ -1,6 +1,5 @@
 import { classifyCode } from './error-catalogue/index.js';
 import type { DiagnoseThresholds, DiagnosisFacts, TemplateUsage } from './diagnosis-facts.js';
-import { DAY } from './time.js';
 
 export type EvidenceTopic = 'scope' | 'templates' | 'consent' | 'engagement' | 'volume' | 'account';
 
@@ -68,9 +67,10 @@ function engagement(f: DiagnosisFacts): Evidence[] {
 
 function volume(f: DiagnosisFacts, t: DiagnoseThresholds): Evidence[] {
   const v = f.volume;
-  const perDay = v.attempts / Math.max(v.days, 1 / 24);
+  // A window shorter than a day counts as a day: a burst of a few hours scaled up would read as a spike.
+  const perDay = v.attempts / Math.max(v.days, 1);
   if (v.baselineAttempts === 0) return [note('volume', `${perDay.toFixed(0)} send attempt(s) per day; no sends in the ${v.baselineDays.toFixed(0)} day(s) before to compare with.`)];
-  const base = v.baselineAttempts / Math.max(v.baselineDays, 1 / 24);
+  const base = v.baselineAttempts / Math.max(v.baselineDays, 1);
   const ratio = perDay / base;
   const spike = ratio >= t.volumeSpike ? ' — a sharp rise over the usual pattern' : '';
   return [note('volume', `${perDay.toFixed(0)} send attempt(s) per day against ${base.toFixed(0)} per day before (${ratio.toFixed(1)}x)${spike}.`)];
@@ -80,9 +80,4 @@ function account(f: DiagnosisFacts): Evidence[] {
   const out = f.senders.map((s) => note('account', `Sender ${s.phoneNumberId}: quality ${s.quality ?? 'unknown'}, ${s.state}${s.reason ? ` (${s.reason})` : ''}.`));
   for (const p of f.pauses) out.push(note('account', `Campaign #${p.campaignId} ${p.name} paused: ${p.reason}`));
   return out;
-}
-
-/** Days covered by a window, at least an hour's worth so rates stay finite. */
-export function windowDays(since: number, until: number): number {
-  return Math.max(until - since, 0) / DAY;
 }

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { contactExplainCommand } from '../adapters/cli/contact-command.js';
+import { diagnoseCommand, renderDiagnosis, type DiagnoseOptions } from '../adapters/cli/diagnose-command.js';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
+import { diagnosisJson } from '../app/diagnosis-json.js';
 import { explainCommand } from '../adapters/cli/explain-command.js';
 import { sendCommand } from '../adapters/cli/send-command.js';
 import { listQuarantine, replayQuarantine } from '../adapters/cli/webhooks-command.js';
@@ -48,6 +50,20 @@ export function buildProgram(out: (text: string) => void): Command {
     .action(async (who: string, opts: { json?: boolean }) => {
       const config = loadConfig(process.env);
       await withStore(config, async (store) => out(await contactExplainCommand(store, who, config.policy, Date.now(), opts.json === true)));
+    });
+
+  program
+    .command('diagnose')
+    .description('Where failures such as 131049 come from: recipients, one campaign, or the account, with the evidence and what to do')
+    .option('--campaign <id>', 'diagnose one campaign (default: all sends in the window)')
+    .option('--since <when>', 'start of the window: 7d, 36h, 90m, 2w or an ISO time (default: the campaign start, or 7d)')
+    .option('--json', 'JSON: verdict, subject, summary, action, evidence and the facts')
+    .action(async (opts: DiagnoseOptions & { json?: boolean }) => {
+      const config = loadConfig(process.env);
+      await withStore(config, async (store) => {
+        const report = await diagnoseCommand(store, config.policy, opts, Date.now());
+        out(opts.json ? JSON.stringify(diagnosisJson(report)) : renderDiagnosis(report));
+      });
     });
 
   program
