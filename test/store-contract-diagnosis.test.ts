@@ -102,6 +102,26 @@ describe.each(BACKENDS)('Store contract: diagnosis facts ($name)', (backend) => 
     expect(await store.diagnosisTemplates(scope({ silentBefore: T0, capCodes: [] }))).toMatchObject([{ capped: 0, silent: 0, failed: 3 }, { silent: 0 }]);
   });
 
+  it('counts a stop for the last marketing message the recipient got before it', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    const [otherTemplate = -1] = await store.upsertTemplates([{ name: 'blast', language: 'en', category: 'marketing', status: 'approved', quality: null, pausedUntil: null }], T0);
+    const other = await store.createCampaign({ name: 'blast', templateId: otherTemplate, senderId: seed.senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status: 'running' }, T0);
+    await store.insertOutbox([...seed.rows(() => T0), ...seed.rows(() => T0).map((r) => ({ ...r, campaignId: other }))], T0);
+    const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: 3 * HOUR, limit: 4 });
+    // Both recipients get promo first and blast an hour later; the first stops after blast, the second between the two.
+    for (const [i, row] of rows.entries()) await send(store, row, `w.${i}`, row.campaignId === other ? T0 + HOUR : T0);
+    const [first, second] = seed.contactIds as [number, number];
+    const stopAt = (at: number) => ({ ...EMPTY_CONTACT_STATE, marketing: { ...EMPTY_CONTACT_STATE.marketing, stopped: { eventId: `s${at}`, type: 'preference' as const, at, detail: 'stop' } } });
+    await store.saveContactState(first, stopAt(T0 + 2 * HOUR), 0, T0);
+    await store.saveContactState(second, stopAt(T0 + 30 * MINUTE), 0, T0);
+    const perTemplate = await store.diagnosisTemplates(scope());
+    expect(perTemplate.map((t) => [t.templateId, t.messages, t.stopped])).toEqual([[seed.templateId, 2, 1], [otherTemplate, 2, 1]]);
+    // Within blast's campaign alone, only the stop that came after a blast message counts.
+    expect((await store.diagnosisTemplates(scope({ campaignId: other }))).map((t) => t.stopped)).toEqual([1]);
+    expect((await store.diagnosisTemplates(scope({ campaignId: seed.campaignId }))).map((t) => t.stopped)).toEqual([2]);
+  });
+
   it('reads the consent of the recipients that failed and what the audience did', async () => {
     const store = await backend.open();
     await world(store);
