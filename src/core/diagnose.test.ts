@@ -129,7 +129,7 @@ describe('diagnose', () => {
     const d = diagnose(facts({ consent: { recipients: 40, granted: 20, revoked: 0, unknown: 20, sources: [{ source: 'crm', recipients: 40 }] } }), CAP);
     expect(d.verdict).toBe('campaign_level');
     expect(d.subject).toBe('audience without granted marketing consent');
-    expect(d.evidence[0]?.text).toContain('Only 50.0% of 40');
+    expect(d.evidence[0]).toMatchObject({ topic: 'consent', decisive: true, text: expect.stringContaining('Only 50.0% of 40') });
   });
 
   it('puts a quality drop of the number above everything else: account_level', () => {

@@ -1,6 +1,6 @@
 import { classifyCode } from './error-catalogue/index.js';
 import type { ErrorClass } from './error-class.js';
-import { describeFacts, pct, share, type Evidence } from './diagnosis-evidence.js';
+import { describeFacts, pct, share, type Evidence, type EvidenceTopic } from './diagnosis-evidence.js';
 import { DEFAULT_DIAGNOSE_THRESHOLDS, type DiagnoseThresholds, type DiagnosisFacts, type SenderSignal, type TemplateUsage } from './diagnosis-facts.js';
 
 export type Verdict = 'recipient_level' | 'campaign_level' | 'account_level' | 'insufficient_data';
@@ -29,9 +29,9 @@ const RECIPIENT_CLASSES = new Set<ErrorClass>(['per_user_marketing_cap', 'experi
  */
 export function diagnose(facts: DiagnosisFacts, capCodes: readonly number[], t: DiagnoseThresholds = DEFAULT_DIAGNOSE_THRESHOLDS): Diagnosis {
   const base = describeFacts(facts, capCodes, t);
-  const decided = (verdict: Verdict, subject: string | null, summary: string, action: string, decisive: readonly string[]): Diagnosis => ({
+  const decided: Decide = (verdict, subject, summary, action, decisive, topic = TOPIC[verdict]) => ({
     verdict, subject, summary, action,
-    evidence: [...decisive.map((text): Evidence => ({ topic: verdict === 'account_level' ? 'account' : verdict === 'campaign_level' ? 'templates' : 'scope', text, decisive: true })), ...base],
+    evidence: [...decisive.map((text): Evidence => ({ topic, text, decisive: true })), ...base],
   });
 
   const account = accountFindings(facts, capCodes);
@@ -51,7 +51,7 @@ export function diagnose(facts: DiagnosisFacts, capCodes: readonly number[], t: 
   const c = facts.consent;
   if (c.recipients >= t.minMessages && share(c.granted, c.recipients) < t.grantedShare) {
     return decided('campaign_level', 'audience without granted marketing consent', 'A large part of the affected audience never granted marketing consent.', CONSENT_ACTION,
-      [`Only ${pct(c.granted, c.recipients)} of ${c.recipients} affected recipient(s) granted marketing consent (threshold ${pct(t.grantedShare, 1)}).`]);
+      [`Only ${pct(c.granted, c.recipients)} of ${c.recipients} affected recipient(s) granted marketing consent (threshold ${pct(t.grantedShare, 1)}).`], 'consent');
   }
   if (facts.sends.messages < t.minMessages) {
     return decided('insufficient_data', null, `Only ${facts.sends.messages} message(s) in scope: too few to tell a pattern from chance.`, 'Look at the contacts one by one (pacer contact explain) or wait for more sends.', []);
@@ -59,7 +59,10 @@ export function diagnose(facts: DiagnosisFacts, capCodes: readonly number[], t: 
   return recipientVerdict(facts, capCodes, t, decided);
 }
 
-type Decide = (verdict: Verdict, subject: string | null, summary: string, action: string, decisive: readonly string[]) => Diagnosis;
+type Decide = (verdict: Verdict, subject: string | null, summary: string, action: string, decisive: readonly string[], topic?: EvidenceTopic) => Diagnosis;
+
+/** Where the decisive observations of each verdict belong. */
+const TOPIC: Record<Verdict, EvidenceTopic> = { recipient_level: 'scope', campaign_level: 'templates', account_level: 'account', insufficient_data: 'scope' };
 
 function recipientVerdict(f: DiagnosisFacts, capCodes: readonly number[], t: DiagnoseThresholds, decided: Decide): Diagnosis {
   if (f.failing.recipients === 0) {
