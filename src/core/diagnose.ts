@@ -80,7 +80,7 @@ function recipientVerdict(f: DiagnosisFacts, capCodes: readonly number[], t: Dia
   const decisive = [
     `${pct(capped, failed)} of failed messages are per-user caps (${capped} of ${failed}); ${pct(f.failing.recipients, f.sends.recipients)} of recipients failed.`,
     spread === 0 ? 'No recipient failed repeatedly: the failures are spread thinly across the audience.'
-      : `${f.failing.repeated} of ${f.failing.recipients} failing recipient(s) (${pct(f.failing.repeated, f.failing.recipients)}) failed ${t.repeatedFailures} or more times.`,
+      : `${f.failing.repeated} of ${f.failing.recipients} failing recipient(s) (${pct(f.failing.repeated, f.failing.recipients)}) failed ${t.repeatedFailures} or more times, Pacer's spaced retries included.`,
     'No template, audience or account signal stands out.',
   ];
   const action = capped > 0

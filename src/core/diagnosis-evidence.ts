@@ -33,7 +33,7 @@ function scope(f: DiagnosisFacts, capCodes: readonly number[], t: DiagnoseThresh
   }
   if (failing.recipients > 0) {
     const spread = failing.repeated === 0 ? 'spread thinly: no recipient failed' : `${failing.repeated} recipient(s) failed`;
-    out.push(note('scope', `${failing.attempts} failed attempt(s) over ${failing.recipients} recipient(s), ${spread} ${t.repeatedFailures} or more times (worst: ${failing.worst}).`));
+    out.push(note('scope', `${failing.attempts} failed attempt(s), retries included, over ${failing.recipients} recipient(s); ${spread} ${t.repeatedFailures} or more times (worst: ${failing.worst}).`));
   }
   return out;
 }

@@ -14,22 +14,30 @@ export async function diagnosisTemplates(db: SqlRunner, scope: DiagnosisScope): 
   // Cap codes follow `silentBefore`; every bound parameter must appear in the text (PostgreSQL).
   const capList = scope.capCodes.length === 0 ? 'NULL' : inList(scope.capCodes.length, next + 1);
   const stoppedAt = jsonValue(db.caps, 'cs.state', ['marketing', 'stopped', 'at'], 'number');
+  // Joins with per-row aggregates, not correlated EXISTS: SQLite would re-run the CTEs for every row.
   const rows = await db.query(`${cte},
+fail_rows AS (SELECT id, MAX(CASE WHEN code IN (${capList}) THEN 1 ELSE 0 END) AS capped FROM fails GROUP BY id),
 stop_cause AS (
   SELECT s.id, ROW_NUMBER() OVER (PARTITION BY s.contact_id ORDER BY s.sent_at DESC, s.id DESC) AS nth
   FROM scoped s JOIN contact_states cs ON cs.contact_id = s.contact_id
   WHERE s.category = 'marketing' AND ${stoppedAt} >= $1 AND ${stoppedAt} < $2 AND s.sent_at <= ${stoppedAt}
+),
+delivered_contacts AS (SELECT DISTINCT o2.contact_id, o2.id FROM outbox o2 JOIN scoped s ON s.contact_id = o2.contact_id WHERE o2.outcome IN ('delivered', 'read')),
+silent_rows AS (
+  SELECT s.id FROM scoped s WHERE s.outcome = 'accepted' AND s.updated_at < $${next}
+    AND EXISTS (SELECT 1 FROM delivered_contacts dc WHERE dc.contact_id = s.contact_id AND dc.id <> s.id)
 )
 SELECT s.template_id, s.category, COUNT(*) AS messages, COUNT(DISTINCT s.contact_id) AS recipients,
   SUM(CASE WHEN s.outcome IN ('delivered', 'read') THEN 1 ELSE 0 END) AS delivered,
   SUM(CASE WHEN s.outcome = 'read' THEN 1 ELSE 0 END) AS read_count,
-  SUM(CASE WHEN EXISTS (SELECT 1 FROM fails f WHERE f.id = s.id) THEN 1 ELSE 0 END) AS failed,
-  SUM(CASE WHEN EXISTS (SELECT 1 FROM fails f WHERE f.id = s.id AND f.code IN (${capList})) THEN 1 ELSE 0 END) AS capped,
-  SUM(CASE WHEN EXISTS (SELECT 1 FROM stop_cause x WHERE x.id = s.id AND x.nth = 1) THEN 1 ELSE 0 END) AS stopped,
-  SUM(CASE WHEN s.outcome = 'accepted' AND s.updated_at < $${next}
-    AND EXISTS (SELECT 1 FROM outbox o2 WHERE o2.contact_id = s.contact_id AND o2.id <> s.id AND o2.outcome IN ('delivered', 'read'))
-    THEN 1 ELSE 0 END) AS silent
+  SUM(CASE WHEN fr.id IS NULL THEN 0 ELSE 1 END) AS failed,
+  SUM(COALESCE(fr.capped, 0)) AS capped,
+  SUM(CASE WHEN sc.id IS NULL THEN 0 ELSE 1 END) AS stopped,
+  SUM(CASE WHEN sr.id IS NULL THEN 0 ELSE 1 END) AS silent
 FROM scoped s
+  LEFT JOIN fail_rows fr ON fr.id = s.id
+  LEFT JOIN stop_cause sc ON sc.id = s.id AND sc.nth = 1
+  LEFT JOIN silent_rows sr ON sr.id = s.id
 GROUP BY s.template_id, s.category ORDER BY COUNT(*) DESC, s.template_id`, [...params, scope.silentBefore, ...scope.capCodes]);
   return rows.map((r) => ({
     templateId: intOrNull(r['template_id']),
