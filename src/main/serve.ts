@@ -16,7 +16,7 @@ export interface ServeRole {
  * applies stored webhooks before dispatching (idempotent, so several may do it).
  */
 export async function serve(config: Config, out: (line: string) => void, as: ServeRole = { role: 'serve', dispatch: true }): Promise<void> {
-  const store = openStore({ databaseUrl: config.storage.databaseUrl ?? undefined, dataDir: config.storage.dataDir });
+  const store = openStore({ databaseUrl: config.storage.databaseUrl ?? undefined, dataDir: config.storage.dataDir, backgroundCheckpoint: true });
   const migrated = await store.migrate();
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
