@@ -151,6 +151,15 @@ CREATE TABLE schema_migrations (
   CONSTRAINT schema_migrations_pkey PRIMARY KEY (version)
 );
 
+CREATE TABLE sender_conversations (
+  sender_id bigint NOT NULL,
+  contact_id bigint NOT NULL,
+  opened_at bigint NOT NULL,
+  CONSTRAINT sender_conversations_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id),
+  CONSTRAINT sender_conversations_pkey PRIMARY KEY (sender_id, contact_id),
+  CONSTRAINT sender_conversations_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES senders(id)
+);
+
 CREATE TABLE senders (
   id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
   phone_number_id text NOT NULL,
@@ -207,5 +216,7 @@ CREATE INDEX outbox_contact ON outbox USING btree (contact_id, status);
 CREATE INDEX outbox_due ON outbox USING btree (status, next_attempt_at);
 
 CREATE INDEX outbox_lease ON outbox USING btree (lease_expires_at) WHERE (lease_expires_at IS NOT NULL);
+
+CREATE INDEX sender_conversations_window ON sender_conversations USING btree (sender_id, opened_at);
 
 CREATE INDEX webhook_inbox_unprocessed ON webhook_inbox USING btree (id) WHERE (processed_at IS NULL);

@@ -112,6 +112,13 @@ CREATE TABLE schema_migrations (
   applied_at INTEGER NOT NULL
 ) STRICT;
 
+CREATE TABLE sender_conversations (
+  sender_id INTEGER NOT NULL REFERENCES senders (id),
+  contact_id INTEGER NOT NULL REFERENCES contacts (id),
+  opened_at INTEGER NOT NULL,
+  PRIMARY KEY (sender_id, contact_id)
+) STRICT;
+
 CREATE TABLE senders (
   id INTEGER PRIMARY KEY,
   phone_number_id TEXT NOT NULL UNIQUE,
@@ -161,5 +168,7 @@ CREATE INDEX outbox_contact ON outbox (contact_id, status);
 CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
 
 CREATE INDEX outbox_lease ON outbox (lease_expires_at) WHERE lease_expires_at IS NOT NULL;
+
+CREATE INDEX sender_conversations_window ON sender_conversations (sender_id, opened_at);
 
 CREATE INDEX webhook_inbox_unprocessed ON webhook_inbox (id) WHERE processed_at IS NULL;

@@ -3,6 +3,7 @@ import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
 import type { DecisionAuditInput, Sender, Store, Template } from '../ports/store.js';
+import { NumberPacing } from './number-pacing.js';
 import { parseOutboxIntent } from './outbox-intent.js';
 import { finishOutboxRow, prepareOutboxRow, sendPrepared, type PreparedRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
 
@@ -27,11 +28,14 @@ const EMPTY: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 
 export class Dispatcher {
   private lastTickAt: Millis | null = null;
   private lastSweepAt: Millis | null = null;
+  private readonly pacing: NumberPacing;
 
   constructor(
     private readonly deps: { store: Store; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
     private readonly options: DispatcherOptions,
-  ) {}
+  ) {
+    this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
+  }
 
   async tick(): Promise<TickResult> {
     const { store, clock } = this.deps;
@@ -47,6 +51,7 @@ export class Dispatcher {
     }
     const rows = await store.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
     if (rows.length === 0) return { ...EMPTY };
+    this.pacing.newTick(now);
 
     const audits: DecisionAuditInput[] = [];
     const templates = new Map<string, Promise<Template | null>>();
@@ -61,6 +66,7 @@ export class Dispatcher {
       template: (name, language) => memo(templates, `${name}\u0000${language}`, () => store.getTemplate(name, language)),
       sender: (id) => memo(senders, id, () => store.getSender(id)),
       audit: (entry) => audits.push(entry),
+      pacing: this.pacing,
     };
     // Warm the per-tick caches outside the transaction: they read through the store, not the transaction.
     await Promise.all(rows.map((row) => {

@@ -75,7 +75,7 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
       .action(async (id: string, opts: { json?: boolean }) => {
         await withStore(loadConfig(process.env), async (store) => {
           const c = await actionCommand(store, parseId(id), action, Date.now());
-          const s = await statusText(store, c);
+          const s = await statusText(store, c, Date.now());
           out(opts.json ? JSON.stringify(s.json) : s.text);
         });
       });
@@ -89,7 +89,7 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
       await withStore(loadConfig(process.env), async (store) => {
         const c = await store.getCampaign(parseId(id));
         if (c === null) throw new CliFailure(`campaign ${id} does not exist`);
-        const s = await statusText(store, c);
+        const s = await statusText(store, c, Date.now());
         out(opts.json ? JSON.stringify(s.json) : s.text);
       });
     });
@@ -100,7 +100,7 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
     .action(async (opts: { json?: boolean }) => {
       await withStore(loadConfig(process.env), async (store) => {
         const all = await store.listCampaigns({});
-        const rows = await Promise.all(all.map((c) => statusText(store, c)));
+        const rows = await Promise.all(all.map((c) => statusText(store, c, Date.now())));
         out(opts.json ? JSON.stringify(rows.map((r) => r.json)) : rows.map((r) => r.text).join('\n') || 'No campaigns.');
       });
     });

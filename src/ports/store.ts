@@ -303,6 +303,12 @@ export interface DiagnosisAudience {
   stopKinds: { kind: string; recipients: number }[];
 }
 
+/** A sender number's conversations in the messaging limit's rolling window. */
+export interface ConversationWindow {
+  people: number;
+  oldestAt: Millis | null;
+}
+
 export interface MigrateResult { applied: number[]; current: number }
 
 export interface Store {
@@ -408,6 +414,11 @@ export interface Store {
   /** False when the token does not exist or is already revoked. */
   revokeApiToken(id: number, now: Millis): Promise<boolean>;
   outboxTotals(): Promise<OutboxTotals>;
+  /** People the number started conversations with after `since` (the messaging limit's window). */
+  conversationWindow(senderId: number, since: Millis): Promise<ConversationWindow>;
+  conversationOpenedAt(senderId: number, contactId: number): Promise<Millis | null>;
+  /** Counts a business-initiated conversation; one still inside `windowMs` is not counted again. */
+  recordConversation(senderId: number, contactId: number, at: Millis, windowMs: number): Promise<void>;
   diagnosisSends(scope: DiagnosisScope): Promise<DiagnosisSends>;
   /** Per template, most messages first. */
   diagnosisTemplates(scope: DiagnosisScope): Promise<TemplateSends[]>;

@@ -1,4 +1,6 @@
 import { campaignAction, CampaignActionError } from '../../app/campaign-actions.js';
+import { campaignPace } from '../../app/campaign-pace.js';
+import { paceSentence } from '../../core/messaging-limit.js';
 import { parseSegment } from '../../app/segment-schema.js';
 import { startCampaign } from '../../app/start-campaign.js';
 import { isCategory } from '../../core/category.js';
@@ -67,11 +69,12 @@ export async function actionCommand(store: Store, id: number, action: 'pause' | 
   }
 }
 
-export async function statusText(store: Store, c: Campaign): Promise<{ text: string; json: unknown }> {
+export async function statusText(store: Store, c: Campaign, now: number): Promise<{ text: string; json: unknown }> {
   const counters = await store.campaignCounters(c.id);
-  const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters };
+  const pace = await campaignPace(store, c, counters, now);
+  const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters, pace };
   const nonZero = Object.entries(counters).filter(([k, v]) => v > 0 && k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ');
-  const text = `#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}\n  ${counters.total} recipient(s): ${nonZero || 'none yet'}`;
+  const text = `#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}\n  ${counters.total} recipient(s): ${nonZero || 'none yet'}\n  ${paceSentence(pace)}`;
   return { text, json };
 }
 

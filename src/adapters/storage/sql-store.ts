@@ -19,6 +19,7 @@ import { consentHistory, getConsent, setConsent } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { findContact, getContact, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
+import { conversationOpenedAt, conversationWindow, recordConversation } from './sql/sender-conversations.js';
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';
@@ -43,6 +44,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendDecisions, campaignCounters, contactTimeline,
   requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
+  conversationWindow, conversationOpenedAt, recordConversation,
   diagnosisSends, diagnosisTemplates, diagnosisAudience, sendAttempts,
 };
 
