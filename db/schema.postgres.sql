@@ -207,6 +207,8 @@ CREATE INDEX decisions_contact ON decisions USING btree (contact_id, at);
 
 CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id);
 
+CREATE INDEX decisions_send_at ON decisions USING btree (at) WHERE (kind = 'send'::text);
+
 CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);
 
 CREATE INDEX outbox_campaign_status ON outbox USING btree (campaign_id, status, updated_at);
