@@ -60,6 +60,13 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
       expect(diagnosis.verdict).toBe('recipient_level');
       expect(diagnosis.subject).toBeNull();
       expect(diagnosis.action).toMatch(/cool-off/);
+      // Thin: no recipient failed three times, and caps are most of the failures.
+      expect(facts.failing.repeated).toBe(0);
+      expect(diagnosis.evidence.filter((e) => e.decisive).map((e) => e.text)).toEqual([
+        expect.stringMatching(/^\d+\.\d% of failed messages are per-user caps/),
+        'No recipient failed repeatedly: the failures are spread thinly across the audience.',
+        'No template, audience or account signal stands out.',
+      ]);
       expect(facts.senders).toEqual([expect.objectContaining({ quality: 'GREEN', state: 'ok' })]);
     });
   });
