@@ -98,6 +98,9 @@ describe.each(BACKENDS)('Store contract: diagnosis facts ($name)', (backend) => 
       { templateId: seed.templateId, category: 'marketing', messages: 6, recipients: 6, delivered: 2, read: 1, failed: 3, capped: 1, stopped: 1, silent: 1 },
       { templateId: null, category: 'utility', messages: 1, recipients: 1, delivered: 1, read: 0, failed: 0, capped: 0, stopped: 0, silent: 0 },
     ]);
+    expect(await store.diagnosisCampaigns(scope())).toEqual([
+      { campaignId: seed.campaignId, category: 'marketing', messages: 6, recipients: 6, delivered: 2, read: 1, failed: 3, capped: 1, stopped: 1, silent: 1 },
+    ]);
     // Accepted too recently to call it silent; no cap codes configured means nothing counts as capped.
     expect(await store.diagnosisTemplates(scope({ silentBefore: T0, capCodes: [] }))).toMatchObject([{ capped: 0, silent: 0, failed: 3 }, { silent: 0 }]);
   });
@@ -117,6 +120,8 @@ describe.each(BACKENDS)('Store contract: diagnosis facts ($name)', (backend) => 
     await store.saveContactState(second, stopAt(T0 + 30 * MINUTE), 0, T0);
     const perTemplate = await store.diagnosisTemplates(scope());
     expect(perTemplate.map((t) => [t.templateId, t.messages, t.stopped])).toEqual([[seed.templateId, 2, 1], [otherTemplate, 2, 1]]);
+    // Per campaign the same counts, one-off messages left out.
+    expect((await store.diagnosisCampaigns(scope())).map((c) => [c.campaignId, c.messages, c.stopped])).toEqual([[seed.campaignId, 2, 1], [other, 2, 1]]);
     // Within blast's campaign alone, only the stop that came after a blast message counts.
     expect((await store.diagnosisTemplates(scope({ campaignId: other }))).map((t) => t.stopped)).toEqual([1]);
     expect((await store.diagnosisTemplates(scope({ campaignId: seed.campaignId }))).map((t) => t.stopped)).toEqual([2]);

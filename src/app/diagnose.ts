@@ -62,11 +62,14 @@ export async function runDiagnosis(store: Store, policy: Policy, request: Diagno
     campaignId: campaign?.id ?? null, since, until, capCodes: policy.capCodes,
     repeatedFailures: thresholds.repeatedFailures, silentBefore: until - SILENT_AFTER_MS,
   };
-  const [sends, templateSends, audience, attempts, baselineAttempts, templates, senders, paused] = await Promise.all([
-    store.diagnosisSends(scope), store.diagnosisTemplates(scope), store.diagnosisAudience(scope),
-    store.sendAttempts(since, until), store.sendAttempts(since - BASELINE_MS, since),
-    store.listTemplates(), store.listSenders(), store.listCampaigns({ status: 'paused' }),
+  const [sends, templateSends, campaignSends, audience, attempts, baselineAttempts, templates, senders, campaigns] = await Promise.all([
+    store.diagnosisSends(scope), store.diagnosisTemplates(scope),
+    // One campaign is one segment: comparing segments needs the whole traffic.
+    campaign === null ? store.diagnosisCampaigns(scope) : Promise.resolve([]),
+    store.diagnosisAudience(scope), store.sendAttempts(since, until), store.sendAttempts(since - BASELINE_MS, since),
+    store.listTemplates(), store.listSenders(), store.listCampaigns({}),
   ]);
+  const names = new Map(campaigns.map((c) => [c.id, c.name]));
   const byId = new Map(templates.map((t) => [t.id, t]));
   const usage = templateSends.map((s) => templateUsage(s, s.templateId === null ? undefined : byId.get(s.templateId)));
   const campaignTemplate = campaign === null ? undefined : byId.get(campaign.templateId);
@@ -77,6 +80,7 @@ export async function runDiagnosis(store: Store, policy: Policy, request: Diagno
     failures: sends.failures,
     failing: sends.failing,
     templates: usage,
+    campaigns: campaignSends.map(({ campaignId, ...counts }) => ({ ...counts, campaignId, label: `campaign #${campaignId} ${names.get(campaignId) ?? ''}`.trim() })),
     consent: audience.consent,
     engagement: {
       delivered: sum(usage, 'delivered'), read: sum(usage, 'read'), silent: sum(usage, 'silent'),
@@ -86,8 +90,8 @@ export async function runDiagnosis(store: Store, policy: Policy, request: Diagno
     senders: senders
       .filter((s) => campaign === null || s.id === campaign.senderId)
       .map((s) => ({ phoneNumberId: s.phoneNumberId, quality: s.qualityRating, state: s.state, reason: s.stateReason })),
-    pauses: paused
-      .filter((c) => c.pauseReason !== null && c.updatedAt >= since)
+    pauses: campaigns
+      .filter((c) => c.status === 'paused' && c.pauseReason !== null && c.updatedAt >= since)
       .map((c) => ({ campaignId: c.id, name: c.name, reason: c.pauseReason ?? '' })),
   };
   return { facts, diagnosis: diagnose(facts, policy.capCodes, thresholds) };

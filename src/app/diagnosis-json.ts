@@ -16,6 +16,7 @@ export function diagnosisJson(report: DiagnosisReport) {
       failures: facts.failures,
       failing: facts.failing,
       templates: facts.templates,
+      campaigns: facts.campaigns,
       consent: facts.consent,
       engagement: facts.engagement,
       volume: facts.volume,

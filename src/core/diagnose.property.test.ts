@@ -26,6 +26,7 @@ const facts: fc.Arbitrary<DiagnosisFacts> = fc.record({
   failures: fc.array(fc.record({ code, messages: n, recipients: n }), { maxLength: 5 }),
   failing: fc.record({ recipients: n, attempts: n, repeated: n, worst: n }),
   templates: fc.array(template, { maxLength: 4 }),
+  campaigns: fc.array(template.map(({ templateId, status: _s, quality: _q, ...rest }) => ({ ...rest, campaignId: templateId ?? 1 })), { maxLength: 3 }),
   consent: fc.record({ recipients: n, granted: n, revoked: n, unknown: n, sources: fc.constant([]) }),
   engagement: fc.record({ delivered: n, read: n, replied: n, stopped: n, stopKinds: fc.constant([]), silent: n }),
   volume: fc.record({ attempts: n, days: fc.double({ min: 0, max: 30, noNaN: true }), baselineAttempts: n, baselineDays: fc.constant(28) }),

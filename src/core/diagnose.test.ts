@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from './diagnose.js';
-import { DEFAULT_DIAGNOSE_THRESHOLDS, type DiagnosisFacts, type TemplateUsage } from './diagnosis-facts.js';
+import { DEFAULT_DIAGNOSE_THRESHOLDS, type CampaignUsage, type DiagnosisFacts, type TemplateUsage } from './diagnosis-facts.js';
 import { DAY } from './time.js';
 
 const CAP = [131049];
@@ -21,6 +21,7 @@ function facts(over: Partial<DiagnosisFacts> = {}): DiagnosisFacts {
     failures: [{ code: 131049, messages: 36, recipients: 36 }, { code: 131026, messages: 4, recipients: 4 }],
     failing: { recipients: 40, attempts: 70, repeated: 0, worst: 2 },
     templates: [usage()],
+    campaigns: [],
     consent: { recipients: 40, granted: 40, revoked: 0, unknown: 0, sources: [{ source: 'import', recipients: 40 }] },
     engagement: { delivered: 150, read: 90, replied: 12, stopped: 2, stopKinds: [{ kind: 'user_preferences', recipients: 2 }], silent: 0 },
     volume: { attempts: 230, days: 7, baselineAttempts: 200, baselineDays: 28 },
@@ -123,6 +124,21 @@ describe('diagnose', () => {
     expect(d.evidence.map((e) => e.text).join(' ')).toContain('capped on 60.0% of its messages against 18.0%');
     // Alone in its category there is nothing to compare with: the same numbers are no excess.
     expect(diagnose(facts({ templates: [capped] }), CAP).verdict).toBe('recipient_level');
+  });
+
+  it('names the campaign whose segment reacts worse when its template does not stand out', () => {
+    const segment = (id: number, over: Partial<CampaignUsage> = {}): CampaignUsage => ({ ...usage(), label: `campaign #${id} c${id}`, campaignId: id, messages: 100, recipients: 100, ...over });
+    const cold = segment(2, { stopped: 8, capped: 40, read: 20 });
+    const d = diagnose(facts({ campaigns: [segment(1, { stopped: 1, capped: 10 }), cold] }), CAP);
+    expect(d).toMatchObject({ verdict: 'campaign_level', subject: 'campaign #2 c2' });
+    expect(d.action).toContain('Narrow the segment of campaign #2 c2');
+    expect(d.evidence.filter((e) => e.decisive)).toEqual([
+      { topic: 'campaigns', decisive: true, text: '8 of 100 recipient(s) of campaign #2 c2 stopped marketing (8.0%, threshold 5.0%).' },
+      { topic: 'campaigns', decisive: true, text: 'campaign #2 c2 is capped on 40.0% of its messages against 10.0% for the other marketing campaigns.' },
+    ]);
+    // A lone campaign has nothing to be compared with; a flagged template is named before any segment.
+    expect(diagnose(facts({ campaigns: [cold] }), CAP).verdict).toBe('recipient_level');
+    expect(diagnose(facts({ campaigns: [segment(1), cold], templates: [usage({ quality: 'RED' })] }), CAP).subject).toBe('spring_sale (en_US)');
   });
 
   it('flags an audience that mostly never granted marketing consent', () => {

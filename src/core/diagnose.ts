@@ -1,7 +1,7 @@
 import { classifyCode } from './error-catalogue/index.js';
 import type { ErrorClass } from './error-class.js';
 import { describeFacts, pct, share, type Evidence, type EvidenceTopic } from './diagnosis-evidence.js';
-import { DEFAULT_DIAGNOSE_THRESHOLDS, type DiagnoseThresholds, type DiagnosisFacts, type SenderSignal, type TemplateUsage } from './diagnosis-facts.js';
+import { DEFAULT_DIAGNOSE_THRESHOLDS, type DiagnoseThresholds, type DiagnosisFacts, type SenderSignal, type Usage } from './diagnosis-facts.js';
 
 export type Verdict = 'recipient_level' | 'campaign_level' | 'account_level' | 'insufficient_data';
 
@@ -48,6 +48,11 @@ export function diagnose(facts: DiagnosisFacts, capCodes: readonly number[], t: 
     const { usage, reasons } = worst;
     return decided('campaign_level', usage.label, `Template ${usage.label} stands out: its recipients react worse than the rest of the traffic.`, campaignAction(usage), reasons);
   }
+  const segment = flaggedCampaigns(facts, t)[0];
+  if (segment !== undefined) {
+    const { usage, reasons } = segment;
+    return decided('campaign_level', usage.label, `${usage.label} stands out: its audience reacts worse than the audiences of the other campaigns.`, segmentAction(usage), reasons, 'campaigns');
+  }
   const c = facts.consent;
   if (c.recipients >= t.minMessages && share(c.granted, c.recipients) < t.grantedShare) {
     return decided('campaign_level', 'audience without granted marketing consent', 'A large part of the affected audience never granted marketing consent.', CONSENT_ACTION,
@@ -92,7 +97,11 @@ function recipientVerdict(f: DiagnosisFacts, capCodes: readonly number[], t: Dia
 const ACCOUNT_ACTION = 'Pause marketing and fix the account first: check the number\'s quality and limits in WhatsApp Manager, the account\'s restriction notice and payment method, and the templates with poor quality. Resume with your most engaged, consented audience and a lower volume.';
 const CONSENT_ACTION = 'Send marketing only to contacts with recorded marketing consent: add `consent: ["marketing"]` to the segment and re-collect opt-ins that name WhatsApp and this business.';
 
-function campaignAction(u: TemplateUsage): string {
+function segmentAction(u: Usage): string {
+  return `Narrow the segment of ${u.label} to recipients who engaged recently and asked for this kind of message, or stop it; the other campaigns can go on.`;
+}
+
+function campaignAction(u: Usage): string {
   return `Stop sending ${u.label} to this audience: narrow the segment to recipients who engaged recently, make the content relevant to them or replace the template, and resume after its quality recovers. Keep other templates running.`;
 }
 
@@ -124,40 +133,58 @@ function isAccountReason(reason: string | null, capCodes: readonly number[]): bo
 }
 
 interface Flagged {
-  usage: TemplateUsage;
+  usage: Usage;
   reasons: string[];
   strength: number;
 }
 
 /** Templates with a strong signal (status, quality, stops) or two weaker ones, worst first. */
 function flaggedTemplates(f: DiagnosisFacts, t: DiagnoseThresholds): Flagged[] {
-  const flagged: Flagged[] = [];
-  for (const u of f.templates) {
+  return rank(f.templates.map((u) => {
     const strong: string[] = [];
     const weak: string[] = [];
     if (u.status !== null && BAD_TEMPLATE_STATUS.has(u.status)) strong.push(`Meta ${u.status} template ${u.label}.`);
     const quality = u.quality?.toUpperCase() ?? 'UNKNOWN';
     if (LOW_QUALITY.has(quality)) strong.push(`Template ${u.label} quality is ${u.quality}: recipients block or report it.`);
     else if (!GOOD_QUALITY.has(quality)) weak.push(`Template ${u.label} quality fell to ${u.quality}.`);
-    if (u.messages >= t.minTemplateMessages) {
-      if (share(u.stopped, u.recipients) >= t.stopRate) strong.push(`${u.stopped} of ${u.recipients} recipient(s) of ${u.label} stopped marketing (${pct(u.stopped, u.recipients)}, threshold ${pct(t.stopRate, 1)}).`);
-      if (share(u.silent, u.messages) >= t.silentRate) weak.push(`${pct(u.silent, u.messages)} of ${u.label} messages were accepted but never delivered while the recipient got others (block proxy).`);
-      const capExcess = capExcessOf(u, f.templates, t);
-      if (capExcess !== null) weak.push(capExcess);
-      if (u.category === 'marketing' && u.delivered >= t.minTemplateMessages && share(u.read, u.delivered) < t.lowReadRate) weak.push(`Only ${pct(u.read, u.delivered)} of delivered ${u.label} messages were read.`);
-    }
-    if (strong.length > 0 || weak.length >= 2) flagged.push({ usage: u, reasons: [...strong, ...weak], strength: strong.length * 2 + weak.length });
-  }
-  return flagged.sort((a, b) => b.strength - a.strength || b.usage.messages - a.usage.messages);
+    const rates = rateSignals(u, f.templates, 'templates', t);
+    return { usage: u, strong: [...strong, ...rates.strong], weak: [...weak, ...rates.weak] };
+  }));
 }
 
-/** The template's cap rate against every other template of its category together. */
-function capExcessOf(u: TemplateUsage, all: readonly TemplateUsage[], t: DiagnoseThresholds): string | null {
+/** Campaigns (segments) compared with each other, when the scope holds more than one. */
+function flaggedCampaigns(f: DiagnosisFacts, t: DiagnoseThresholds): Flagged[] {
+  if (f.campaigns.length < 2) return [];
+  return rank(f.campaigns.map((u) => ({ usage: u, ...rateSignals(u, f.campaigns, 'campaigns', t) })));
+}
+
+function rank(signals: readonly { usage: Usage; strong: string[]; weak: string[] }[]): Flagged[] {
+  return signals
+    .filter((s) => s.strong.length > 0 || s.weak.length >= 2)
+    .map((s) => ({ usage: s.usage, reasons: [...s.strong, ...s.weak], strength: s.strong.length * 2 + s.weak.length }))
+    .sort((a, b) => b.strength - a.strength || b.usage.messages - a.usage.messages);
+}
+
+/** What the recipients of one group did, against the threshold rates; `peers` are the groups to compare caps with. */
+function rateSignals(u: Usage, peers: readonly Usage[], kind: 'templates' | 'campaigns', t: DiagnoseThresholds): { strong: string[]; weak: string[] } {
+  const strong: string[] = [];
+  const weak: string[] = [];
+  if (u.messages < t.minTemplateMessages) return { strong, weak };
+  if (share(u.stopped, u.recipients) >= t.stopRate) strong.push(`${u.stopped} of ${u.recipients} recipient(s) of ${u.label} stopped marketing (${pct(u.stopped, u.recipients)}, threshold ${pct(t.stopRate, 1)}).`);
+  if (share(u.silent, u.messages) >= t.silentRate) weak.push(`${pct(u.silent, u.messages)} of ${u.label} messages were accepted but never delivered while the recipient got others (block proxy).`);
+  const capExcess = capExcessOf(u, peers, kind, t);
+  if (capExcess !== null) weak.push(capExcess);
+  if (u.category === 'marketing' && u.delivered >= t.minTemplateMessages && share(u.read, u.delivered) < t.lowReadRate) weak.push(`Only ${pct(u.read, u.delivered)} of delivered ${u.label} messages were read.`);
+  return { strong, weak };
+}
+
+/** The group's cap rate against every other group of its category together. */
+function capExcessOf(u: Usage, all: readonly Usage[], kind: 'templates' | 'campaigns', t: DiagnoseThresholds): string | null {
   const rest = all.filter((o) => o !== u && o.category === u.category);
   const restMessages = rest.reduce((n, o) => n + o.messages, 0);
   if (restMessages < t.minTemplateMessages) return null;
   const rate = share(u.capped, u.messages);
   const restRate = share(rest.reduce((n, o) => n + o.capped, 0), restMessages);
   if (rate < t.capRateFloor || rate < restRate * t.capExcess) return null;
-  return `${u.label} is capped on ${pct(u.capped, u.messages)} of its messages against ${pct(restRate * restMessages, restMessages)} for the other ${u.category} templates.`;
+  return `${u.label} is capped on ${pct(u.capped, u.messages)} of its messages against ${pct(restRate * restMessages, restMessages)} for the other ${u.category} ${kind}.`;
 }

@@ -1,7 +1,7 @@
 import { classifyCode } from './error-catalogue/index.js';
-import type { DiagnoseThresholds, DiagnosisFacts, TemplateUsage } from './diagnosis-facts.js';
+import type { DiagnoseThresholds, DiagnosisFacts, Usage } from './diagnosis-facts.js';
 
-export type EvidenceTopic = 'scope' | 'templates' | 'consent' | 'engagement' | 'volume' | 'account';
+export type EvidenceTopic = 'scope' | 'templates' | 'campaigns' | 'consent' | 'engagement' | 'volume' | 'account';
 
 /** One observation with its numbers; `decisive` marks those the verdict rests on. */
 export interface Evidence {
@@ -38,14 +38,15 @@ function scope(f: DiagnosisFacts, capCodes: readonly number[], t: DiagnoseThresh
   return out;
 }
 
-export function templateLine(u: TemplateUsage): string {
-  const state = [u.status, u.quality === null ? null : `quality ${u.quality}`].filter((s) => s !== null).join(', ');
+/** One template or campaign: its state when it has one, and its rates. */
+export function usageLine(u: Usage & { status?: string | null; quality?: string | null }): string {
+  const state = [u.status ?? null, u.quality ? `quality ${u.quality}` : null].filter((s) => s !== null).join(', ');
   return `${u.label}${state ? ` [${state}]` : ''}: ${u.messages} message(s), failed ${pct(u.failed, u.messages)}, capped ${pct(u.capped, u.messages)}, `
     + `read ${pct(u.read, u.delivered)} of delivered, stopped ${pct(u.stopped, u.recipients)} of recipients, silent ${pct(u.silent, u.messages)}.`;
 }
 
 function templates(f: DiagnosisFacts): Evidence[] {
-  return f.templates.map((u) => note('templates', templateLine(u)));
+  return [...f.templates.map((u) => note('templates', usageLine(u))), ...f.campaigns.map((u) => note('campaigns', usageLine(u)))];
 }
 
 function consent(f: DiagnosisFacts): Evidence[] {

@@ -17,6 +17,8 @@ export interface DiagnosisFacts {
   /** Recipients with at least one failure, and how the failed attempts spread over them. */
   failing: { recipients: number; attempts: number; repeated: number; worst: number };
   templates: readonly TemplateUsage[];
+  /** Per campaign (its segment); empty for a one-campaign scope. */
+  campaigns: readonly CampaignUsage[];
   /** Marketing consent of the affected audience (recipients that failed; all recipients when none did). */
   consent: ConsentMix;
   engagement: Engagement;
@@ -32,13 +34,10 @@ export interface CodeCount {
   recipients: number;
 }
 
-/** One template's sends in the window; one-off free-form messages count under their category. */
-export interface TemplateUsage {
+/** What one group of the scope's messages (a template, or a campaign) did. */
+export interface Usage {
   label: string;
-  templateId: number | null;
   category: Category;
-  status: string | null;
-  quality: string | null;
   messages: number;
   recipients: number;
   delivered: number;
@@ -46,10 +45,22 @@ export interface TemplateUsage {
   /** Messages that failed with any code, and with a per-user cap code. */
   failed: number;
   capped: number;
-  /** Recipients who stopped marketing (131050, preference, button or keyword) since the window began. */
+  /** Recipients who stopped marketing (131050, preference, button or keyword) after one of these messages. */
   stopped: number;
   /** Block proxy: accepted but never delivered while the recipient received other messages. */
   silent: number;
+}
+
+/** One template's sends in the window; one-off free-form messages count under their category. */
+export interface TemplateUsage extends Usage {
+  templateId: number | null;
+  status: string | null;
+  quality: string | null;
+}
+
+/** One campaign's sends in the window: how its segment received them. */
+export interface CampaignUsage extends Usage {
+  campaignId: number;
 }
 
 export interface ConsentMix {

@@ -278,9 +278,8 @@ export interface DiagnosisSends {
   failing: { recipients: number; attempts: number; repeated: number; worst: number };
 }
 
-/** One template's messages in scope (one-off rows count by category, with a null template). */
-export interface TemplateSends {
-  templateId: number | null;
+/** What the scope's messages did, for one template or one campaign. */
+export interface UsageCounts {
   category: Category;
   messages: number;
   recipients: number;
@@ -288,10 +287,20 @@ export interface TemplateSends {
   read: number;
   failed: number;
   capped: number;
-  /** Recipients who stopped marketing in the window after this template was their latest marketing message. */
+  /** Recipients who stopped marketing in the window after one of these messages was their latest marketing message. */
   stopped: number;
   /** Accepted before `silentBefore`, never delivered, while the recipient was delivered another message. */
   silent: number;
+}
+
+/** One template's messages in scope (one-off rows count by category, with a null template). */
+export interface TemplateSends extends UsageCounts {
+  templateId: number | null;
+}
+
+/** One campaign's messages in scope: its segment, as the audience that received them. */
+export interface CampaignSends extends UsageCounts {
+  campaignId: number;
 }
 
 export interface DiagnosisAudience {
@@ -422,6 +431,8 @@ export interface Store {
   diagnosisSends(scope: DiagnosisScope): Promise<DiagnosisSends>;
   /** Per template, most messages first. */
   diagnosisTemplates(scope: DiagnosisScope): Promise<TemplateSends[]>;
+  /** Per campaign, most messages first; one-off messages are not a campaign. */
+  diagnosisCampaigns(scope: DiagnosisScope): Promise<CampaignSends[]>;
   diagnosisAudience(scope: DiagnosisScope): Promise<DiagnosisAudience>;
   /** Send attempts of all traffic in [since, until): the volume a diagnosis compares. */
   sendAttempts(since: Millis, until: Millis): Promise<number>;

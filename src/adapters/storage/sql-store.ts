@@ -6,7 +6,7 @@ import { campaignCounters, contactTimeline } from './sql/reports.js';
 import { campaignWindow, latestMessageEventId } from './sql/campaign-window.js';
 import { diagnosisAudience } from './sql/diagnosis-audience.js';
 import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
-import { diagnosisTemplates } from './sql/diagnosis-templates.js';
+import { diagnosisCampaigns, diagnosisTemplates } from './sql/diagnosis-usage.js';
 import { createApiToken, findApiToken, listApiTokens, outboxTotals, revokeApiToken } from './sql/api-tokens.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
 import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
@@ -45,7 +45,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
   conversationWindow, conversationOpenedAt, recordConversation,
-  diagnosisSends, diagnosisTemplates, diagnosisAudience, sendAttempts,
+  diagnosisSends, diagnosisTemplates, diagnosisCampaigns, diagnosisAudience, sendAttempts,
 };
 
 /** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */

@@ -9,17 +9,18 @@ import { isoTime } from './schemas.js';
 const count = z.number().int();
 
 const evidenceSchema = z.object({
-  topic: z.enum(['scope', 'templates', 'consent', 'engagement', 'volume', 'account']),
+  topic: z.enum(['scope', 'templates', 'campaigns', 'consent', 'engagement', 'volume', 'account']),
   text: z.string(),
   decisive: z.boolean().describe('the verdict rests on this observation'),
 });
 
-const templateSchema = z.object({
-  label: z.string(), templateId: count.nullable(), category: z.string(), status: z.string().nullable(), quality: z.string().nullable(),
-  messages: count, recipients: count, delivered: count, read: count, failed: count, capped: count,
+const usage = {
+  label: z.string(), category: z.string(), messages: count, recipients: count, delivered: count, read: count, failed: count, capped: count,
   stopped: count.describe('recipients who stopped marketing after this template was their latest marketing message'),
   silent: count.describe('block proxy: accepted, never delivered, while the recipient received other messages'),
-});
+};
+const templateSchema = z.object({ ...usage, templateId: count.nullable(), status: z.string().nullable(), quality: z.string().nullable() });
+const campaignSchema = z.object({ ...usage, campaignId: count }).describe('one campaign, i.e. its segment; listed when the scope is all traffic');
 
 const diagnosisSchema = z.object({
   verdict: z.enum(['recipient_level', 'campaign_level', 'account_level', 'insufficient_data']),
@@ -37,6 +38,7 @@ const diagnosisSchema = z.object({
     failures: z.array(z.object({ code: count, messages: count, recipients: count })),
     failing: z.object({ recipients: count, attempts: count, repeated: count, worst: count }),
     templates: z.array(templateSchema),
+    campaigns: z.array(campaignSchema),
     consent: z.object({ recipients: count, granted: count, revoked: count, unknown: count, sources: z.array(z.object({ source: z.string(), recipients: count })) }),
     engagement: z.object({ delivered: count, read: count, replied: count, stopped: count, stopKinds: z.array(z.object({ kind: z.string(), recipients: count })), silent: count }),
     volume: z.object({ attempts: count, days: z.number(), baselineAttempts: count, baselineDays: z.number() }),

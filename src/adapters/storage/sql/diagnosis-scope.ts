@@ -28,7 +28,7 @@ export function scopeSql(scope: DiagnosisScope): ScopeSql {
   WHERE d.kind = 'send' AND d.at >= $1 AND d.at < $2 ${campaignFilter}
 ),
 scoped AS (
-  SELECT o.id, o.contact_id, o.category, c.template_id, o.outcome, o.updated_at, o.last_error_code, a.sent_at
+  SELECT o.id, o.contact_id, o.category, o.campaign_id, c.template_id, o.outcome, o.updated_at, o.last_error_code, a.sent_at
   FROM outbox o JOIN (SELECT id, MAX(at) AS sent_at FROM attempts GROUP BY id) a ON a.id = o.id LEFT JOIN campaigns c ON c.id = o.campaign_id
 ),
 fails AS (
