@@ -58,6 +58,7 @@ export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, no
   const throughputMps = event === 'THROUGHPUT_UPGRADE' ? 1000 : sender.throughputMps;
   const tier = item.maxDailyConversations ?? item.currentLimit ?? sender.messagingLimitTier;
   await store.upsertSenders([{ ...sender, qualityRating: quality, throughputMps, messagingLimitTier: tier }], now);
+  await recordSenderChange(store, sender, { ...sender, qualityRating: quality, messagingLimitTier: tier }, `phone_quality ${event}`, item.at ?? now);
   return dropped;
 }
 
@@ -76,6 +77,7 @@ export async function applyBusinessCapability(store: Store, item: BusinessCapabi
   if (item.maxDailyConversations === null) return;
   for (const sender of await store.listSenders()) {
     await store.upsertSenders([{ ...sender, messagingLimitTier: item.maxDailyConversations }], now);
+    await recordSenderChange(store, sender, { ...sender, messagingLimitTier: item.maxDailyConversations }, 'business_capability_update', item.at ?? now);
   }
 }
 
@@ -88,7 +90,19 @@ export async function applyAccountUpdate(store: Store, item: AccountUpdateItem, 
   const reason = `account_update ${event}${restriction?.type ? ` (${restriction.type})` : ''}${item.banState ? ` ban ${item.banState}` : ''}`;
   for (const sender of await store.listSenders()) {
     const until = restriction?.expiresAt ?? null;
-    await store.setSenderState(sender.phoneNumberId, until === null ? 'stopped' : 'throttled', reason, until, now);
+    const state = until === null ? 'stopped' : 'throttled';
+    await store.setSenderState(sender.phoneNumberId, state, reason, until, now);
+    await recordSenderChange(store, sender, { ...sender, state, stateReason: reason }, `account_update ${event}`, item.at ?? now);
   }
   return reason;
+}
+
+type SenderFacts = Pick<Sender, 'qualityRating' | 'messagingLimitTier' | 'state' | 'stateReason'>;
+
+/** Keeps the sender's history (for the dashboard's quality chart) when a signal changed something. */
+async function recordSenderChange(store: Store, before: Sender, after: SenderFacts, source: string, at: Millis): Promise<void> {
+  const same = before.qualityRating === after.qualityRating && before.messagingLimitTier === after.messagingLimitTier
+    && before.state === after.state && before.stateReason === after.stateReason;
+  if (same) return;
+  await store.recordSenderChange({ senderId: before.id, at, ...after, source });
 }

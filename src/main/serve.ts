@@ -26,7 +26,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
   });
   out(as.role === 'worker'
     ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
-    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp`);
+    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`);
   const { accessToken, phoneNumberId } = config.whatsapp;
   if (!as.dispatch) {
     out('Not dispatching (--no-dispatch): workers send.');

@@ -312,6 +312,101 @@ export interface DiagnosisAudience {
   stopKinds: { kind: string; recipients: number }[];
 }
 
+// ---- dashboard: history and aggregates ----
+
+/** One change of a sender number's quality rating, messaging limit or restriction. */
+export interface SenderChangeInput {
+  senderId: number;
+  at: Millis;
+  qualityRating: string | null;
+  messagingLimitTier: string | null;
+  state: SenderState;
+  stateReason: string | null;
+  /** The signal that changed it, e.g. `phone_quality FLAGGED`. */
+  source: string;
+}
+export interface SenderChange extends SenderChangeInput { id: number }
+
+/** A message a contact sent us (a reply), kept for the conversation view and the funnel. */
+export interface InboundMessageInput {
+  contactId: number;
+  wamid: string;
+  /** Meta's message type: `text`, `button`, `interactive`, `image`... */
+  type: string;
+  /** The text, button title or caption; null for content without any. */
+  text: string | null;
+  at: Millis;
+}
+export interface InboundMessage extends InboundMessageInput { id: number }
+
+/**
+ * Outbox rows at each step: audience (all rows), eligible (not skipped by a decision), attempted
+ * (sent at least once), accepted (Meta took the latest attempt), held (waiting for a window),
+ * delivered, read, replied (accepted, and the contact wrote in after the row was queued).
+ */
+export interface DeliveryFunnel {
+  audience: number;
+  eligible: number;
+  attempted: number;
+  accepted: number;
+  held: number;
+  delivered: number;
+  read: number;
+  replied: number;
+}
+
+/** Failed or cap-exhausted rows settled in one time bucket with one error code. */
+export interface FailureBucket {
+  bucketStart: Millis;
+  code: number | null;
+  count: number;
+}
+
+/** A campaign's rows grouped by status, outcome and last error code. */
+export interface OutboxBreakdownRow {
+  status: OutboxStatus;
+  outcome: OutboxOutcome | null;
+  code: number | null;
+  count: number;
+}
+
+/** Delivered rows by the attempt that delivered them, and rows whose retries ran out. */
+export interface RetryRecovery {
+  deliveredByAttempt: { attempts: number; count: number }[];
+  /** capped_exhausted, or failed after at least one retry. */
+  exhausted: number;
+}
+
+/** Attempted campaign rows per template, by outcome and last error code. */
+export interface TemplateOutcomeRow {
+  templateId: number;
+  outcome: OutboxOutcome | null;
+  code: number | null;
+  count: number;
+}
+
+/** One row of a paged outbox list (pending retries, held recipients), with the contact's name. */
+export interface OutboxListRow {
+  id: number;
+  contactId: number;
+  contactName: string | null;
+  status: OutboxStatus;
+  attempts: number;
+  capAttempts: number;
+  nextAttemptAt: Millis | null;
+  lastErrorCode: number | null;
+  updatedAt: Millis;
+}
+
+export interface OutboxListFilter {
+  campaignId: number;
+  /** `retry`: queued rows already tried once (next attempt scheduled); `held`: waiting for a window. */
+  kind: 'retry' | 'held';
+  /** Keyset paging: rows with a larger id. */
+  afterId: number;
+  limit: number;
+}
+
 /** A sender number's conversations in the messaging limit's rolling window. */
 export interface ConversationWindow {
   people: number;
@@ -423,6 +518,25 @@ export interface Store {
   /** False when the token does not exist or is already revoked. */
   revokeApiToken(id: number, now: Millis): Promise<boolean>;
   outboxTotals(): Promise<OutboxTotals>;
+
+  /** Appends to a sender's history (the senders row keeps only the latest values). */
+  recordSenderChange(change: SenderChangeInput): Promise<void>;
+  /** A sender's changes since `since`, oldest first, at most `limit` (the latest ones). */
+  senderChanges(senderId: number, since: Millis, limit: number): Promise<SenderChange[]>;
+  /** False when this wamid was already recorded. */
+  recordInbound(message: InboundMessageInput, now: Millis): Promise<{ inserted: boolean }>;
+  /** Newest first. */
+  contactInbound(contactId: number, limit: number): Promise<InboundMessage[]>;
+  /** One campaign's funnel, or (null) every campaign's rows together. */
+  deliveryFunnel(campaignId: number | null): Promise<DeliveryFunnel>;
+  /** Settled failures since `since` per `bucketMs` bucket and code, of one campaign or (null) all rows; oldest first. */
+  failuresByCode(campaignId: number | null, since: Millis, bucketMs: number): Promise<FailureBucket[]>;
+  outboxBreakdown(campaignId: number): Promise<OutboxBreakdownRow[]>;
+  retryRecovery(campaignId: number): Promise<RetryRecovery>;
+  templateOutcomes(): Promise<TemplateOutcomeRow[]>;
+  /** A page of a campaign's pending retries or held rows, by id. */
+  listOutboxRows(filter: OutboxListFilter): Promise<OutboxListRow[]>;
+
   /** People the number started conversations with after `since` (the messaging limit's window). */
   conversationWindow(senderId: number, since: Millis): Promise<ConversationWindow>;
   conversationOpenedAt(senderId: number, contactId: number): Promise<Millis | null>;

@@ -23,6 +23,13 @@ import { conversationOpenedAt, conversationWindow, recordConversation } from './
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';
+import { outboxBreakdown, retryRecovery } from './sql/campaign-breakdown.js';
+import { deliveryFunnel } from './sql/delivery-funnel.js';
+import { failuresByCode } from './sql/failure-series.js';
+import { contactInbound, recordInbound } from './sql/inbound-messages.js';
+import { listOutboxRows } from './sql/outbox-list.js';
+import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
+import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimDue } from './sql/outbox-claim.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
@@ -45,6 +52,8 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
   conversationWindow, conversationOpenedAt, recordConversation,
+  recordSenderChange, senderChanges, recordInbound, contactInbound,
+  deliveryFunnel, failuresByCode, outboxBreakdown, retryRecovery, templateOutcomes, listOutboxRows,
   diagnosisSends, diagnosisTemplates, diagnosisCampaigns, diagnosisAudience, sendAttempts,
 };
 

@@ -5,7 +5,7 @@ import type { Migration } from './migration.js';
 // when the current rolling 24 h began: Meta's messaging limit counts these people.
 
 export const senderConversations: Migration = {
-  version: 6,
+  version: 7,
   name: 'people each sender number started conversations with',
   sqlite: `CREATE TABLE sender_conversations (
   sender_id INTEGER NOT NULL REFERENCES senders (id),

@@ -5,7 +5,7 @@ import type { Migration } from './migration.js';
 // the decision log only grows, so those counts need an index on the time of each send.
 
 export const decisionsByTime: Migration = {
-  version: 7,
+  version: 8,
   name: 'send decisions by time',
   sqlite: `CREATE INDEX decisions_send_at ON decisions (at) WHERE kind = 'send';`,
   postgres: `CREATE INDEX decisions_send_at ON decisions (at) WHERE kind = 'send';`,
