@@ -108,7 +108,8 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
       expect(diagnosis.verdict).toBe('account_level');
       expect(diagnosis.subject).toBe(`sender ${rig.phoneNumberId}`);
       expect(diagnosis.evidence[0]).toMatchObject({ decisive: true, text: expect.stringContaining('quality rating is FLAGGED') });
-      // The drop paused the running marketing campaign, and the diagnosis reports that pause.
+      // The drop is in the sender's history and paused the running marketing campaign; the report shows both.
+      expect(facts.senderEvents).toEqual([expect.objectContaining({ phoneNumberId: rig.phoneNumberId, source: 'phone_quality FLAGGED', quality: 'FLAGGED' })]);
       expect(facts.pauses.map((p) => p.campaignId)).toEqual([id]);
     });
   });

@@ -29,6 +29,8 @@ export const BASELINE_MS = 28 * DAY;
 /** A message accepted this long ago and never delivered may be blocked (block proxy). */
 export const SILENT_AFTER_MS = 12 * HOUR;
 export const DEFAULT_SINCE_MS = 7 * DAY;
+/** The newest sender changes a report lists, per sender. */
+const SENDER_EVENTS = 20;
 
 const UNITS: Record<string, number> = { m: MINUTE, h: HOUR, d: DAY, w: 7 * DAY };
 
@@ -70,6 +72,10 @@ export async function runDiagnosis(store: Store, policy: Policy, request: Diagno
     store.listTemplates(), store.listSenders(), store.listCampaigns({}),
   ]);
   const names = new Map(campaigns.map((c) => [c.id, c.name]));
+  const inScope = senders.filter((s) => campaign === null || s.id === campaign.senderId);
+  const history = await Promise.all(inScope.map(async (s) => (await store.senderChanges(s.id, since, SENDER_EVENTS)).map((c) => ({
+    phoneNumberId: s.phoneNumberId, at: c.at, source: c.source, quality: c.qualityRating, state: c.state, reason: c.stateReason,
+  }))));
   const byId = new Map(templates.map((t) => [t.id, t]));
   const usage = templateSends.map((s) => templateUsage(s, s.templateId === null ? undefined : byId.get(s.templateId)));
   const campaignTemplate = campaign === null ? undefined : byId.get(campaign.templateId);
@@ -87,9 +93,8 @@ export async function runDiagnosis(store: Store, policy: Policy, request: Diagno
       replied: audience.replied, stopped: audience.stopped, stopKinds: audience.stopKinds,
     },
     volume: { attempts, days: (until - since) / DAY, baselineAttempts, baselineDays: BASELINE_MS / DAY },
-    senders: senders
-      .filter((s) => campaign === null || s.id === campaign.senderId)
-      .map((s) => ({ phoneNumberId: s.phoneNumberId, quality: s.qualityRating, state: s.state, reason: s.stateReason })),
+    senders: inScope.map((s) => ({ phoneNumberId: s.phoneNumberId, quality: s.qualityRating, state: s.state, reason: s.stateReason })),
+    senderEvents: history.flat().sort((a, b) => a.at - b.at),
     pauses: campaigns
       .filter((c) => c.status === 'paused' && c.pauseReason !== null && c.updatedAt >= since)
       .map((c) => ({ campaignId: c.id, name: c.name, reason: c.pauseReason ?? '' })),

@@ -26,6 +26,7 @@ function facts(over: Partial<DiagnosisFacts> = {}): DiagnosisFacts {
     engagement: { delivered: 150, read: 90, replied: 12, stopped: 2, stopKinds: [{ kind: 'user_preferences', recipients: 2 }], silent: 0 },
     volume: { attempts: 230, days: 7, baselineAttempts: 200, baselineDays: 28 },
     senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'ok', reason: null }],
+    senderEvents: [],
     pauses: [],
     ...over,
   };
@@ -162,6 +163,19 @@ describe('diagnose', () => {
     expect(restricted.verdict).toBe('account_level');
     const throttled = diagnose(facts({ senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'throttled', reason: '130429 Rate limit hit' }] }), CAP);
     expect(throttled.verdict).toBe('recipient_level');
+  });
+
+  it('counts a restriction lifted within the window as account_level, and lists quality changes as evidence', () => {
+    const restricted = { phoneNumberId: '1065', at: T0 - 2 * DAY, source: 'account_update ACCOUNT_RESTRICTION', quality: 'GREEN', state: 'throttled' as const, reason: 'account_update ACCOUNT_RESTRICTION' };
+    const lifted = diagnose(facts({ senderEvents: [restricted] }), CAP);
+    expect(lifted.verdict).toBe('account_level');
+    expect(lifted.evidence[0]?.text).toBe('Sender 1065 was restricted within the window (account_update ACCOUNT_RESTRICTION), since lifted.');
+    expect(lifted.evidence.map((e) => e.text)).toContain('2026-01-08T00:00:00.000Z sender 1065 account_update ACCOUNT_RESTRICTION: quality GREEN, throttled (account_update ACCOUNT_RESTRICTION).');
+    // A quality drop that recovered, or a throughput throttle, is reported but blames nobody.
+    const recovered = { ...restricted, source: 'phone_quality FLAGGED', quality: 'FLAGGED', state: 'ok' as const, reason: null };
+    const d = diagnose(facts({ senderEvents: [recovered, { ...recovered, source: 'phone_quality UNFLAGGED', quality: 'GREEN', at: T0 - DAY }] }), CAP);
+    expect(d.verdict).toBe('recipient_level');
+    expect(d.evidence.filter((e) => e.topic === 'account').map((e) => e.text)).toHaveLength(3);
   });
 
   it('treats account-level error codes as account_level even with no sends that succeeded', () => {

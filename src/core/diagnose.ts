@@ -114,6 +114,10 @@ function accountFindings(f: DiagnosisFacts, capCodes: readonly number[]): string
   for (const c of f.failures) {
     if (classifyCode(c.code, capCodes) === 'account_problem') out.push(`${c.messages} message(s) refused with ${c.code}, an account-level error.`);
   }
+  // A restriction that has since lifted still explains the failures it caused in the window.
+  const restrictions = f.senderEvents.filter((e) => e.source.startsWith('account_update') && e.state !== 'ok');
+  const lifted = restrictions.filter((e) => !f.senders.some((s) => s.phoneNumberId === e.phoneNumberId && s.state !== 'ok'));
+  for (const e of lifted) out.push(`Sender ${e.phoneNumberId} was restricted within the window (${e.reason ?? e.source}), since lifted.`);
   return out;
 }
 

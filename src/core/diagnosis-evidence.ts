@@ -1,5 +1,6 @@
 import { classifyCode } from './error-catalogue/index.js';
 import type { DiagnoseThresholds, DiagnosisFacts, Usage } from './diagnosis-facts.js';
+import { iso } from './time.js';
 
 export type EvidenceTopic = 'scope' | 'templates' | 'campaigns' | 'consent' | 'engagement' | 'volume' | 'account';
 
@@ -79,6 +80,9 @@ function volume(f: DiagnosisFacts, t: DiagnoseThresholds): Evidence[] {
 
 function account(f: DiagnosisFacts): Evidence[] {
   const out = f.senders.map((s) => note('account', `Sender ${s.phoneNumberId}: quality ${s.quality ?? 'unknown'}, ${s.state}${s.reason ? ` (${s.reason})` : ''}.`));
+  for (const e of f.senderEvents) {
+    out.push(note('account', `${iso(e.at)} sender ${e.phoneNumberId} ${e.source}: quality ${e.quality ?? 'unknown'}, ${e.state}${e.reason ? ` (${e.reason})` : ''}.`));
+  }
   for (const p of f.pauses) out.push(note('account', `Campaign #${p.campaignId} ${p.name} paused: ${p.reason}`));
   return out;
 }

@@ -24,6 +24,8 @@ export interface DiagnosisFacts {
   engagement: Engagement;
   volume: { attempts: number; days: number; baselineAttempts: number; baselineDays: number };
   senders: readonly SenderSignal[];
+  /** Changes of the senders' quality, limit or state within the window, oldest first. */
+  senderEvents: readonly SenderEvent[];
   /** Campaigns paused within the window, with the reason the breaker or Meta's signal gave. */
   pauses: readonly { campaignId: number; name: string; reason: string }[];
 }
@@ -85,6 +87,16 @@ export interface Engagement {
 export interface SenderSignal {
   /** Meta's phone-number id (an id, not a phone number). */
   phoneNumberId: string;
+  quality: string | null;
+  state: 'ok' | 'throttled' | 'stopped';
+  reason: string | null;
+}
+
+/** One recorded change of a sender: what Meta's signal (`source`, e.g. `phone_quality FLAGGED`) set. */
+export interface SenderEvent {
+  phoneNumberId: string;
+  at: Millis;
+  source: string;
   quality: string | null;
   state: 'ok' | 'throttled' | 'stopped';
   reason: string | null;

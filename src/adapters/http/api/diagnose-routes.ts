@@ -43,6 +43,10 @@ const diagnosisSchema = z.object({
     engagement: z.object({ delivered: count, read: count, replied: count, stopped: count, stopKinds: z.array(z.object({ kind: z.string(), recipients: count })), silent: count }),
     volume: z.object({ attempts: count, days: z.number(), baselineAttempts: count, baselineDays: z.number() }),
     senders: z.array(z.object({ phoneNumberId: z.string(), quality: z.string().nullable(), state: z.enum(['ok', 'throttled', 'stopped']), reason: z.string().nullable() })),
+    senderEvents: z.array(z.object({
+      phoneNumberId: z.string(), at: isoTime, source: z.string().describe('the signal, e.g. phone_quality FLAGGED or account_update ACCOUNT_RESTRICTION'),
+      quality: z.string().nullable(), state: z.enum(['ok', 'throttled', 'stopped']), reason: z.string().nullable(),
+    })).describe('changes of the sender numbers within the window, oldest first'),
     pauses: z.array(z.object({ campaignId: count, name: z.string(), reason: z.string() })),
   }),
 });
