@@ -532,6 +532,8 @@ export interface Store {
   /** Settled failures since `since` per `bucketMs` bucket and code, of one campaign or (null) all rows; oldest first. */
   failuresByCode(campaignId: number | null, since: Millis, bucketMs: number): Promise<FailureBucket[]>;
   outboxBreakdown(campaignId: number): Promise<OutboxBreakdownRow[]>;
+  /** A campaign's skipped rows by the reason of their skip decision, most frequent first. */
+  skipReasons(campaignId: number): Promise<{ reason: string; count: number }[]>;
   retryRecovery(campaignId: number): Promise<RetryRecovery>;
   templateOutcomes(): Promise<TemplateOutcomeRow[]>;
   /** A page of a campaign's pending retries or held rows, by id. */

@@ -23,7 +23,7 @@ import { conversationOpenedAt, conversationWindow, recordConversation } from './
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';
-import { outboxBreakdown, retryRecovery } from './sql/campaign-breakdown.js';
+import { outboxBreakdown, skipReasons, retryRecovery } from './sql/campaign-breakdown.js';
 import { deliveryFunnel } from './sql/delivery-funnel.js';
 import { failuresByCode } from './sql/failure-series.js';
 import { contactInbound, recordInbound } from './sql/inbound-messages.js';
@@ -53,7 +53,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
   conversationWindow, conversationOpenedAt, recordConversation,
   recordSenderChange, senderChanges, recordInbound, contactInbound,
-  deliveryFunnel, failuresByCode, outboxBreakdown, retryRecovery, templateOutcomes, listOutboxRows,
+  deliveryFunnel, failuresByCode, outboxBreakdown, skipReasons, retryRecovery, templateOutcomes, listOutboxRows,
   diagnosisSends, diagnosisTemplates, diagnosisCampaigns, diagnosisAudience, sendAttempts,
 };
 
