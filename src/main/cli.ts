@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { contactExplainCommand } from '../adapters/cli/contact-command.js';
+import { contactShowCommand } from '../adapters/cli/contact-show.js';
 import { diagnoseCommand, renderDiagnosis, type DiagnoseOptions } from '../adapters/cli/diagnose-command.js';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
 import { diagnosisJson } from '../app/diagnosis-json.js';
@@ -40,9 +41,16 @@ export function buildProgram(out: (text: string) => void): Command {
     .option('--json', 'JSON output (the default format is JSON too)')
     .action(() => out(JSON.stringify(redactConfig(loadConfig(process.env)), null, 2)));
 
-  program
-    .command('contact')
-    .description('Contacts')
+  const contact = program.command('contact').description('Contacts');
+  contact
+    .command('show')
+    .description('A contact: consent per category with its source, and what happened lately (masked number)')
+    .argument('<phone-or-id>', 'a phone number in any common format, a wa_id, or a business-scoped user id')
+    .option('--json', 'JSON: contact, consent, recent')
+    .action(async (who: string, opts: { json?: boolean }) => {
+      await withStore(loadConfig(process.env), async (store) => out(await contactShowCommand(store, who, opts.json === true)));
+    });
+  contact
     .command('explain')
     .description('Per category: would Pacer send now, and if not, why and until when, with the events behind it')
     .argument('<phone-or-id>', 'a phone number in any common format, a wa_id, or a business-scoped user id')
