@@ -233,6 +233,8 @@ CREATE INDEX decisions_contact ON decisions USING btree (contact_id, at);
 
 CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id);
 
+CREATE INDEX decisions_send_at ON decisions USING btree (at) WHERE (kind = 'send'::text);
+
 CREATE INDEX inbound_messages_contact ON inbound_messages USING btree (contact_id, at);
 
 CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);

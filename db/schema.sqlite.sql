@@ -180,6 +180,8 @@ CREATE INDEX decisions_contact ON decisions (contact_id, at);
 
 CREATE INDEX decisions_outbox ON decisions (outbox_id);
 
+CREATE INDEX decisions_send_at ON decisions (at) WHERE kind = 'send';
+
 CREATE INDEX inbound_messages_contact ON inbound_messages (contact_id, at);
 
 CREATE INDEX message_events_outbox ON message_events (outbox_id, id);

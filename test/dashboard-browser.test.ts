@@ -127,12 +127,12 @@ describe('Dashboard in a browser (sqlite)', () => {
     const recovery = await store.retryRecovery(id);
     expect(await cell('table.recovery tr[data-step="first"] td')).toBe(String(recovery.deliveredByAttempt.find((d) => d.attempts === 1)?.count));
     expect(await cell('table.recovery tr[data-step="retry1"] td')).toBe('4');
-    expect(await cell('table.outcomes tr[data-group="class:recipient_undeliverable"] td.num >> nth=0')).toBe('1');
+    expect(await cell('table.outcomes tr[data-group="failed:recipient_undeliverable"] td.num >> nth=0')).toBe('1');
     expect(await page.locator('table.retries tbody tr').count()).toBe(1);
     expect(await page.locator('table.held tbody tr').count()).toBe(2);
     expect(await cell('table.retries')).toContain('131049');
 
-    await page.click('table.outcomes tr[data-group="class:recipient_undeliverable"] a[href="/errors/131026"]');
+    await page.click('table.outcomes tr[data-group="failed:recipient_undeliverable"] a[href="/errors/131026"]');
     await page.waitForSelector('h1:has-text("131026")');
     expect(await cell('p.meaning')).not.toBe('');
     await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-error-131026.png'), fullPage: true });

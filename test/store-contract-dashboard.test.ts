@@ -86,6 +86,18 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     expect((await store.retryRecovery(seed.campaignId)).exhausted).toBe(1);
   });
 
+  it('names why skipped rows were skipped, from their skip decision only', async () => {
+    const store = await backend.open();
+    const { seed, ids, contactOf } = await seedOutcomes(store);
+    expect(await store.skipReasons(seed.campaignId)).toEqual([]);
+    const [, , , r3, r4] = ids;
+    const decision = (id: number | undefined, kind: 'skip' | 'send', reason: string) =>
+      ({ outboxId: id ?? -1, contactId: contactOf(id), kind, reason, explanation: 'x', until: null, at: T0 });
+    await store.appendDecisions([decision(r4, 'skip', 'marketing_stopped'), decision(r3, 'send', 'eligible')]);
+    expect(await store.skipReasons(seed.campaignId)).toEqual([{ reason: 'marketing_stopped', count: 1 }]);
+    expect(await store.skipReasons(seed.campaignId + 100)).toEqual([]);
+  });
+
   it('counts attempted rows per template by outcome and code', async () => {
     const store = await backend.open();
     const { seed } = await seedOutcomes(store);

@@ -50,8 +50,7 @@ export async function applyTemplateCategory(store: Store, item: TemplateCategory
  * Returns true when quality dropped, so running campaigns pause before Meta restricts the number.
  */
 export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, now: Millis): Promise<boolean> {
-  if (item.source.phoneNumberId === null) return false;
-  const sender = await store.getSender(item.source.phoneNumberId);
+  const sender = await senderOf(store, item);
   if (sender === null) return false;
   const event = item.event.toUpperCase();
   const dropped = event === 'FLAGGED' || event === 'DOWNGRADE';
@@ -61,6 +60,17 @@ export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, no
   await store.upsertSenders([{ ...sender, qualityRating: quality, throughputMps, messagingLimitTier: tier }], now);
   await recordSenderChange(store, sender, { ...sender, qualityRating: quality, messagingLimitTier: tier }, `phone_quality ${event}`, item.at ?? now);
   return dropped;
+}
+
+/**
+ * Meta names the number of a quality update by its display number (a WABA-level webhook has no
+ * phone-number id), so the sender is matched on the digits of its display number.
+ */
+async function senderOf(store: Store, item: PhoneQualityItem): Promise<Sender | null> {
+  if (item.source.phoneNumberId !== null) return store.getSender(item.source.phoneNumberId);
+  const digits = (item.displayPhoneNumber ?? '').replace(/\D/g, '');
+  if (digits === '') return null;
+  return (await store.listSenders()).find((s) => s.displayNumber.replace(/\D/g, '') === digits) ?? null;
 }
 
 export async function applyBusinessCapability(store: Store, item: BusinessCapabilityItem, now: Millis): Promise<void> {

@@ -2,6 +2,7 @@ import type { Category } from '../core/category.js';
 import type { ConsentStatus, DeliveryStatus } from '../core/contact-event.js';
 import type { ContactState } from '../core/contact-state.js';
 import type { TemplateStatus } from '../core/decision.js';
+import type { CodeCount, ConsentMix } from '../core/diagnosis-facts.js';
 import type { Millis } from '../core/time.js';
 
 /** Everything the application keeps: one port, implemented by the SQLite and PostgreSQL adapters. */
@@ -263,6 +264,64 @@ export interface OutboxTotals {
   byOutcome: Record<OutboxOutcome, number>;
 }
 
+// ---- diagnosis ----
+
+/** The sends a diagnosis looks at: those attempted in [since, until), of one campaign or of all traffic. */
+export interface DiagnosisScope {
+  campaignId: number | null;
+  since: Millis;
+  until: Millis;
+  capCodes: readonly number[];
+  /** A recipient failing this many times (or more) fails repeatedly. */
+  repeatedFailures: number;
+  /** Accepted before this time and still not delivered: a candidate for the block proxy. */
+  silentBefore: Millis;
+}
+
+/** Messages (outbox rows), recipients and send attempts in scope, and what failed. */
+export interface DiagnosisSends {
+  messages: number;
+  recipients: number;
+  attempts: number;
+  /** Most frequent first. */
+  failures: CodeCount[];
+  failing: { recipients: number; attempts: number; repeated: number; worst: number };
+}
+
+/** What the scope's messages did, for one template or one campaign. */
+export interface UsageCounts {
+  category: Category;
+  messages: number;
+  recipients: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  capped: number;
+  /** Recipients who stopped marketing in the window after one of these messages was their latest marketing message. */
+  stopped: number;
+  /** Accepted before `silentBefore`, never delivered, while the recipient was delivered another message. */
+  silent: number;
+}
+
+/** One template's messages in scope (one-off rows count by category, with a null template). */
+export interface TemplateSends extends UsageCounts {
+  templateId: number | null;
+}
+
+/** One campaign's messages in scope: its segment, as the audience that received them. */
+export interface CampaignSends extends UsageCounts {
+  campaignId: number;
+}
+
+export interface DiagnosisAudience {
+  /** Marketing consent of the recipients that failed (of all recipients in scope when none did). */
+  consent: ConsentMix;
+  /** Recipients who wrote in at or after `since`. */
+  replied: number;
+  stopped: number;
+  stopKinds: { kind: string; recipients: number }[];
+}
+
 // ---- dashboard: history and aggregates ----
 
 /** One change of a sender number's quality rating, messaging limit or restriction. */
@@ -489,6 +548,8 @@ export interface Store {
   /** Settled failures since `since` per `bucketMs` bucket and code, of one campaign or (null) all rows; oldest first. */
   failuresByCode(campaignId: number | null, since: Millis, bucketMs: number): Promise<FailureBucket[]>;
   outboxBreakdown(campaignId: number): Promise<OutboxBreakdownRow[]>;
+  /** A campaign's skipped rows by the reason of their skip decision, most frequent first. */
+  skipReasons(campaignId: number): Promise<{ reason: string; count: number }[]>;
   retryRecovery(campaignId: number): Promise<RetryRecovery>;
   templateOutcomes(): Promise<TemplateOutcomeRow[]>;
   /** A page of a campaign's pending retries or held rows, by id. */
@@ -499,4 +560,12 @@ export interface Store {
   conversationOpenedAt(senderId: number, contactId: number): Promise<Millis | null>;
   /** Counts a business-initiated conversation; one still inside `windowMs` is not counted again. */
   recordConversation(senderId: number, contactId: number, at: Millis, windowMs: number): Promise<void>;
+  diagnosisSends(scope: DiagnosisScope): Promise<DiagnosisSends>;
+  /** Per template, most messages first. */
+  diagnosisTemplates(scope: DiagnosisScope): Promise<TemplateSends[]>;
+  /** Per campaign, most messages first; one-off messages are not a campaign. */
+  diagnosisCampaigns(scope: DiagnosisScope): Promise<CampaignSends[]>;
+  diagnosisAudience(scope: DiagnosisScope): Promise<DiagnosisAudience>;
+  /** Send attempts of all traffic in [since, until): the volume a diagnosis compares. */
+  sendAttempts(since: Millis, until: Millis): Promise<number>;
 }

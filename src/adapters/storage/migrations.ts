@@ -5,9 +5,10 @@ import { campaignEnd } from './migrations/0005-campaign-end.js';
 import { apiTokens } from './migrations/0003-api-tokens.js';
 import { dashboardHistory } from './migrations/0006-dashboard-history.js';
 import { senderConversations } from './migrations/0007-sender-conversations.js';
+import { decisionsByTime } from './migrations/0008-decisions-by-time.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
 
 /** The one ordered list, shared by both backends. Append only; never edit a released migration. */
-export const MIGRATIONS: readonly Migration[] = [initial, eventOutbox, apiTokens, outboxByCampaign, campaignEnd, dashboardHistory, senderConversations];
+export const MIGRATIONS: readonly Migration[] = [initial, eventOutbox, apiTokens, outboxByCampaign, campaignEnd, dashboardHistory, senderConversations, decisionsByTime];

@@ -4,6 +4,9 @@ import { MIGRATIONS } from './migrations.js';
 import type { SqlExecutor, SqlRunner } from './sql-executor.js';
 import { campaignCounters, contactTimeline } from './sql/reports.js';
 import { campaignWindow, latestMessageEventId } from './sql/campaign-window.js';
+import { diagnosisAudience } from './sql/diagnosis-audience.js';
+import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
+import { diagnosisCampaigns, diagnosisTemplates } from './sql/diagnosis-usage.js';
 import { createApiToken, findApiToken, listApiTokens, outboxTotals, revokeApiToken } from './sql/api-tokens.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
 import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
@@ -20,7 +23,7 @@ import { conversationOpenedAt, conversationWindow, recordConversation } from './
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';
-import { outboxBreakdown, retryRecovery } from './sql/campaign-breakdown.js';
+import { outboxBreakdown, skipReasons, retryRecovery } from './sql/campaign-breakdown.js';
 import { deliveryFunnel } from './sql/delivery-funnel.js';
 import { failuresByCode } from './sql/failure-series.js';
 import { contactInbound, recordInbound } from './sql/inbound-messages.js';
@@ -50,7 +53,8 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
   conversationWindow, conversationOpenedAt, recordConversation,
   recordSenderChange, senderChanges, recordInbound, contactInbound,
-  deliveryFunnel, failuresByCode, outboxBreakdown, retryRecovery, templateOutcomes, listOutboxRows,
+  deliveryFunnel, failuresByCode, outboxBreakdown, skipReasons, retryRecovery, templateOutcomes, listOutboxRows,
+  diagnosisSends, diagnosisTemplates, diagnosisCampaigns, diagnosisAudience, sendAttempts,
 };
 
 /** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */

@@ -1,8 +1,6 @@
-import { classifyCode } from '../../../core/error-catalogue/index.js';
-import { classTitle } from '../../../core/error-class-label.js';
-import type { ErrorClass } from '../../../core/error-class.js';
+import { recipientOutcomes, type OutcomeGroup } from '../../../core/recipient-outcomes.js';
 import { DAY } from '../../../core/time.js';
-import type { Campaign, OutboxBreakdownRow, OutboxListRow, RetryRecovery } from '../../../ports/store.js';
+import type { Campaign, OutboxListRow, RetryRecovery } from '../../../ports/store.js';
 import type { DashboardDeps } from './dashboard-deps.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
 import { paceSentence } from '../../../core/messaging-limit.js';
@@ -30,7 +28,7 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
   const campaign = await store.getCampaign(id);
   if (campaign === null) return null;
   const now = deps.clock.now();
-  const [template, funnel, breakdown, recovery, retries, held, failures, pace] = await Promise.all([
+  const [template, funnel, breakdown, recovery, retries, held, failures, pace, skips] = await Promise.all([
     store.getTemplateById(campaign.templateId),
     store.deliveryFunnel(id),
     store.outboxBreakdown(id),
@@ -39,6 +37,7 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
     store.listOutboxRows({ campaignId: id, kind: 'held', afterId: q.heldAfter, limit: PAGE_SIZE }),
     store.failuresByCode(id, Math.floor(now / DAY) * DAY - (FAILURE_DAYS - 1) * DAY, DAY),
     store.campaignCounters(id).then((counters) => campaignPace(store, campaign, counters, now)),
+    store.skipReasons(id),
   ]);
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
 <p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
@@ -46,7 +45,7 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
 <p class="pace">${paceSentence(pace)}</p>
 ${actions(campaign, viewer)}
 <h2>Funnel</h2>${funnelView(funnel)}
-<h2>Outcomes by class</h2>${outcomesByClass(breakdown, deps.policy.capCodes)}
+<h2>Outcomes by class</h2>${outcomesView(recipientOutcomes(breakdown, skips, deps.policy.capCodes))}
 <h2>Retry recovery</h2>${recoveryView(recovery)}
 <h2>Failures by error code, last ${FAILURE_DAYS} days</h2>${failureChart(failures, now, FAILURE_DAYS)}
 <h2>Pending retries</h2>${rowList(id, retries, 'retries', q)}
@@ -69,43 +68,13 @@ function actions(c: Campaign, viewer: Viewer): Html | null {
   return html`<div class="actions">${form('pause', 'Pause')}${form('resume', 'Resume')}${form('cancel', 'Cancel campaign', html`<label><input type="checkbox" name="confirm" value="yes" required> ends every row still waiting</label> `)}</div>`;
 }
 
-type Group = { label: string; codes: Map<number, number>; count: number; cls: ErrorClass | null };
-
-/** Rows with an error code grouped by the code's class; the rest by where they stand. */
-function outcomesByClass(rows: readonly OutboxBreakdownRow[], capCodes: readonly number[]): Html {
-  const total = rows.reduce((n, r) => n + r.count, 0);
-  const groups = new Map<string, Group>();
-  const add = (key: string, label: string, cls: ErrorClass | null, r: OutboxBreakdownRow) => {
-    const g = groups.get(key) ?? { label, codes: new Map<number, number>(), count: 0, cls };
-    g.count += r.count;
-    if (r.code !== null) g.codes.set(r.code, (g.codes.get(r.code) ?? 0) + r.count);
-    groups.set(key, g);
-  };
-  for (const r of rows) {
-    if (r.outcome === 'delivered' || r.outcome === 'read') add(r.outcome, r.outcome === 'read' ? 'Read' : 'Delivered', null, r);
-    else if (r.code !== null) {
-      const cls = classifyCode(r.code, capCodes);
-      add(`class:${cls}`, classTitle(cls), cls, r);
-    } else add(r.outcome ?? r.status, describeUncoded(r), null, r);
-  }
-  if (groups.size === 0) return html`<p class="muted">No recipients yet.</p>`;
-  const sorted = [...groups.entries()].sort((a, b) => b[1].count - a[1].count);
-  const rowsHtml = sorted.map(([key, g]) => html`<tr data-group="${key}"><th>${g.label}${g.cls === null ? null : html` <span class="muted">(${g.cls})</span>`}</th><td class="num">${count(g.count)}</td><td class="num">${percent(g.count, total)}</td>
-<td>${[...g.codes.entries()].sort((a, b) => b[1] - a[1]).map(([code, n]) => html`<span class="code-count">${errorLink(code)} × ${count(n)}</span><br>`)}</td></tr>`);
+/** Recipients by what happened to them, with the error codes behind each group. */
+function outcomesView(groups: readonly OutcomeGroup[]): Html {
+  if (groups.length === 0) return html`<p class="muted">No recipients yet.</p>`;
+  const total = groups.reduce((n, g) => n + g.count, 0);
+  const rowsHtml = groups.map((g) => html`<tr data-group="${g.key}"><th>${g.label}${g.errorClass === null ? null : html` <span class="muted">(${g.errorClass})</span>`}</th><td class="num">${count(g.count)}</td><td class="num">${percent(g.count, total)}</td>
+<td>${g.codes.map((c) => html`<span class="code-count">${errorLink(c.code)} × ${count(c.count)}</span><br>`)}</td></tr>`);
   return html`<table class="outcomes"><thead><tr><th>Outcome</th><th class="num">Recipients</th><th class="num">Share</th><th>Error codes</th></tr></thead><tbody>${rowsHtml}</tbody></table>`;
-}
-
-function describeUncoded(r: OutboxBreakdownRow): string {
-  switch (r.outcome) {
-    case 'accepted': return 'Accepted, no delivery report yet';
-    case 'skipped': return 'Skipped by a decision (consent, stop, unreachable...)';
-    case 'cancelled': return 'Cancelled';
-    case 'capped_exhausted': return 'Cap attempts used up';
-    case 'failed': return 'Failed without a code';
-    case 'delivered': return 'Delivered';
-    case 'read': return 'Read';
-    case null: return r.status === 'held' ? 'Held for a window' : `Waiting (${r.status})`;
-  }
 }
 
 function recoveryView(r: RetryRecovery): Html {

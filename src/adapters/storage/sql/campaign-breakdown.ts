@@ -35,3 +35,13 @@ AND (outcome = 'capped_exhausted' OR (outcome = 'failed' AND attempts > 1))`,
     exhausted: int(exhausted[0]?.['n']),
   };
 }
+
+/** A campaign's skipped rows by the reason of their skip decision. */
+export async function skipReasons(db: SqlRunner, campaignId: number): Promise<{ reason: string; count: number }[]> {
+  const rows = await db.query(
+    `SELECT d.reason, COUNT(DISTINCT o.id) AS n FROM outbox o JOIN decisions d ON d.outbox_id = o.id AND d.kind = 'skip'
+WHERE o.campaign_id = $1 AND o.outcome = 'skipped' GROUP BY d.reason ORDER BY n DESC, d.reason`,
+    [campaignId],
+  );
+  return rows.map((r) => ({ reason: String(r['reason']), count: int(r['n']) }));
+}
