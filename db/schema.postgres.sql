@@ -239,6 +239,8 @@ CREATE INDEX inbound_messages_contact ON inbound_messages USING btree (contact_i
 
 CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);
 
+CREATE INDEX outbox_campaign_counters ON outbox USING btree (campaign_id, status, outcome);
+
 CREATE INDEX outbox_campaign_status ON outbox USING btree (campaign_id, status, updated_at);
 
 CREATE INDEX outbox_contact ON outbox USING btree (contact_id, status);

@@ -186,6 +186,8 @@ CREATE INDEX inbound_messages_contact ON inbound_messages (contact_id, at);
 
 CREATE INDEX message_events_outbox ON message_events (outbox_id, id);
 
+CREATE INDEX outbox_campaign_counters ON outbox (campaign_id, status, outcome);
+
 CREATE INDEX outbox_campaign_status ON outbox (campaign_id, status, updated_at);
 
 CREATE INDEX outbox_contact ON outbox (contact_id, status);
