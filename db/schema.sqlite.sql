@@ -112,6 +112,13 @@ CREATE TABLE schema_migrations (
   applied_at INTEGER NOT NULL
 ) STRICT;
 
+CREATE TABLE send_pace (
+  pace_key TEXT PRIMARY KEY,
+  tokens REAL NOT NULL,
+  refilled_at INTEGER NOT NULL,
+  granted INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
 CREATE TABLE senders (
   id INTEGER PRIMARY KEY,
   phone_number_id TEXT NOT NULL UNIQUE,

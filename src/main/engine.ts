@@ -22,7 +22,11 @@ export interface EngineOptions {
   policy: Policy;
   random: () => number;
   http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false };
-  worker: { owner: string; mps: number };
+  /**
+   * `mps`: this process's own ceiling. Every process also takes from the sender number's shared
+   * throughput bucket in the store, at most `paceBurstMs` (default 100 ms) of it per pass.
+   */
+  worker: { owner: string; mps: number; paceBurstMs?: number; leaseMs?: number };
   /** REST API: PACER_ADMIN_TOKEN and the number one-off messages go from (WHATSAPP_PHONE_NUMBER_ID). */
   api?: { adminToken: string | null; phoneNumberId: string | null };
 }
@@ -50,6 +54,8 @@ export interface ApiOptions {
 const IDLE_POLL = 5 * MINUTE;
 const BREAKER_EVERY = 10 * MINUTE;
 const RETRY_AFTER_FAILURE = 5 * SECOND;
+const MIN_PACED_WAIT = 10;
+const PACE_BURST_MS = 100;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
@@ -92,12 +98,16 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     let next = clock.now() + RETRY_AFTER_FAILURE;
     try {
       const r = await tick();
-      next = r.claimed > 0 ? clock.now() + SECOND : await idleUntil(store, clock.now());
+      // Held back by the shared throughput: come back when the next token is due.
+      // Busy: the next pass after one burst's worth of time, so the send budget flows evenly.
+      next = r.pacedUntil !== null ? Math.max(r.pacedUntil, clock.now() + MIN_PACED_WAIT)
+        : r.claimed > 0 ? clock.now() + paceBurstMs : await idleUntil(store, clock.now());
     } catch (error) {
       report('dispatch', error);
     }
     if (!stopped) timers.loop = clock.at(next, loop);
   });
+  const paceBurstMs = o.worker.paceBurstMs ?? PACE_BURST_MS;
   const breakerMemo = { lastEventId: -1 };
   const breakers = tracked(async (): Promise<void> => {
     if (stopped) return;
@@ -113,7 +123,10 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     server, url, pump, tick,
     start(options) {
       api = createCloudApiClient({ ...options, capCodes: policy.capCodes, maxConcurrency: 32 });
-      dispatcher = new Dispatcher({ store, api, policy, clock, random }, { owner: o.worker.owner, mps: o.worker.mps, leaseMs: MINUTE, batchSize: o.worker.mps });
+      dispatcher = new Dispatcher({ store, api, policy, clock, random }, {
+        owner: o.worker.owner, mps: o.worker.mps, leaseMs: o.worker.leaseMs ?? MINUTE, batchSize: o.worker.mps,
+        pace: { phoneNumberId: options.phoneNumberId, burstMs: paceBurstMs },
+      });
       timers.loop = clock.at(clock.now(), loop);
       timers.breakers = clock.at(clock.now(), breakers);
     },

@@ -16,12 +16,16 @@ export interface ServeRole {
  * applies stored webhooks before dispatching (idempotent, so several may do it).
  */
 export async function serve(config: Config, out: (line: string) => void, as: ServeRole = { role: 'serve', dispatch: true }): Promise<void> {
-  const store = openStore({ databaseUrl: config.storage.databaseUrl ?? undefined, dataDir: config.storage.dataDir });
+  const { storage } = config;
+  const store = openStore({
+    databaseUrl: storage.databaseUrl ?? undefined, dataDir: storage.dataDir, schema: storage.schema, poolSize: storage.poolSize,
+    applicationName: `pacer ${as.role} ${process.pid}`,
+  });
   const migrated = await store.migrate();
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
     http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? Number(process.env.PACER_WORKER_PORT ?? 0) : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: 'warn' },
-    worker: { owner: `${as.role}-${process.pid}`, mps: 80 },
+    worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
     api: { adminToken: config.http.adminToken, phoneNumberId: config.whatsapp.phoneNumberId },
   });
   out(as.role === 'worker'

@@ -20,6 +20,7 @@ import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';
 import { claimDue } from './sql/outbox-claim.js';
+import { returnPace, takePace } from './sql/send-pace.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
 
@@ -33,6 +34,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   loadContactState, saveContactState,
   upsertTemplates, getTemplate, upsertSenders, getSender, setSenderState,
   createCampaign, getCampaign, setCampaignStatus,
+  takePace, returnPace,
   insertOutbox, getOutbox, claimDue, recordIntent, recordAccepted, reschedule, complete, fail, recordDelivery, wakeHeld,
   sweepExpiredLeases,
   appendMessageEvent,

@@ -10,8 +10,10 @@ export interface PostgresOptions {
   schema?: string;
   /** Every transaction is read-only; writes are refused with `read_only`. */
   readOnly?: boolean;
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   connectTimeoutMs?: number;
+  /** Shown in pg_stat_activity (default `pacer`). */
+  applicationName?: string | undefined;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -39,6 +41,7 @@ export class PostgresExecutor implements SqlExecutor {
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       options: settings.join(' '),
+      application_name: options.applicationName ?? 'pacer',
     });
     // An idle client losing its server emits here; the next query reports the fault as a StoreError.
     this.pool.on('error', () => undefined);
