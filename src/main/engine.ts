@@ -17,6 +17,12 @@ import type { Store } from '../ports/store.js';
 export interface EngineOptions {
   /** Apply stored webhooks only before each dispatcher pass (for virtual-time runs). */
   batchInbox?: boolean;
+  /**
+   * A worker that receives no webhooks: the edge applies them as they arrive, so this process only
+   * looks for any left unapplied every `inboxEveryMs`, instead of before each pass (where several
+   * workers would repeat the edge's work on every pass).
+   */
+  inboxEveryMs?: Millis;
   store: Store;
   clock: Scheduler;
   policy: Policy;
@@ -76,7 +82,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   let dispatcher: Dispatcher | null = null;
 
   // Each loop has at most one pending timer: the next pass.
-  const timers: { loop: Timer | null; breakers: Timer | null } = { loop: null, breakers: null };
+  const timers: { loop: Timer | null; breakers: Timer | null; inbox: Timer | null } = { loop: null, breakers: null, inbox: null };
   let stopped = false;
   // Passes under way. A graceful stop waits for them: a dispatcher pass has sends in flight, and
   // their answers must be recorded, or those rows are left mid-send and end up unknown.
@@ -87,7 +93,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     return running;
   };
   const tick = async (): Promise<TickResult> => {
-    await pump.drain();
+    if (o.inboxEveryMs === undefined) await pump.drain();
     if (dispatcher === null) throw new Error('engine: start() it before ticking');
     return dispatcher.tick();
   };
@@ -119,6 +125,12 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     }
     if (!stopped) timers.breakers = clock.at(clock.now() + BREAKER_EVERY, breakers);
   });
+  const inboxEvery = o.inboxEveryMs;
+  const inbox = tracked(async (): Promise<void> => {
+    if (stopped || inboxEvery === undefined) return;
+    await pump.drain(); // the pump reports its own failures and is tried again next time
+    if (!stopped) timers.inbox = clock.at(clock.now() + inboxEvery, inbox);
+  });
   return {
     server, url, pump, tick,
     start(options) {
@@ -129,11 +141,13 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       });
       timers.loop = clock.at(clock.now(), loop);
       timers.breakers = clock.at(clock.now(), breakers);
+      if (inboxEvery !== undefined) timers.inbox = clock.at(clock.now(), inbox);
     },
     async stop() {
       stopped = true;
       timers.loop?.cancel();
       timers.breakers?.cancel();
+      timers.inbox?.cancel();
       await Promise.allSettled([...passes]);
       await pump.drain();
       await api?.close();

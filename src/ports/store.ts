@@ -177,7 +177,7 @@ export interface PaceRequest {
 
 export interface PaceGrant {
   granted: number;
-  /** When the bucket next has a whole token (now, when some are left). */
+  /** When the bucket will hold what was wanted (at most a burst, at least one token) again. */
   nextAt: Millis;
 }
 

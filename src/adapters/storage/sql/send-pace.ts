@@ -18,7 +18,8 @@ const GIVE_BACK = 'UPDATE send_pace SET tokens = CASE WHEN tokens + $2 > $3 THEN
 
 /**
  * A token bucket shared by every process: `perSecond` tokens a second, at most `burst` saved up.
- * Takes up to `want` whole tokens and says when the next whole token is due.
+ * Takes up to `want` whole tokens and says when the bucket will next hold as many as were wanted
+ * (at most a burst; at least one).
  */
 export async function takePace(db: SqlExecutor, r: PaceRequest): Promise<PaceGrant> {
   if (!(r.perSecond > 0) || !(r.burst >= 1) || !Number.isInteger(r.want) || r.want < 0) {
@@ -33,7 +34,9 @@ export async function takePace(db: SqlExecutor, r: PaceRequest): Promise<PaceGra
   if (row === undefined) throw new Error(`takePace: the bucket ${r.key} vanished`);
   const left = Number(row['tokens']);
   const refilledAt = Number(row['refilled_at']);
-  const nextAt = left >= 1 ? refilledAt : refilledAt + Math.ceil(((1 - left) * 1000) / r.perSecond);
+  // Worth coming back when the bucket can fill a whole request (at most a burst), not for one token.
+  const needed = Math.max(1, Math.min(r.want, r.burst));
+  const nextAt = left >= needed ? refilledAt : refilledAt + Math.ceil(((needed - left) * 1000) / r.perSecond);
   return { granted: Number(row['granted']), nextAt };
 }
 
