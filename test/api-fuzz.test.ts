@@ -5,6 +5,7 @@ import { EMPTY_CONTACT_STATE } from '../src/core/contact-state.js';
 import { matchesSegment } from '../src/core/segment.js';
 import { startApi, T0, type ApiRig, type Reply } from './api-harness.js';
 import { BACKENDS } from './store-backends.js';
+import { rawPost } from './webhook-endpoint-raw.js';
 
 // Hostile input to every REST API body: never a crash or a 5xx, always a 4xx whose error names the
 // field (or says the JSON is broken), and the server keeps answering afterwards.
@@ -79,6 +80,22 @@ describe('REST API under hostile bodies', () => {
       const r = await rig.call('GET', `/api/v1/contacts?limit=${encodeURIComponent(limit)}&after=${encodeURIComponent(after)}`);
       expectClearRefusalOrSuccess(r, `limit=${limit} after=${after}`);
     }), { numRuns: 60, seed: 4712 });
+  });
+});
+
+describe('REST API body limit', () => {
+  it('refuses a body over the limit with 413 before reading it, declared or streamed', async () => {
+    const rig = await startApi(sqlite);
+    const auth = { authorization: `Bearer ${rig.token}`, 'content-type': 'application/json' };
+    // Declares 8 MB and sends a few bytes: the answer comes without the body ever arriving.
+    const declared = await rawPost(rig.origin, { ...auth, 'content-length': String(8 * 1024 * 1024) }, [Buffer.from('{"to":')], '/api/v1/messages');
+    expect(declared.status).toBe(413);
+    const chunk = Buffer.alloc(256 * 1024, 0x61);
+    const chunks = Array.from({ length: 256 }, () => chunk); // 64 MB, never all sent
+    const streamed = await rawPost(rig.origin, { ...auth, 'transfer-encoding': 'chunked' }, chunks, '/api/v1/messages');
+    expect(streamed.status).toBe(413);
+    expect(streamed.bytesWritten).toBeLessThan(chunks.length * chunk.length);
+    expect((await rig.call('GET', '/api/v1/templates')).status).toBe(200);
   });
 });
 

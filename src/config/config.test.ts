@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, redactConfig } from './config.js';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
-    expect(c.http).toEqual({ host: '127.0.0.1', port: 3000, adminToken: null });
+    expect(c.http).toEqual({ host: '127.0.0.1', port: 3000, adminToken: null, logLevel: 'warn' });
     expect(c.storage).toEqual({ databaseUrl: null, dataDir: './data', schema: 'public', poolSize: 10 });
     expect(c.worker).toEqual({ leaseMs: 60_000, mps: 80 });
     expect(c.mode).toBe('production');

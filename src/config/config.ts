@@ -27,6 +27,7 @@ const envSchema = z.object({
   PACER_PORT: port.default(3000),
   PACER_ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PACER_MODE: z.enum(['production', 'development']).default('production'),
+  PACER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   PACER_CAP_SCHEDULE: z.enum(Object.keys(CAP_SCHEDULE_PRESETS) as [keyof typeof CAP_SCHEDULE_PRESETS]).default('meta'),
   PACER_CAP_CODES: list.transform((codes) => codes.map(Number)).pipe(z.array(z.number().int().positive())).optional(),
   PACER_MARKETING_PATH: z.enum(['cloud', 'marketing_messages', 'marketing_messages_after_cap']).default('cloud'),
@@ -46,7 +47,7 @@ export interface Config {
   storage: { databaseUrl: string | null; dataDir: string; schema: string; poolSize: number };
   /** Dispatch: how long a claimed row is leased, and this process's own ceiling on sends a second. */
   worker: { leaseMs: number; mps: number };
-  http: { host: string; port: number; adminToken: string | null };
+  http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   mode: 'production' | 'development';
   policy: Policy;
 }
@@ -76,7 +77,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     },
     storage: { databaseUrl: e.DATABASE_URL ?? null, dataDir: e.PACER_DATA_DIR, schema: e.PACER_DB_SCHEMA, poolSize: e.PACER_DB_POOL_SIZE },
     worker: { leaseMs: e.PACER_LEASE_MS, mps: e.PACER_WORKER_MPS },
-    http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null },
+    http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null, logLevel: e.PACER_LOG_LEVEL },
     mode: e.PACER_MODE,
     policy: {
       ...DEFAULT_POLICY,

@@ -75,6 +75,13 @@ export class PostgresExecutor implements SqlExecutor {
       },
     };
     let broken = false;
+    // A checked-out client has no error listener of the pool's: a connection ended by the server
+    // between two statements (pg_terminate_backend, a restart) would crash the process. Mark it
+    // broken instead; the next statement fails, the transaction reports a StoreError.
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(tx);
@@ -89,6 +96,7 @@ export class PostgresExecutor implements SqlExecutor {
       throw error;
     } finally {
       open = false;
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }
