@@ -30,6 +30,8 @@ export interface ScaleOptions {
   leaseMs: number;
   /** Network time of a Cloud API round trip, per request. */
   apiDelayMs?: () => number;
+  /** Workers talk to the simulator itself, so resets and timeouts reach them as they are (no hop). */
+  direct?: boolean;
   sim?: SimulatorConfigInput;
 }
 
@@ -140,7 +142,7 @@ export async function setUpScaleWorld(o: ScaleOptions, deadline: number): Promis
     async startWorker(slot) {
       const hop = apis[slot];
       if (hop === undefined) throw new Error(`scale rig: no worker slot ${slot}`);
-      const p = await startPacer(['worker'], { ...env, WHATSAPP_API_BASE_URL: hop.url }, 'Dispatching from', Date.now() + 30_000);
+      const p = await startPacer(['worker'], { ...env, WHATSAPP_API_BASE_URL: o.direct === true ? sim.url : hop.url }, 'Dispatching from', Date.now() + 30_000);
       workers[slot] = p;
       return p;
     },

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_CONTACT_STATE, type ContactState } from '../src/core/contact-state.js';
 import { HOUR } from '../src/core/time.js';
 import type { CampaignInput } from '../src/ports/store.js';
-import { latestVersion } from '../src/adapters/storage/migrate.js';
 import { MIGRATIONS } from '../src/adapters/storage/migrations.js';
 import { BACKENDS } from './store-backends.js';
 
@@ -13,8 +12,8 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     const place = backend.place();
     const store = place.open();
     const all = MIGRATIONS.map((m) => m.version);
-    expect(await store.migrate()).toEqual({ applied: all, current: latestVersion(MIGRATIONS) });
-    expect(await store.migrate()).toEqual({ applied: [], current: latestVersion(MIGRATIONS) });
+    expect(await store.migrate()).toEqual({ applied: all, current: all.length });
+    expect(await store.migrate()).toEqual({ applied: [], current: all.length });
     expect(store.backend).toBe(backend.name);
   });
 

@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { latestVersion } from '../src/adapters/storage/migrate.js';
 import { MIGRATIONS } from '../src/adapters/storage/migrations.js';
 import { openStore } from '../src/adapters/storage/open-store.js';
 import { StoreError } from '../src/ports/store.js';
@@ -64,7 +63,7 @@ describe.each(BACKENDS)('Store failures ($name)', (backend) => {
     await place.raw(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)`);
     await expect(place.open().migrate()).rejects.toMatchObject({
       code: 'migration',
-      message: expect.stringContaining(`the database is at version 99, newer than this release (${latestVersion(MIGRATIONS)})`),
+      message: expect.stringContaining(`the database is at version 99, newer than this release (${MIGRATIONS.length})`),
     });
   });
 });

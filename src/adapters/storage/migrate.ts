@@ -16,22 +16,12 @@ const BOOKKEEPING = {
 )`,
 } as const;
 
-/**
- * Versions only increase. A gap is allowed: a number reserved for a migration that lands in another
- * change; a database that already has the later one still gets the earlier one when it arrives.
- */
 function checkOrder(migrations: readonly Migration[]): void {
   migrations.forEach((migration, index) => {
-    const previous = index === 0 ? 0 : (migrations[index - 1]?.version ?? 0);
-    if (!Number.isInteger(migration.version) || migration.version <= previous) {
-      throw new StoreError('migration', 'migrate', `migration #${index} "${migration.name}" has version ${migration.version}, expected a whole number above ${previous}`);
+    if (migration.version !== index + 1) {
+      throw new StoreError('migration', 'migrate', `migration #${index} "${migration.name}" has version ${migration.version}, expected ${index + 1}`);
     }
   });
-}
-
-/** The schema version a list of migrations brings a database to. */
-export function latestVersion(migrations: readonly Migration[]): number {
-  return migrations.at(-1)?.version ?? 0;
 }
 
 /**
@@ -47,9 +37,8 @@ export async function migrate(db: SqlExecutor, migrations: readonly Migration[],
     const rows = await tx.query('SELECT version FROM schema_migrations ORDER BY version');
     const done = new Set(rows.map((row) => Number(row['version'])));
     const newest = Math.max(0, ...done);
-    const latest = latestVersion(migrations);
-    if (newest > latest) {
-      throw new StoreError('migration', 'migrate', `the database is at version ${newest}, newer than this release (${latest})`);
+    if (newest > migrations.length) {
+      throw new StoreError('migration', 'migrate', `the database is at version ${newest}, newer than this release (${migrations.length})`);
     }
     const applied: number[] = [];
     for (const migration of migrations) {
@@ -58,6 +47,6 @@ export async function migrate(db: SqlExecutor, migrations: readonly Migration[],
       await tx.execute('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, now]);
       applied.push(migration.version);
     }
-    return { applied, current: latest };
+    return { applied, current: migrations.length };
   });
 }

@@ -3,7 +3,7 @@ import { eventOutbox } from './migrations/0002-event-outbox.js';
 import { outboxByCampaign } from './migrations/0004-outbox-by-campaign.js';
 import { campaignEnd } from './migrations/0005-campaign-end.js';
 import { apiTokens } from './migrations/0003-api-tokens.js';
-import { sendPace } from './migrations/0008-send-pace.js';
+import { sendPace } from './migrations/0009-send-pace.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';

@@ -5,7 +5,7 @@ import type { Migration } from './migration.js';
 // refilled by whoever takes from it next, so several workers together keep to one number's limit.
 
 export const sendPace: Migration = {
-  version: 8,
+  version: 9,
   name: 'send pace buckets shared by all workers',
   sqlite: `CREATE TABLE send_pace (
   pace_key TEXT PRIMARY KEY,
