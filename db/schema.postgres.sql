@@ -98,6 +98,19 @@ CREATE TABLE decisions (
   CONSTRAINT decisions_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE inbound_messages (
+  id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  contact_id bigint NOT NULL,
+  wamid text NOT NULL,
+  type text NOT NULL,
+  text text,
+  at bigint NOT NULL,
+  recorded_at bigint NOT NULL,
+  CONSTRAINT inbound_messages_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id),
+  CONSTRAINT inbound_messages_pkey PRIMARY KEY (id),
+  CONSTRAINT inbound_messages_wamid_key UNIQUE (wamid)
+);
+
 CREATE TABLE message_events (
   id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
   wamid text NOT NULL,
@@ -159,6 +172,28 @@ CREATE TABLE send_pace (
   CONSTRAINT send_pace_pkey PRIMARY KEY (pace_key)
 );
 
+CREATE TABLE sender_changes (
+  id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  sender_id bigint NOT NULL,
+  at bigint NOT NULL,
+  quality_rating text,
+  messaging_limit_tier text,
+  state text NOT NULL,
+  state_reason text,
+  source text NOT NULL,
+  CONSTRAINT sender_changes_pkey PRIMARY KEY (id),
+  CONSTRAINT sender_changes_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES senders(id)
+);
+
+CREATE TABLE sender_conversations (
+  sender_id bigint NOT NULL,
+  contact_id bigint NOT NULL,
+  opened_at bigint NOT NULL,
+  CONSTRAINT sender_conversations_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id),
+  CONSTRAINT sender_conversations_pkey PRIMARY KEY (sender_id, contact_id),
+  CONSTRAINT sender_conversations_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES senders(id)
+);
+
 CREATE TABLE senders (
   id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
   phone_number_id text NOT NULL,
@@ -206,6 +241,10 @@ CREATE INDEX decisions_contact ON decisions USING btree (contact_id, at);
 
 CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id);
 
+CREATE INDEX decisions_send_at ON decisions USING btree (at) WHERE (kind = 'send'::text);
+
+CREATE INDEX inbound_messages_contact ON inbound_messages USING btree (contact_id, at);
+
 CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);
 
 CREATE INDEX outbox_campaign_status ON outbox USING btree (campaign_id, status, updated_at);
@@ -215,5 +254,11 @@ CREATE INDEX outbox_contact ON outbox USING btree (contact_id, status);
 CREATE INDEX outbox_due ON outbox USING btree (status, next_attempt_at);
 
 CREATE INDEX outbox_lease ON outbox USING btree (lease_expires_at) WHERE (lease_expires_at IS NOT NULL);
+
+CREATE INDEX outbox_outcome ON outbox USING btree (outcome, updated_at, last_error_code);
+
+CREATE INDEX sender_changes_sender ON sender_changes USING btree (sender_id, at);
+
+CREATE INDEX sender_conversations_window ON sender_conversations USING btree (sender_id, opened_at);
 
 CREATE INDEX webhook_inbox_unprocessed ON webhook_inbox USING btree (id) WHERE (processed_at IS NULL);

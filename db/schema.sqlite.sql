@@ -73,6 +73,16 @@ CREATE TABLE decisions (
   at INTEGER NOT NULL
 ) STRICT;
 
+CREATE TABLE inbound_messages (
+  id INTEGER PRIMARY KEY,
+  contact_id INTEGER NOT NULL REFERENCES contacts (id),
+  wamid TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  text TEXT,
+  at INTEGER NOT NULL,
+  recorded_at INTEGER NOT NULL
+) STRICT;
+
 CREATE TABLE message_events (
   id INTEGER PRIMARY KEY,
   wamid TEXT NOT NULL,
@@ -119,6 +129,24 @@ CREATE TABLE send_pace (
   granted INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
+CREATE TABLE sender_changes (
+  id INTEGER PRIMARY KEY,
+  sender_id INTEGER NOT NULL REFERENCES senders (id),
+  at INTEGER NOT NULL,
+  quality_rating TEXT,
+  messaging_limit_tier TEXT,
+  state TEXT NOT NULL,
+  state_reason TEXT,
+  source TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE sender_conversations (
+  sender_id INTEGER NOT NULL REFERENCES senders (id),
+  contact_id INTEGER NOT NULL REFERENCES contacts (id),
+  opened_at INTEGER NOT NULL,
+  PRIMARY KEY (sender_id, contact_id)
+) STRICT;
+
 CREATE TABLE senders (
   id INTEGER PRIMARY KEY,
   phone_number_id TEXT NOT NULL UNIQUE,
@@ -159,6 +187,10 @@ CREATE INDEX decisions_contact ON decisions (contact_id, at);
 
 CREATE INDEX decisions_outbox ON decisions (outbox_id);
 
+CREATE INDEX decisions_send_at ON decisions (at) WHERE kind = 'send';
+
+CREATE INDEX inbound_messages_contact ON inbound_messages (contact_id, at);
+
 CREATE INDEX message_events_outbox ON message_events (outbox_id, id);
 
 CREATE INDEX outbox_campaign_status ON outbox (campaign_id, status, updated_at);
@@ -168,5 +200,11 @@ CREATE INDEX outbox_contact ON outbox (contact_id, status);
 CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
 
 CREATE INDEX outbox_lease ON outbox (lease_expires_at) WHERE lease_expires_at IS NOT NULL;
+
+CREATE INDEX outbox_outcome ON outbox (outcome, updated_at, last_error_code);
+
+CREATE INDEX sender_changes_sender ON sender_changes (sender_id, at);
+
+CREATE INDEX sender_conversations_window ON sender_conversations (sender_id, opened_at);
 
 CREATE INDEX webhook_inbox_unprocessed ON webhook_inbox (id) WHERE processed_at IS NULL;

@@ -19,6 +19,14 @@ describe.each(BACKENDS)('REST API: campaigns and templates ($name)', (backend) =
     expect(await rig.call('GET', '/api/v1/campaigns?status=sleeping')).toMatchObject({ status: 400, json: { error: 'invalid_query', issues: [{ path: 'status' }] } });
     const one = await rig.call('GET', `/api/v1/campaigns/${seed.campaignId}`);
     expect(one.json).toMatchObject({ id: seed.campaignId, status: 'running', counters: { total: 3, queued: 3, done: 0 } });
+    // The effective cap: no tier known yet, then a tier Meta names, with the people already reached.
+    expect(one.json).toMatchObject({ pace: { tier: null, perDay: null, waiting: 3, daysNeeded: 1 } });
+    const sender = await rig.store.getSenderById(seed.senderId);
+    if (sender === null) throw new Error('sender expected');
+    await rig.store.upsertSenders([{ ...sender, messagingLimitTier: 'TIER_50' }], T0);
+    for (const contactId of seed.contactIds) await rig.store.recordConversation(seed.senderId, contactId, T0 - 1000, 86_400_000);
+    const paced = await rig.call('GET', `/api/v1/campaigns/${seed.campaignId}`);
+    expect(paced.json).toMatchObject({ pace: { tier: 'TIER_50', perDay: 50, usedLast24h: 3, waiting: 3, daysNeeded: 1, throughputMps: 80 } });
     expect(await rig.call('GET', '/api/v1/campaigns/9999')).toMatchObject({ status: 404, json: { error: 'not_found' } });
   });
 

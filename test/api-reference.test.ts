@@ -10,7 +10,7 @@ const REQUIRED = [
   'GET /api/v1/contacts', 'GET /api/v1/contacts/{id}', 'GET /api/v1/contacts/{id}/explain', 'GET /api/v1/contacts/{id}/timeline', 'POST /api/v1/contacts/{id}/consent',
   'GET /api/v1/errors', 'GET /api/v1/errors/{code}', 'GET /api/v1/templates', 'GET /api/v1/campaigns', 'GET /api/v1/campaigns/{id}',
   'POST /api/v1/campaigns/{id}/pause', 'POST /api/v1/campaigns/{id}/resume', 'POST /api/v1/campaigns/{id}/cancel', 'POST /api/v1/messages',
-  'GET /api/v1/webhooks/quarantine', 'POST /api/v1/webhooks/quarantine/replay', 'GET /api/v1/openapi.json', 'GET /api/v1/docs',
+  'GET /api/v1/webhooks/quarantine', 'POST /api/v1/webhooks/quarantine/replay', 'GET /api/v1/diagnose', 'GET /api/v1/openapi.json', 'GET /api/v1/docs',
 ];
 
 describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page ($name)', (backend) => {

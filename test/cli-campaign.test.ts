@@ -32,6 +32,10 @@ describe('pacer campaign', () => {
     const started = JSON.parse((await run('campaign', 'start', String(id), '--json')).out) as { matched: number; inserted: number };
     expect(started).toMatchObject({ matched: 1, inserted: 1 });
     expect(JSON.parse((await run('campaign', 'start', String(id), '--json')).out)).toMatchObject({ inserted: 0 });
+    const status = await run('campaign', 'status', String(id));
+    expect(status.out).toMatch(/1 recipient\(s\):\n +1 {2}Waiting to be sent/);
+    expect(status.out).toContain('Messaging limit: not known yet (Meta names it in a webhook); up to 80 messages/s.');
+    expect(JSON.parse((await run('campaign', 'status', String(id), '--json')).out)).toMatchObject({ pace: { tier: null, waiting: 1, daysNeeded: 1 } });
     expect(JSON.parse((await run('campaign', 'pause', String(id), '--json')).out)).toMatchObject({ status: 'paused', pauseReason: 'paused by an operator' });
     expect(JSON.parse((await run('campaign', 'resume', String(id), '--json')).out)).toMatchObject({ status: 'running', pauseReason: null });
     const cancelled = JSON.parse((await run('campaign', 'cancel', String(id), '--json')).out) as { status: string; counters: Record<string, number> };

@@ -70,3 +70,29 @@ describe('pacer db migrate', () => {
     }
   });
 });
+
+describe('pacer contact show', () => {
+  it('shows consent with its source and the latest events, replies included, with the number masked', async () => {
+    const store = openStore({ dataDir: dir });
+    const contact = await store.findContact({ phoneE164: '+447700900123' });
+    await store.recordInbound({ contactId: contact?.id ?? -1, wamid: 'in.1', type: 'text', text: 'Where is my order?', at: Date.now() - 1000 }, Date.now());
+    await store.close();
+    const r = await run('contact', 'show', '+447700900123');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Contact #\d+ \+44•+123 \(Priya\)/);
+    expect(r.out).toMatch(/marketing +granted +test · \d{4}-/);
+    expect(r.out).toMatch(/utility +granted +test/);
+    expect(r.out).toContain('reply (text): "Where is my order?"');
+    expect(r.out).toContain('consent marketing granted (test)');
+    expect(r.out).not.toContain('7700900123');
+    const body = JSON.parse((await run('contact', 'show', '+447700900123', '--json')).out) as { contact: { phone: string; name: string }; consent: unknown[]; recent: Array<{ what: string }> };
+    expect(body.contact).toMatchObject({ name: 'Priya', phone: expect.stringMatching(/^\+44•+123$/) });
+    expect(body.consent).toHaveLength(2);
+    expect(body.recent[0]?.what).toBe('reply (text): "Where is my order?"');
+  });
+
+  it('says when no contact matches (exit 1) and refuses an empty argument (exit 2)', async () => {
+    expect(await run('contact', 'show', '+447700900999')).toMatchObject({ code: 1, err: expect.stringContaining('No contact matches') });
+    expect((await run('contact', 'show', ' ')).code).toBe(2);
+  });
+});

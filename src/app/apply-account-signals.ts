@@ -2,7 +2,7 @@ import type { Category } from '../core/category.js';
 import type { TemplateStatus } from '../core/decision.js';
 import { HOUR, type Millis } from '../core/time.js';
 import type { AccountUpdateItem, BusinessCapabilityItem, PhoneQualityItem, TemplateCategoryItem, TemplateQualityItem, TemplateStatusItem } from '../adapters/webhook/webhook-item.js';
-import type { Store, Template } from '../ports/store.js';
+import type { Sender, Store, Template } from '../ports/store.js';
 
 /** Meta's template events, as the template status `decide` reads. */
 const TEMPLATE_STATUS: Record<string, TemplateStatus> = {
@@ -50,8 +50,7 @@ export async function applyTemplateCategory(store: Store, item: TemplateCategory
  * Returns true when quality dropped, so running campaigns pause before Meta restricts the number.
  */
 export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, now: Millis): Promise<boolean> {
-  if (item.source.phoneNumberId === null) return false;
-  const sender = await store.getSender(item.source.phoneNumberId);
+  const sender = await senderOf(store, item);
   if (sender === null) return false;
   const event = item.event.toUpperCase();
   const dropped = event === 'FLAGGED' || event === 'DOWNGRADE';
@@ -59,13 +58,26 @@ export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, no
   const throughputMps = event === 'THROUGHPUT_UPGRADE' ? 1000 : sender.throughputMps;
   const tier = item.maxDailyConversations ?? item.currentLimit ?? sender.messagingLimitTier;
   await store.upsertSenders([{ ...sender, qualityRating: quality, throughputMps, messagingLimitTier: tier }], now);
+  await recordSenderChange(store, sender, { ...sender, qualityRating: quality, messagingLimitTier: tier }, `phone_quality ${event}`, item.at ?? now);
   return dropped;
+}
+
+/**
+ * Meta names the number of a quality update by its display number (a WABA-level webhook has no
+ * phone-number id), so the sender is matched on the digits of its display number.
+ */
+async function senderOf(store: Store, item: PhoneQualityItem): Promise<Sender | null> {
+  if (item.source.phoneNumberId !== null) return store.getSender(item.source.phoneNumberId);
+  const digits = (item.displayPhoneNumber ?? '').replace(/\D/g, '');
+  if (digits === '') return null;
+  return (await store.listSenders()).find((s) => s.displayNumber.replace(/\D/g, '') === digits) ?? null;
 }
 
 export async function applyBusinessCapability(store: Store, item: BusinessCapabilityItem, now: Millis): Promise<void> {
   if (item.maxDailyConversations === null) return;
   for (const sender of await store.listSenders()) {
     await store.upsertSenders([{ ...sender, messagingLimitTier: item.maxDailyConversations }], now);
+    await recordSenderChange(store, sender, { ...sender, messagingLimitTier: item.maxDailyConversations }, 'business_capability_update', item.at ?? now);
   }
 }
 
@@ -78,7 +90,19 @@ export async function applyAccountUpdate(store: Store, item: AccountUpdateItem, 
   const reason = `account_update ${event}${restriction?.type ? ` (${restriction.type})` : ''}${item.banState ? ` ban ${item.banState}` : ''}`;
   for (const sender of await store.listSenders()) {
     const until = restriction?.expiresAt ?? null;
-    await store.setSenderState(sender.phoneNumberId, until === null ? 'stopped' : 'throttled', reason, until, now);
+    const state = until === null ? 'stopped' : 'throttled';
+    await store.setSenderState(sender.phoneNumberId, state, reason, until, now);
+    await recordSenderChange(store, sender, { ...sender, state, stateReason: reason }, `account_update ${event}`, item.at ?? now);
   }
   return reason;
+}
+
+type SenderFacts = Pick<Sender, 'qualityRating' | 'messagingLimitTier' | 'state' | 'stateReason'>;
+
+/** Keeps the sender's history (for the dashboard's quality chart) when a signal changed something. */
+async function recordSenderChange(store: Store, before: Sender, after: SenderFacts, source: string, at: Millis): Promise<void> {
+  const same = before.qualityRating === after.qualityRating && before.messagingLimitTier === after.messagingLimitTier
+    && before.state === after.state && before.stateReason === after.stateReason;
+  if (same) return;
+  await store.recordSenderChange({ senderId: before.id, at, ...after, source });
 }

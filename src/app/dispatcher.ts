@@ -3,6 +3,7 @@ import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
 import type { DecisionAuditInput, Sender, Store, Template } from '../ports/store.js';
+import { NumberPacing } from './number-pacing.js';
 import { parseOutboxIntent } from './outbox-intent.js';
 import { finishOutboxRow, prepareOutboxRow, sendPrepared, type PreparedRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
 
@@ -43,11 +44,14 @@ export class Dispatcher {
   private lastTickAt: Millis | null = null;
   private lastSweepAt: Millis | null = null;
   private throughput: { mps: number; at: Millis } | null = null;
+  private readonly pacing: NumberPacing;
 
   constructor(
     private readonly deps: { store: Store; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
     private readonly options: DispatcherOptions,
-  ) {}
+  ) {
+    this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
+  }
 
   async tick(): Promise<TickResult> {
     const { store, clock } = this.deps;
@@ -70,6 +74,7 @@ export class Dispatcher {
       await this.returnPace(pace, budget);
       return { ...EMPTY, pacedUntil };
     }
+    this.pacing.newTick(now);
 
     const audits: DecisionAuditInput[] = [];
     const templates = new Map<string, Promise<Template | null>>();
@@ -84,6 +89,7 @@ export class Dispatcher {
       template: (name, language) => memo(templates, `${name}\u0000${language}`, () => store.getTemplate(name, language)),
       sender: (id) => memo(senders, id, () => store.getSender(id)),
       audit: (entry) => audits.push(entry),
+      pacing: this.pacing,
     };
     // Warm the per-tick caches outside the transaction: they read through the store, not the transaction.
     await Promise.all(rows.map((row) => {

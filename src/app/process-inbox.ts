@@ -1,6 +1,6 @@
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { toContactEvents } from '../adapters/webhook/to-contact-events.js';
-import type { WebhookItem } from '../adapters/webhook/webhook-item.js';
+import type { InboundItem, WebhookItem } from '../adapters/webhook/webhook-item.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
@@ -83,8 +83,11 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: InboxDeps): P
       const contactId = await resolveContact(store, keyed.contact, now);
       if (contactId === null) return;
       await applyContactEvents(store, contactId, [keyed.event], policy, now);
-      // Writing in opens the window: messages held for it (130472) go now.
-      if (item.kind === 'inbound') await store.wakeHeld(contactId, now);
+      if (item.kind === 'inbound') {
+        await store.recordInbound({ contactId, wamid: item.messageId, type: item.type, text: inboundText(item), at: item.at }, now);
+        // Writing in opens the window: messages held for it (130472) go now.
+        await store.wakeHeld(contactId, now);
+      }
       return;
     }
     case 'template_status': {
@@ -128,4 +131,9 @@ export async function resolveContact(store: Store, key: { waId: string | null; u
   if (found !== null) return found.id;
   const { ids } = await store.upsertContacts([{ waId: key.waId, bsuid: key.userId, phoneE164: key.waId === null ? null : `+${key.waId}` }], now);
   return ids[0] ?? null;
+}
+
+/** What the contact wrote or tapped, for the conversation view. */
+function inboundText(item: InboundItem): string | null {
+  return item.text ?? item.button?.text ?? item.interactive?.title ?? item.media?.caption ?? item.system?.body ?? null;
 }

@@ -1,10 +1,13 @@
+import { anyWindowOpen } from '../core/contact-facts.js';
 import { decide } from '../core/decide.js';
+import { MESSAGING_LIMIT_WINDOW_MS } from '../core/messaging-limit.js';
 import type { Decision, SendIntent, SendPath } from '../core/decision.js';
 import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
 import type { Contact, DecisionAuditInput, OutboxRow, Sender, Store, Template } from '../ports/store.js';
+import type { NumberPacing } from './number-pacing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
 import { recipientRegion } from './recipient-region.js';
 import { retryMove, type RetryMove } from './retry-move.js';
@@ -22,6 +25,8 @@ export interface RowContext {
   template: (name: string, language: string) => Promise<Template | null>;
   sender: (phoneNumberId: string) => Promise<Sender | null>;
   audit: (entry: DecisionAuditInput) => void;
+  /** The number's messaging limit and pair-rate spacing. */
+  pacing: NumberPacing;
 }
 
 export type RowOutcome = 'sent' | 'deferred' | 'held' | 'skipped' | 'failed' | 'retry' | 'unknown' | 'lost_lease';
@@ -29,7 +34,11 @@ export type RowOutcome = 'sent' | 'deferred' | 'held' | 'skipped' | 'failed' | '
 /** A claimed row after `decide`: either settled already, or a request to send. */
 export type PreparedRow =
   | { kind: 'settled'; row: OutboxRow; outcome: RowOutcome }
-  | { kind: 'send'; row: OutboxRow; intent: OutboxIntent; path: SendPath; template: Template | null; to: Recipient };
+  | {
+    kind: 'send'; row: OutboxRow; intent: OutboxIntent; path: SendPath; template: Template | null; to: Recipient;
+    /** The sender whose messaging limit this send uses once accepted, or null when it uses none. */
+    conversationOf: number | null;
+  };
 
 /**
  * Decides one claimed row and applies every outcome that needs no network call (defer, hold, skip),
@@ -47,6 +56,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
   ]);
   if (contact === null) throw new Error(`outbox row ${row.id}: contact ${row.contactId} does not exist`);
   const now = ctx.now();
+  const limit = intent.template ? await ctx.pacing.limitFor(store, sender, row.contactId, now) : null;
   const sendIntent: SendIntent = {
     category: row.category,
     kind: intent.text !== undefined ? 'freeform' : 'template',
@@ -55,6 +65,8 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     sender: senderState(sender),
     capAttempts: row.capAttempts,
     marketingApiRefused: false,
+    messagingLimit: limit,
+    lastSentToContactAt: ctx.pacing.lastSentTo(row.contactId),
   };
   const decision = decide(state, sendIntent, now, ctx.policy);
   ctx.audit(auditOf(row, decision, now));
@@ -66,9 +78,12 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
       return settled(await store.reschedule(row.id, ctx.owner, { status: 'held', until: null, capAttempt: false, errorCode: row.lastErrorCode }, now), 'held');
     case 'skip':
       return settled(await store.complete(row.id, ctx.owner, decision.reason === 'capped_exhausted' ? 'capped_exhausted' : 'skipped', now), 'skipped');
-    case 'send':
+    case 'send': {
       if (!(await store.recordIntent(row.id, ctx.owner, now))) return settled(false, 'lost_lease');
-      return { kind: 'send', row, intent, path: decision.path, template, to: recipientOf(contact) };
+      const counts = limit !== null && !limit.contactCounted && !anyWindowOpen(state, now);
+      await ctx.pacing.noteSend(store, sender, row.contactId, counts, now);
+      return { kind: 'send', row, intent, path: decision.path, template, to: recipientOf(contact), conversationOf: counts && sender !== null ? sender.id : null };
+    }
   }
 }
 
@@ -82,7 +97,10 @@ export async function sendPrepared(p: Extract<PreparedRow, { kind: 'send' }>, ap
 }
 
 /** Records what Meta answered. Meant to run inside one transaction per batch. */
-export function finishOutboxRow(p: Extract<PreparedRow, { kind: 'send' }>, result: SendResult, ctx: RowContext): Promise<RowOutcome> {
+export async function finishOutboxRow(p: Extract<PreparedRow, { kind: 'send' }>, result: SendResult, ctx: RowContext): Promise<RowOutcome> {
+  if (result.kind === 'accepted' && p.conversationOf !== null) {
+    await ctx.store.recordConversation(p.conversationOf, p.row.contactId, ctx.now(), MESSAGING_LIMIT_WINDOW_MS);
+  }
   return applySendResult(p.row, ctx, result, p.path, p.intent, p.template);
 }
 

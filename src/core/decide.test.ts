@@ -233,3 +233,34 @@ describe('rule 11: marketing path', () => {
     expect(decide(base(), intent('marketing'), T0, after)).toMatchObject({ path: 'cloud' });
   });
 });
+
+describe('rule 11: number-wide pacing', () => {
+  const limit = (patch: Partial<{ perDay: number; used: number; contactCounted: boolean; nextSlotAt: number }> = {}) => ({ perDay: 250, used: 250, contactCounted: false, nextSlotAt: T0 + 5 * HOUR, ...patch });
+
+  it('defers a template to a new person once the messaging limit is reached, until a place frees', () => {
+    const d = decide(base(), intent('marketing', { messagingLimit: limit() }), T0, P);
+    expect(d).toMatchObject({ kind: 'defer', reason: 'messaging_limit', until: T0 + 5 * HOUR });
+    expect(d.explanation).toMatch(/250 different people per rolling 24 h/);
+    expect(decide(base(), intent('utility', { messagingLimit: limit() }), T0, P)).toMatchObject({ kind: 'defer', reason: 'messaging_limit' });
+  });
+
+  it('lets through people already counted, sends under the limit, and never limits inside an open window', () => {
+    expect(decide(base(), intent('marketing', { messagingLimit: limit({ contactCounted: true }) }), T0, P).kind).toBe('send');
+    expect(decide(base(), intent('marketing', { messagingLimit: limit({ used: 249 }) }), T0, P).kind).toBe('send');
+    const open = replay([ev.inbound(T0 - HOUR)], P, base());
+    expect(decide(open, intent('marketing', { messagingLimit: limit() }), T0, P)).toMatchObject({ kind: 'send', reason: 'inside_window' });
+    expect(decide(open, intent('service', { messagingLimit: limit() }), T0, P).kind).toBe('send');
+  });
+
+  it('does not turn a skip into a wait: a stopped contact is skipped whatever the limit', () => {
+    const stopped = replay([ev.preference(T0 - HOUR, 'stop')], P, base());
+    expect(decide(stopped, intent('marketing', { messagingLimit: limit() }), T0, P)).toMatchObject({ kind: 'skip', reason: 'marketing_stopped' });
+  });
+
+  it('spaces two messages to one person by the pair-rate gap', () => {
+    const d = decide(base(), intent('utility', { lastSentToContactAt: T0 - 2000 }), T0, P);
+    expect(d).toMatchObject({ kind: 'defer', reason: 'pair_rate', until: T0 + 4000 });
+    expect(decide(base(), intent('utility', { lastSentToContactAt: T0 - 6000 }), T0, P).kind).toBe('send');
+    expect(decide(base(), intent('utility', { lastSentToContactAt: null }), T0, P).kind).toBe('send');
+  });
+});

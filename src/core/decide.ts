@@ -63,8 +63,32 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
     return { kind: 'defer', until: sender.until, reason: 'sender_throttled', explanation: `The sender number is backing off after a rate limit until ${iso(sender.until)}.` };
   }
 
-  if (category !== 'marketing') return send('cloud', reason, category);
-  return decideMarketing(state, intent, now, policy, reason);
+  const decision = category !== 'marketing' ? send('cloud', reason, category) : decideMarketing(state, intent, now, policy, reason);
+  if (decision.kind !== 'send') return decision;
+  // Number-wide pacing, checked on what would go: the pair rate, then the limit of new people
+  // (which only counts conversations started outside a window).
+  const spacing = pairRateDefer(intent, now, policy);
+  if (spacing !== null) return spacing;
+  if (intent.kind !== 'template' || anyWindowOpen(state, now)) return decision;
+  return messagingLimitDefer(intent) ?? decision;
+}
+
+function pairRateDefer(intent: SendIntent, now: Millis, policy: Policy): Decision | null {
+  const last = intent.lastSentToContactAt ?? null;
+  if (last === null || now - last >= policy.pairRateGapMs) return null;
+  const until = last + policy.pairRateGapMs;
+  return { kind: 'defer', until, reason: 'pair_rate', explanation: `This number sent this person a message at ${iso(last)}; WhatsApp allows about one message per ${policy.pairRateGapMs / 1000} s to the same person, so this one goes at ${iso(until)}.` };
+}
+
+function messagingLimitDefer(intent: SendIntent): Decision | null {
+  const limit = intent.messagingLimit ?? null;
+  if (limit === null || limit.contactCounted || limit.used < limit.perDay) return null;
+  return {
+    kind: 'defer',
+    until: limit.nextSlotAt,
+    reason: 'messaging_limit',
+    explanation: `The sender number may start conversations with ${limit.perDay.toLocaleString('en-US')} different people per rolling 24 h (its messaging limit), and has reached ${limit.used.toLocaleString('en-US')}; the next place frees at ${iso(limit.nextSlotAt)}. A larger audience is spread over several days.`,
+  };
 }
 
 function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, policy: Policy, baseReason: SendReason): Decision {

@@ -1,4 +1,5 @@
 import type { Category } from './category.js';
+import type { MessagingLimitUse } from './messaging-limit.js';
 import type { Millis } from './time.js';
 
 export type SendPath = 'cloud' | 'marketing_messages';
@@ -8,7 +9,9 @@ export type DeferReason =
   | 'frequency_cap' // our own K-per-window marketing cap
   | 'template_paused' // paused by Meta for a known time
   | 'sender_throttled' // sender number backing off (130429 and friends)
-  | 'sender_stopped'; // account or number problem: looked at again hourly while an operator acts
+  | 'sender_stopped' // account or number problem: looked at again hourly while an operator acts
+  | 'messaging_limit' // the number reached its portfolio limit of new people per 24 h
+  | 'pair_rate'; // this number messaged this person a moment ago
 
 export type HoldReason = 'experiment_group'; // 130472: only inside an open window
 
@@ -51,4 +54,8 @@ export interface SendIntent {
   capAttempts: number;
   /** The marketing-messages path refused this message; use /messages. */
   marketingApiRefused: boolean;
+  /** The sender's portfolio messaging limit and its use; absent or null when unlimited or unknown. */
+  messagingLimit?: MessagingLimitUse | null;
+  /** When this number last sent this person a message (any category); absent or null if not lately. */
+  lastSentToContactAt?: Millis | null;
 }

@@ -45,6 +45,8 @@ export interface Policy {
   transientBackoff: BackoffPolicy;
   /** Retries after 131056; Meta advises 4^n seconds. */
   pairRateBackoff: BackoffPolicy;
+  /** Our own spacing between two messages to one person from one number (Meta's pair rate: about one per 6 s). */
+  pairRateGapMs: Millis;
   /** Sender-wide backoff after 130429/80007/4/613. */
   senderBackoff: BackoffPolicy;
 }
@@ -82,6 +84,7 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   freeEntryWindowMs: 72 * HOUR,
   transientBackoff: { baseMs: 2 * SECOND, maxMs: 10 * MINUTE, maxAttempts: 8 },
   pairRateBackoff: { baseMs: 1 * SECOND, maxMs: 5 * MINUTE, maxAttempts: 6 },
+  pairRateGapMs: 6 * SECOND,
   senderBackoff: { baseMs: 1 * SECOND, maxMs: 2 * MINUTE, maxAttempts: 10 },
 });
 

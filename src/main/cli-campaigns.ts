@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { actionCommand, createCampaignCommand, parseCategory, parseId, startCampaignCommand, statusText, type CreateOptions } from '../adapters/cli/campaign-command.js';
+import { actionCommand, createCampaignCommand, parseCategory, parseId, parseRecipientsQuery, recipientsPage, startCampaignCommand, statusText, type CreateOptions } from '../adapters/cli/campaign-command.js';
 import { CliFailure, EXIT } from '../adapters/cli/exit-codes.js';
 import { previewSegment } from '../app/segment-preview.js';
 import { parseSegment } from '../app/segment-schema.js';
@@ -73,9 +73,10 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
       .argument('<id>')
       .option('--json', 'JSON output')
       .action(async (id: string, opts: { json?: boolean }) => {
-        await withStore(loadConfig(process.env), async (store) => {
+        const config = loadConfig(process.env);
+        await withStore(config, async (store) => {
           const c = await actionCommand(store, parseId(id), action, Date.now());
-          const s = await statusText(store, c);
+          const s = await statusText(store, c, Date.now(), config.policy);
           out(opts.json ? JSON.stringify(s.json) : s.text);
         });
       });
@@ -86,11 +87,27 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
     .argument('<id>')
     .option('--json', 'JSON output')
     .action(async (id: string, opts: { json?: boolean }) => {
-      await withStore(loadConfig(process.env), async (store) => {
+      const config = loadConfig(process.env);
+      await withStore(config, async (store) => {
         const c = await store.getCampaign(parseId(id));
         if (c === null) throw new CliFailure(`campaign ${id} does not exist`);
-        const s = await statusText(store, c);
+        const s = await statusText(store, c, Date.now(), config.policy);
         out(opts.json ? JSON.stringify(s.json) : s.text);
+      });
+    });
+  campaign
+    .command('recipients')
+    .description('Recipients still waiting: pending retries (with the next attempt) or held for a window')
+    .argument('<id>')
+    .requiredOption('--waiting <kind>', 'retry | held')
+    .option('--after <rowId>', 'page on from this outbox row id', '0')
+    .option('--limit <n>', 'rows per page (1-500)', '50')
+    .option('--json', 'JSON output')
+    .action(async (id: string, opts: { waiting: string; after: string; limit: string; json?: boolean }) => {
+      const query = parseRecipientsQuery(id, opts);
+      await withStore(loadConfig(process.env), async (store) => {
+        const page = await recipientsPage(store, query);
+        out(opts.json ? JSON.stringify(page.json) : page.text);
       });
     });
   campaign
@@ -98,9 +115,10 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
     .description('All campaigns')
     .option('--json', 'JSON output')
     .action(async (opts: { json?: boolean }) => {
-      await withStore(loadConfig(process.env), async (store) => {
+      const config = loadConfig(process.env);
+      await withStore(config, async (store) => {
         const all = await store.listCampaigns({});
-        const rows = await Promise.all(all.map((c) => statusText(store, c)));
+        const rows = await Promise.all(all.map((c) => statusText(store, c, Date.now(), config.policy)));
         out(opts.json ? JSON.stringify(rows.map((r) => r.json)) : rows.map((r) => r.text).join('\n') || 'No campaigns.');
       });
     });

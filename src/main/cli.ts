@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { contactExplainCommand } from '../adapters/cli/contact-command.js';
+import { contactShowCommand } from '../adapters/cli/contact-show.js';
+import { diagnoseCommand, renderDiagnosis, type DiagnoseOptions } from '../adapters/cli/diagnose-command.js';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
+import { diagnosisJson } from '../app/diagnosis-json.js';
 import { explainCommand } from '../adapters/cli/explain-command.js';
 import { sendCommand } from '../adapters/cli/send-command.js';
 import { listQuarantine, replayQuarantine } from '../adapters/cli/webhooks-command.js';
@@ -38,9 +41,16 @@ export function buildProgram(out: (text: string) => void): Command {
     .option('--json', 'JSON output (the default format is JSON too)')
     .action(() => out(JSON.stringify(redactConfig(loadConfig(process.env)), null, 2)));
 
-  program
-    .command('contact')
-    .description('Contacts')
+  const contact = program.command('contact').description('Contacts');
+  contact
+    .command('show')
+    .description('A contact: consent per category with its source, and what happened lately (masked number)')
+    .argument('<phone-or-id>', 'a phone number in any common format, a wa_id, or a business-scoped user id')
+    .option('--json', 'JSON: contact, consent, recent')
+    .action(async (who: string, opts: { json?: boolean }) => {
+      await withStore(loadConfig(process.env), async (store) => out(await contactShowCommand(store, who, opts.json === true)));
+    });
+  contact
     .command('explain')
     .description('Per category: would Pacer send now, and if not, why and until when, with the events behind it')
     .argument('<phone-or-id>', 'a phone number in any common format, a wa_id, or a business-scoped user id')
@@ -48,6 +58,20 @@ export function buildProgram(out: (text: string) => void): Command {
     .action(async (who: string, opts: { json?: boolean }) => {
       const config = loadConfig(process.env);
       await withStore(config, async (store) => out(await contactExplainCommand(store, who, config.policy, Date.now(), opts.json === true)));
+    });
+
+  program
+    .command('diagnose')
+    .description('Where failures such as 131049 come from: recipients, one campaign, or the account, with the evidence and what to do')
+    .option('--campaign <id>', 'diagnose one campaign (default: all sends in the window)')
+    .option('--since <when>', 'start of the window: 7d, 36h, 90m, 2w or an ISO time (default: the campaign start, or 7d)')
+    .option('--json', 'JSON: verdict, subject, summary, action, evidence and the facts')
+    .action(async (opts: DiagnoseOptions & { json?: boolean }) => {
+      const config = loadConfig(process.env);
+      await withStore(config, async (store) => {
+        const report = await diagnoseCommand(store, config.policy, opts, Date.now());
+        out(opts.json ? JSON.stringify(diagnosisJson(report)) : renderDiagnosis(report));
+      });
     });
 
   program

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createCloudApiClient } from '../adapters/cloud-api/cloud-api-client.js';
 import { buildHttpServer } from '../adapters/http/build-server.js';
 import { operatorApi } from '../adapters/http/api/operator-api.js';
+import { dashboard } from '../adapters/http/dashboard/dashboard-plugin.js';
 import type { HttpLogLevel } from '../adapters/http/log-options.js';
 import { checkBreakers } from '../app/check-breakers.js';
 import { completeFinishedCampaigns } from '../app/complete-campaigns.js';
@@ -75,7 +76,9 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     // batches before each dispatcher pass instead: the same order of effects, far fewer commits.
     onStored: o.batchInbox === true ? undefined : () => pump.kick(),
   });
-  void server.register(operatorApi, { store, clock, policy, host: o.http.host, adminToken: o.api?.adminToken ?? null, phoneNumberId: o.api?.phoneNumberId ?? null, onReplay: () => pump.kick() });
+  const apiConfig = { adminToken: o.api?.adminToken ?? null, phoneNumberId: o.api?.phoneNumberId ?? null };
+  void server.register(operatorApi, { store, clock, policy, host: o.http.host, ...apiConfig, onReplay: () => pump.kick() });
+  void server.register(dashboard, { store, clock, policy, ...apiConfig });
   await server.listen({ host: o.http.host, port: o.http.port });
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
   let api: CloudApi | null = null;

@@ -23,7 +23,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
   const { storage } = config;
   const store = openStore({
     databaseUrl: storage.databaseUrl ?? undefined, dataDir: storage.dataDir, schema: storage.schema, poolSize: storage.poolSize,
-    applicationName: `pacer ${as.role} ${process.pid}`,
+    applicationName: `pacer ${as.role} ${process.pid}`, backgroundCheckpoint: true,
   });
   const migrated = await store.migrate();
   const engine = await startEngine({
@@ -35,7 +35,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
   });
   out(as.role === 'worker'
     ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
-    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp`);
+    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`);
   const { accessToken, phoneNumberId } = config.whatsapp;
   if (!as.dispatch) {
     out('Not dispatching (--no-dispatch): workers send.');

@@ -1,4 +1,8 @@
 import { campaignAction, CampaignActionError } from '../../app/campaign-actions.js';
+import { campaignPace } from '../../app/campaign-pace.js';
+import { paceSentence } from '../../core/messaging-limit.js';
+import type { Policy } from '../../core/policy.js';
+import { recipientOutcomes } from '../../core/recipient-outcomes.js';
 import { parseSegment } from '../../app/segment-schema.js';
 import { startCampaign } from '../../app/start-campaign.js';
 import { isCategory } from '../../core/category.js';
@@ -67,11 +71,13 @@ export async function actionCommand(store: Store, id: number, action: 'pause' | 
   }
 }
 
-export async function statusText(store: Store, c: Campaign): Promise<{ text: string; json: unknown }> {
+export async function statusText(store: Store, c: Campaign, now: number, policy: Pick<Policy, 'capCodes'>): Promise<{ text: string; json: unknown }> {
   const counters = await store.campaignCounters(c.id);
-  const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters };
-  const nonZero = Object.entries(counters).filter(([k, v]) => v > 0 && k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ');
-  const text = `#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}\n  ${counters.total} recipient(s): ${nonZero || 'none yet'}`;
+  const pace = await campaignPace(store, c, counters, now);
+  const outcomes = recipientOutcomes(await store.outboxBreakdown(c.id), await store.skipReasons(c.id), policy.capCodes);
+  const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters, pace, outcomes };
+  const lines = outcomes.map((g) => `    ${String(g.count).padStart(7)}  ${g.label}${g.codes.length > 0 ? ` (${g.codes.map((x) => `${x.code} × ${x.count}`).join(', ')})` : ''}`);
+  const text = [`#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}`, `  ${counters.total} recipient(s)${lines.length === 0 ? ', none yet' : ':'}`, ...lines, `  ${paceSentence(pace)}`].join('\n');
   return { text, json };
 }
 
@@ -84,4 +90,33 @@ export function parseId(value: string): number {
 export function parseCategory(value: string): 'marketing' | 'utility' | 'authentication' {
   if (!isCategory(value) || value === 'service') throw new CliFailure('--category must be marketing, utility or authentication', EXIT.usage);
   return value;
+}
+
+export interface RecipientsQuery {
+  campaignId: number;
+  kind: 'retry' | 'held';
+  afterId: number;
+  limit: number;
+}
+
+export function parseRecipientsQuery(id: string, o: { waiting: string; after: string; limit: string }): RecipientsQuery {
+  if (o.waiting !== 'retry' && o.waiting !== 'held') throw new CliFailure(`--waiting must be retry or held, got "${o.waiting}"`, EXIT.usage);
+  const afterId = Number(o.after);
+  if (!Number.isInteger(afterId) || afterId < 0) throw new CliFailure(`--after must be an outbox row id (0 or more), got "${o.after}"`, EXIT.usage);
+  const limit = Number(o.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new CliFailure(`--limit must be a whole number from 1 to 500, got "${o.limit}"`, EXIT.usage);
+  return { campaignId: parseId(id), kind: o.waiting, afterId, limit };
+}
+
+/** `pacer campaign recipients`: one page of pending retries or held recipients (contact ids, never phone numbers). */
+export async function recipientsPage(store: Store, q: RecipientsQuery): Promise<{ text: string; json: unknown }> {
+  if ((await store.getCampaign(q.campaignId)) === null) throw new CliFailure(`campaign ${q.campaignId} does not exist`);
+  const rows = await store.listOutboxRows({ campaignId: q.campaignId, kind: q.kind, afterId: q.afterId, limit: q.limit });
+  const items = rows.map((r) => ({ ...r, nextAttemptAt: r.nextAttemptAt === null ? null : iso(r.nextAttemptAt), updatedAt: iso(r.updatedAt) }));
+  const next = rows.length === q.limit ? rows.at(-1)?.id ?? null : null;
+  const what = q.kind === 'retry' ? 'pending retries' : 'held for a window';
+  const lines = rows.map((r) => `  row ${r.id} · contact ${r.contactId}${r.contactName ? ` (${r.contactName})` : ''} · ${r.attempts} attempt(s)${r.lastErrorCode === null ? '' : ` · last error ${r.lastErrorCode}`}${
+    q.kind === 'retry' ? ` · next attempt ${r.nextAttemptAt === null ? '—' : iso(r.nextAttemptAt)}` : ' · goes when the contact writes in'}`);
+  const text = [`Campaign #${q.campaignId}, ${what}: ${rows.length === 0 ? 'none' : `${rows.length} shown`}`, ...lines, ...(next === null ? [] : [`  more: --after ${next}`])].join('\n');
+  return { text, json: { items, nextAfter: next } };
 }

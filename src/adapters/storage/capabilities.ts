@@ -7,6 +7,8 @@ export interface Capabilities {
   jsonParsedOnRead: boolean;
   /** Largest number of bound parameters in one statement we allow ourselves. */
   maxParams: number;
+  /** How SQL reads one value out of a JSON column: `json_extract` (SQLite) or the `#>>` operator (jsonb). */
+  jsonRead: 'json_extract' | 'jsonb_path';
 }
 
 export const SQLITE: Capabilities = Object.freeze({
@@ -14,6 +16,7 @@ export const SQLITE: Capabilities = Object.freeze({
   skipLocked: false,
   jsonParsedOnRead: false,
   maxParams: 30_000,
+  jsonRead: 'json_extract',
 });
 
 export const POSTGRES: Capabilities = Object.freeze({
@@ -21,4 +24,5 @@ export const POSTGRES: Capabilities = Object.freeze({
   skipLocked: true,
   jsonParsedOnRead: true,
   maxParams: 30_000,
+  jsonRead: 'jsonb_path',
 });

@@ -3,13 +3,13 @@ import { eventOutbox } from './migrations/0002-event-outbox.js';
 import { outboxByCampaign } from './migrations/0004-outbox-by-campaign.js';
 import { campaignEnd } from './migrations/0005-campaign-end.js';
 import { apiTokens } from './migrations/0003-api-tokens.js';
+import { dashboardHistory } from './migrations/0006-dashboard-history.js';
+import { senderConversations } from './migrations/0007-sender-conversations.js';
+import { decisionsByTime } from './migrations/0008-decisions-by-time.js';
 import { sendPace } from './migrations/0009-send-pace.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
 
-/**
- * The one ordered list, shared by both backends. Append only; never edit a released migration.
- * Versions only increase; a gap is a number reserved for a migration that lands separately.
- */
-export const MIGRATIONS: readonly Migration[] = [initial, eventOutbox, apiTokens, outboxByCampaign, campaignEnd, sendPace];
+/** The one ordered list, shared by both backends. Append only; never edit a released migration. */
+export const MIGRATIONS: readonly Migration[] = [initial, eventOutbox, apiTokens, outboxByCampaign, campaignEnd, dashboardHistory, senderConversations, decisionsByTime, sendPace];

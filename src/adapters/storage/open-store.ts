@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   readOnly?: boolean | undefined;
   /** SQLite durability: `normal` (default, survives process crashes) or `full` (also power loss). */
   synchronous?: 'normal' | 'full' | undefined;
+  /** SQLite: checkpoint the WAL from a background thread (for long-running engines). */
+  backgroundCheckpoint?: boolean | undefined;
   /** Source of time for migration bookkeeping. */
   clock?: (() => number) | undefined;
 }
@@ -50,6 +52,6 @@ export function openStore(options: OpenStoreOptions = {}): Store {
       throw new StoreError('unavailable', 'open', `cannot create the data directory ${dir}`, { cause: error });
     }
   }
-  const executor = SqliteExecutor.open({ file: path.join(dir, SQLITE_FILE_NAME), readOnly: options.readOnly, synchronous: options.synchronous });
+  const executor = SqliteExecutor.open({ file: path.join(dir, SQLITE_FILE_NAME), readOnly: options.readOnly, synchronous: options.synchronous, backgroundCheckpoint: options.backgroundCheckpoint });
   return createSqlStore(executor, options.clock);
 }

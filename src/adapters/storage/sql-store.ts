@@ -4,6 +4,9 @@ import { MIGRATIONS } from './migrations.js';
 import type { SqlExecutor, SqlRunner } from './sql-executor.js';
 import { campaignCounters, contactTimeline } from './sql/reports.js';
 import { campaignWindow, latestMessageEventId } from './sql/campaign-window.js';
+import { diagnosisAudience } from './sql/diagnosis-audience.js';
+import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
+import { diagnosisCampaigns, diagnosisTemplates } from './sql/diagnosis-usage.js';
 import { createApiToken, findApiToken, listApiTokens, outboxTotals, revokeApiToken } from './sql/api-tokens.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
 import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
@@ -16,9 +19,17 @@ import { consentHistory, getConsent, setConsent } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { findContact, getContact, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
+import { conversationOpenedAt, conversationWindow, recordConversation } from './sql/sender-conversations.js';
 import { appendDecisions } from './sql/decisions.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { appendMessageEvent } from './sql/message-events.js';
+import { outboxBreakdown, skipReasons, retryRecovery } from './sql/campaign-breakdown.js';
+import { deliveryFunnel } from './sql/delivery-funnel.js';
+import { failuresByCode } from './sql/failure-series.js';
+import { contactInbound, recordInbound } from './sql/inbound-messages.js';
+import { listOutboxRows } from './sql/outbox-list.js';
+import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
+import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimDue } from './sql/outbox-claim.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
@@ -42,6 +53,10 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendDecisions, campaignCounters, contactTimeline,
   requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
+  conversationWindow, conversationOpenedAt, recordConversation,
+  recordSenderChange, senderChanges, recordInbound, contactInbound,
+  deliveryFunnel, failuresByCode, outboxBreakdown, skipReasons, retryRecovery, templateOutcomes, listOutboxRows,
+  diagnosisSends, diagnosisTemplates, diagnosisCampaigns, diagnosisAudience, sendAttempts,
 };
 
 /** Builds the Store over an executor; every driver error leaves as a StoreError naming the operation. */

@@ -29,7 +29,7 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   const clock = new VirtualClock(start);
   const policy: Policy = DEFAULT_POLICY;
   rmSync(dataDir, { recursive: true, force: true });
-  const store = openStore({ dataDir });
+  const store = openStore({ dataDir, backgroundCheckpoint: true });
   await store.migrate();
 
   // The server listens first, so the simulator knows where to post webhooks.

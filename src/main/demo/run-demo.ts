@@ -69,7 +69,10 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   const report = path.join(options.outDir, 'report.html');
   writeFileSync(report, renderHtml('Pacer versus a naive sender', `${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, seed ${plan.seed}; finished in ${elapsed} s.`, rows, p, n));
   out(`Report: ${report}`);
-  out(`Pacer's database (SQLite): ${path.join(options.outDir, 'pacer-data', 'pacer.sqlite')}`);
+  const dataDir = path.join(options.outDir, 'pacer-data');
+  out(`Pacer's database (SQLite): ${path.join(dataDir, 'pacer.sqlite')}`);
+  out(`Dashboard on it: PACER_DATA_DIR=${dataDir} npx pacer token create --name dashboard   (prints a sign-in token once)`);
+  out(`                 PACER_DATA_DIR=${dataDir} npx pacer serve --no-dispatch   then open http://127.0.0.1:3000/`);
   out(`Try: npx pacer explain 131049`);
   await pacer.store.close();
   out(`Finished in ${elapsed} s.`);

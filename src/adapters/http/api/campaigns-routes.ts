@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { campaignAction, CampaignActionError } from '../../../app/campaign-actions.js';
+import { campaignPace } from '../../../app/campaign-pace.js';
 import { iso } from '../../../core/time.js';
 import type { Campaign, CampaignCounters } from '../../../ports/store.js';
 import type { ApiDeps } from './api-deps.js';
@@ -24,6 +25,15 @@ const campaignSchema = z.object({
 });
 
 const countersSchema = z.record(z.string(), z.number().int()).describe('outbox rows per status and per outcome, and the total');
+
+const paceSchema = z.object({
+  tier: z.string().nullable().describe("the sender number's messaging-limit tier as Meta last named it"),
+  perDay: z.number().int().nullable().describe('new people per rolling 24 h; null when unlimited or unknown'),
+  usedLast24h: z.number().int().describe('people the number started conversations with in the last 24 h'),
+  waiting: z.number().int().describe('rows of this campaign still to send (queued or held)'),
+  daysNeeded: z.number().int().describe('rolling 24 h windows the waiting rows need at least'),
+  throughputMps: z.number().int().nullable(),
+}).describe('the effective cap: how the messaging limit spreads this campaign over days');
 
 function campaignJson(c: Campaign): z.output<typeof campaignSchema> {
   return {
@@ -74,13 +84,14 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
       handler: async ({ query }) => ({ items: (await store.listCampaigns(query.status === undefined ? {} : { status: query.status })).map(campaignJson) }),
     }),
     route({
-      method: 'GET', url: '/campaigns/:id', operationId: 'getCampaign', tag: 'campaigns', summary: 'One campaign with its counters',
+      method: 'GET', url: '/campaigns/:id', operationId: 'getCampaign', tag: 'campaigns', summary: 'One campaign with its counters and pace',
       params: idParams,
-      responses: { 200: { description: 'The campaign', schema: campaignSchema.extend({ counters: countersSchema }) }, 404: { description: 'No such campaign' } },
+      responses: { 200: { description: 'The campaign', schema: campaignSchema.extend({ counters: countersSchema, pace: paceSchema }) }, 404: { description: 'No such campaign' } },
       handler: async ({ params }) => {
         const campaign = await store.getCampaign(params.id);
         if (campaign === null) throw notFound(`campaign ${params.id}`);
-        return withCounters(campaign, await store.campaignCounters(campaign.id));
+        const counters = await store.campaignCounters(campaign.id);
+        return { ...withCounters(campaign, counters), pace: await campaignPace(store, campaign, counters, clock.now()) };
       },
     }),
     ...actions,

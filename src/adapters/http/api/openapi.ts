@@ -58,7 +58,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], prefix: string
     info: {
       title: 'Pacer REST API',
       version,
-      description: 'Operate Pacer: contacts and consent, per-category send decisions, campaigns, one-off messages, the error catalogue and the webhook quarantine. Every route takes `Authorization: Bearer <token>` (see `pacer token create`).',
+      description: 'Operate Pacer: contacts and consent, per-category send decisions, campaigns, one-off messages, the error catalogue, the webhook quarantine and the diagnosis of delivery failures. Every route takes `Authorization: Bearer <token>` (see `pacer token create`).',
     },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Error: jsonSchema(errorSchema, 'output') } },
     security: [{ bearer: [] }],

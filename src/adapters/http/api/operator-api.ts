@@ -9,6 +9,7 @@ import { bearerAuth, createAuthCounters, type AuthCounters } from './auth-hook.j
 import { campaignRoutes } from './campaigns-routes.js';
 import { catalogueRoutes } from './catalogue-routes.js';
 import { contactRoutes } from './contacts-routes.js';
+import { diagnoseRoutes } from './diagnose-routes.js';
 import { messageRoutes } from './messages-routes.js';
 import { renderMetrics } from './metrics-text.js';
 import { buildOpenApiDocument, renderDocsPage } from './openapi.js';
@@ -54,7 +55,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
     v1.addHook('onRequest', auth);
     v1.setErrorHandler(apiErrorHandler);
     v1.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }));
-    const routes: AnyRoute[] = [...contactRoutes(deps), ...campaignRoutes(deps), ...messageRoutes(deps), ...catalogueRoutes(deps), ...webhookRoutes(deps)];
+    const routes: AnyRoute[] = [...contactRoutes(deps), ...campaignRoutes(deps), ...messageRoutes(deps), ...catalogueRoutes(deps), ...webhookRoutes(deps), ...diagnoseRoutes(deps)];
     routes.push(...documentRoutes(routes));
     registerRoutes(v1, routes);
   }, { prefix: API_PREFIX });

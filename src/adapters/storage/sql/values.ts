@@ -58,3 +58,14 @@ export function chunks<T>(items: readonly T[], width: number, caps: Capabilities
 }
 
 export type { SqlParam };
+
+/**
+ * SQL reading one value out of a JSON column, as text or as a number. `path` names object keys and
+ * comes from code, never from input.
+ */
+export function jsonValue(caps: Capabilities, column: string, path: readonly string[], as: 'text' | 'number'): string {
+  if (path.some((key) => !/^[A-Za-z_]\w*$/.test(key))) throw new Error(`jsonValue: bad path ${path.join('.')}`);
+  if (caps.jsonRead === 'json_extract') return `json_extract(${column}, '$.${path.join('.')}')`;
+  const text = `(${column} #>> '{${path.join(',')}}')`;
+  return as === 'number' ? `${text}::bigint` : text;
+}

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { StoreError } from '../../../ports/store.js';
 import { SQLITE } from '../capabilities.js';
 import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import { BackgroundCheckpointer } from './background-checkpointer.js';
 import { acquireQueue, releaseQueue, SerialQueue } from './serial-queue.js';
 import { sqliteStoreError } from './sqlite-errors.js';
 
@@ -18,6 +19,8 @@ export interface SqliteOptions {
    * waits for the disk, so the webhook inbox relies on group commit to stay fast.
    */
   synchronous?: 'normal' | 'full';
+  /** Checkpoint the WAL from another thread instead of inside an unlucky commit (long-running engines). */
+  backgroundCheckpoint?: boolean;
 }
 
 interface Prepared {
@@ -49,6 +52,7 @@ export class SqliteExecutor implements SqlExecutor {
     private readonly db: Database.Database,
     private readonly file: string,
     private readonly queue: SerialQueue,
+    private readonly checkpointer: BackgroundCheckpointer | null,
   ) {}
 
   static open(options: SqliteOptions): SqliteExecutor {
@@ -58,12 +62,13 @@ export class SqliteExecutor implements SqlExecutor {
       db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
       if (!readonly) db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      // Checkpoint less often (each one syncs the disk) and keep the hot pages in memory.
-      db.pragma('wal_autocheckpoint = 8000');
+      // Checkpoint less often (each one syncs the disk), or never on this thread; keep the hot pages in memory.
+      const background = options.backgroundCheckpoint === true && !readonly;
+      db.pragma(`wal_autocheckpoint = ${background ? 0 : 8000}`);
       db.pragma('cache_size = -65536');
       db.pragma('foreign_keys = ON');
       const file = path.resolve(options.file);
-      return new SqliteExecutor(db, file, acquireQueue(file));
+      return new SqliteExecutor(db, file, acquireQueue(file), background ? BackgroundCheckpointer.start(file) : null);
     } catch (error) {
       throw sqliteStoreError(error, 'open');
     }
@@ -126,6 +131,7 @@ export class SqliteExecutor implements SqlExecutor {
     await this.queue.drain();
     if (this.closed) return;
     this.closed = true;
+    await this.checkpointer?.stop();
     releaseQueue(this.file);
     this.db.close();
   }

@@ -1,0 +1,54 @@
+import { DiagnoseInputError, parseSince, runDiagnosis, type DiagnosisReport } from '../../app/diagnose.js';
+import type { Policy } from '../../core/policy.js';
+import { iso } from '../../core/time.js';
+import type { Store } from '../../ports/store.js';
+import { CliFailure, EXIT } from './exit-codes.js';
+
+export interface DiagnoseOptions {
+  campaign?: string;
+  since?: string;
+}
+
+/** `pacer diagnose`: bad options are usage errors (2); an unknown campaign is a failure (1). */
+export async function diagnoseCommand(store: Store, policy: Policy, o: DiagnoseOptions, now: number): Promise<DiagnosisReport> {
+  let campaignId: number | null = null;
+  if (o.campaign !== undefined) {
+    if (!/^\d{1,15}$/.test(o.campaign) || Number(o.campaign) < 1) throw new CliFailure(`--campaign must be a campaign id (a positive number), got "${o.campaign}"`, EXIT.usage);
+    campaignId = Number(o.campaign);
+  }
+  try {
+    const since = o.since === undefined ? null : parseSince(o.since, now);
+    return await runDiagnosis(store, policy, { campaignId, since, now });
+  } catch (error) {
+    if (!(error instanceof DiagnoseInputError)) throw error;
+    if (error.field === 'since') throw new CliFailure(`--${error.message}`, EXIT.usage);
+    throw new CliFailure(`${error.message}: see pacer campaign list`, EXIT.failure);
+  }
+}
+
+const VERDICT_TITLE = {
+  recipient_level: 'recipient level',
+  campaign_level: 'campaign level',
+  account_level: 'account level',
+  insufficient_data: 'insufficient data',
+} as const;
+
+/** The human report: verdict, why, what to do, then the whole investigation by topic. */
+export function renderDiagnosis(report: DiagnosisReport): string {
+  const { facts, diagnosis: d } = report;
+  const scope = facts.campaign === null ? 'all sends' : `campaign #${facts.campaign.id} ${facts.campaign.name} (${facts.campaign.template})`;
+  const lines = [
+    `Verdict: ${VERDICT_TITLE[d.verdict]}${d.subject === null ? '' : ` — ${d.subject}`}`,
+    d.summary,
+    `Scope: ${scope}, ${iso(facts.since)} to ${iso(facts.until)}`,
+    '',
+    'Why:',
+    ...d.evidence.filter((e) => e.decisive).map((e) => `  • ${e.text}`),
+    '',
+    `What to do: ${d.action}`,
+    '',
+    'Investigation:',
+  ];
+  for (const e of d.evidence.filter((x) => !x.decisive)) lines.push(`  ${e.topic.padEnd(11)} ${e.text}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,59 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkApiToken } from '../../../app/api-tokens.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { Store } from '../../../ports/store.js';
+import type { Viewer } from './layout.js';
+import { readCookie, SESSION_COOKIE, type Session, type SessionStore } from './sessions.js';
+
+export interface AuthDeps {
+  store: Pick<Store, 'findApiToken'>;
+  clock: Clock;
+  adminToken: string | null;
+  sessions: SessionStore;
+}
+
+export type Authenticated = { viewer: Viewer; session: Session | null; sessionId: string | null };
+
+/**
+ * The session cookie, or (for scripts) the API's bearer token. A session of a token revoked since
+ * sign-in ends at once. Null means "not signed in": pages redirect to /login.
+ */
+export async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Authenticated | null> {
+  const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
+  const session = deps.sessions.get(sessionId, deps.clock.now());
+  if (session !== null && sessionId !== undefined) {
+    if (await stillValid(session, deps)) return { viewer: { csrf: session.csrf, name: nameOf(session.principal) }, session, sessionId };
+    deps.sessions.delete(sessionId);
+  }
+  if (request.headers.authorization === undefined) return null;
+  const check = await checkApiToken(deps.store, request.headers.authorization, deps.adminToken);
+  if (!check.ok) return null;
+  return { viewer: { csrf: null, name: nameOf(check.principal) }, session: null, sessionId: null };
+}
+
+async function stillValid(session: Session, deps: AuthDeps): Promise<boolean> {
+  if (session.principal.kind === 'admin') return deps.adminToken !== null;
+  const found = await deps.store.findApiToken(session.principal.tokenHash);
+  return found !== null && found.revokedAt === null;
+}
+
+function nameOf(p: Session['principal'] | { kind: 'admin' } | { kind: 'token'; name: string }): string {
+  return p.kind === 'admin' ? 'admin' : `token ${p.name}`;
+}
+
+export function redirectToLogin(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const next = request.method === 'GET' ? request.url : '/';
+  return reply.code(303).header('location', `/login?next=${encodeURIComponent(next)}`).send();
+}
+
+/**
+ * A browser sends Origin with every POST; a request from another site (or a page framed by one)
+ * carries that site's origin. Requests without Origin come from non-browser clients.
+ */
+export function sameOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  return origin === `${request.protocol}://${request.host}`;
+}
