@@ -5,14 +5,15 @@ const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const KEY = 'sender:106540352242922';
 
 describe.each(BACKENDS)('Store contract: send pace shared by processes ($name)', (backend) => {
-  it('starts full, grants whole tokens up to the burst, then says when the next one is due', async () => {
+  it('starts full, grants whole tokens up to the burst, then says when a request can be filled again', async () => {
     const store = await backend.open();
-    expect(await store.takePace({ key: KEY, want: 3, perSecond: 10, burst: 5, now: T0 })).toEqual({ granted: 3, nextAt: T0 });
-    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 })).toEqual({ granted: 2, nextAt: T0 + 100 });
+    expect(await store.takePace({ key: KEY, want: 3, perSecond: 10, burst: 5, now: T0 })).toEqual({ granted: 3, nextAt: T0 + 100 });
+    // Wanting more than the burst: worth coming back when a whole burst is there again.
+    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 })).toEqual({ granted: 2, nextAt: T0 + 500 });
     expect(await store.takePace({ key: KEY, want: 1, perSecond: 10, burst: 5, now: T0 + 50 })).toEqual({ granted: 0, nextAt: T0 + 100 });
     // Refilled at 10 a second: half a second gives 5, never more than the burst.
-    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 + 550 })).toEqual({ granted: 5, nextAt: T0 + 650 });
-    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 + 60_000 })).toEqual({ granted: 5, nextAt: T0 + 60_100 });
+    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 + 550 })).toEqual({ granted: 5, nextAt: T0 + 1050 });
+    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 + 60_000 })).toEqual({ granted: 5, nextAt: T0 + 60_500 });
     // Another key is another bucket.
     expect(await store.takePace({ key: 'sender:2', want: 9, perSecond: 10, burst: 5, now: T0 + 60_000 })).toMatchObject({ granted: 5 });
   });
@@ -21,9 +22,9 @@ describe.each(BACKENDS)('Store contract: send pace shared by processes ($name)',
     const store = await backend.open();
     await store.takePace({ key: KEY, want: 4, perSecond: 10, burst: 4, now: T0 });
     // A process whose clock is a second behind finds the bucket as the last taker left it.
-    expect(await store.takePace({ key: KEY, want: 4, perSecond: 10, burst: 4, now: T0 - 1000 })).toEqual({ granted: 0, nextAt: T0 + 100 });
+    expect(await store.takePace({ key: KEY, want: 4, perSecond: 10, burst: 4, now: T0 - 1000 })).toEqual({ granted: 0, nextAt: T0 + 400 });
     await store.returnPace(KEY, 3, 4);
-    expect(await store.takePace({ key: KEY, want: 4, perSecond: 10, burst: 4, now: T0 })).toEqual({ granted: 3, nextAt: T0 + 100 });
+    expect(await store.takePace({ key: KEY, want: 4, perSecond: 10, burst: 4, now: T0 })).toEqual({ granted: 3, nextAt: T0 + 400 });
     await store.returnPace(KEY, 10, 4);
     expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 4, now: T0 })).toMatchObject({ granted: 4 });
   });
