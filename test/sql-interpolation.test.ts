@@ -19,6 +19,22 @@ const REVIEWED: Record<string, string> = {
   "contacts-upsert.ts: terms.join(' OR ')": 'each term is a fixed identity column and `IN ($n, ...)` placeholders',
   "campaign-window.ts: capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'": 'placeholders only',
   "campaign-window.ts: stopCodes.map((_, i) => `$${i + 3 + capCodes.length}`).join(', ') || 'NULL'": 'placeholders only',
+  'delivery-funnel.ts: where': "FUNNEL() is called with two literal conditions, the campaign id as $1",
+  'failure-series.ts: campaign': "SERIES() is called with '' or a literal ` AND campaign_id = $3`",
+  'outbox-list.ts: KIND[f.kind]': 'a fixed condition per filter kind, from a constant table',
+  'diagnosis-scope.ts: campaignFilter': 'empty, or a literal condition with a $n placeholder',
+  'diagnosis-audience.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
+  'diagnosis-sends.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
+  'diagnosis-usage.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
+  'diagnosis-sends.ts: next': 'a placeholder number',
+  'diagnosis-usage.ts: next': 'a placeholder number',
+  'diagnosis-usage.ts: capList': "'NULL' or an inList() of placeholders",
+  'diagnosis-usage.ts: column': "typed 'template_id' | 'campaign_id', passed as literals",
+  'diagnosis-audience.ts: inbound': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-audience.ts: stoppedAt': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-audience.ts: stopType': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-audience.ts: stopDetail': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-usage.ts: stoppedAt': 'jsonValue() of a literal path it validates, on a fixed column',
 };
 
 function interpolations(file: string): string[] {
