@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The long reliability runs (kills, faults, storms at scale): `npm run test:chaos`.
+    exclude: [...configDefaults.exclude, 'test/chaos/**'],
     passWithNoTests: false,
     testTimeout: 30_000,
     pool: 'forks',

@@ -164,6 +164,14 @@ CREATE TABLE schema_migrations (
   CONSTRAINT schema_migrations_pkey PRIMARY KEY (version)
 );
 
+CREATE TABLE send_pace (
+  pace_key text NOT NULL,
+  tokens double precision NOT NULL,
+  refilled_at bigint NOT NULL,
+  granted integer NOT NULL DEFAULT 0,
+  CONSTRAINT send_pace_pkey PRIMARY KEY (pace_key)
+);
+
 CREATE TABLE sender_changes (
   id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
   sender_id bigint NOT NULL,

@@ -122,6 +122,13 @@ CREATE TABLE schema_migrations (
   applied_at INTEGER NOT NULL
 ) STRICT;
 
+CREATE TABLE send_pace (
+  pace_key TEXT PRIMARY KEY,
+  tokens REAL NOT NULL,
+  refilled_at INTEGER NOT NULL,
+  granted INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
 CREATE TABLE sender_changes (
   id INTEGER PRIMARY KEY,
   sender_id INTEGER NOT NULL REFERENCES senders (id),

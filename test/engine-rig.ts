@@ -29,8 +29,10 @@ export interface RigOptions {
   policy?: Policy;
   /** Who opted in to marketing (everyone opted in to utility). Default: everyone. */
   marketingConsent?: (u: SimUser) => boolean;
-  /** The sender's throughput, which is also the dispatcher's pace (per worker). */
+  /** Each worker's own pace, and the sender's throughput unless `senderMps` says otherwise. */
   mps?: number;
+  /** The sender number's throughput, which all workers share. */
+  senderMps?: number;
   /** Worker processes sharing the store, each with its own connection; the first receives the webhooks. */
   workers?: number;
 }
@@ -107,7 +109,7 @@ async function setUp(sim: Simulator, store: Store, engines: readonly Engine[], c
     { name: UTILITY, language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null },
   ], clock.now());
   const phoneNumberId = sim.config.phoneNumberId;
-  const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: mps, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], clock.now());
+  const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: options.senderMps ?? mps, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], clock.now());
   const engine = engines[0];
   if (marketingTemplateId === undefined || senderId === undefined || engine === undefined) throw new Error('engine rig: setup failed');
   return {

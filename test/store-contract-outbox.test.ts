@@ -75,6 +75,27 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ total: 1, sent: 1, read: 1, delivered: 0 });
   });
 
+  it('settles a row by our callback data only while its answer is missing, never after a requeue', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 2);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 2 });
+    const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
+    // A: the answer was lost (the process died); the status webhook names the row and settles it.
+    await store.recordIntent(idA, 'w', T0);
+    expect(await store.recordDelivery({ wamid: 'wamid.lost', outboxId: idA }, 'sent', null, T0 + 1)).toBe(idA);
+    expect(await store.getOutbox(idA)).toMatchObject({ status: 'sent', outcome: 'accepted', wamid: 'wamid.lost' });
+    // B: accepted, then failed with 131049 and requeued; a `sent` of that attempt arriving late
+    // (out of order, or a retry from Meta) leaves the requeued row alone.
+    await store.recordIntent(idB, 'w', T0);
+    await store.recordAccepted(idB, 'w', 'wamid.B1', T0 + 1);
+    expect(await store.requeue(idB, { status: 'queued', until: T0 + 24 * HOUR, capAttempt: true, errorCode: 131049 }, T0 + 2)).toBe(true);
+    const requeued = await store.getOutbox(idB);
+    expect(requeued).toMatchObject({ status: 'queued', wamid: null });
+    expect(await store.recordDelivery({ wamid: 'wamid.B1', outboxId: idB }, 'sent', null, T0 + 3)).toBeNull();
+    expect(await store.getOutbox(idB)).toEqual(requeued);
+  });
+
   it('reschedules a capped attempt, holds for a window and wakes on inbound', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);

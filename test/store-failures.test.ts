@@ -97,3 +97,42 @@ describe('Store failures when opening', () => {
     expect(() => openStore({ dataDir: dir })).toThrow(expect.objectContaining({ code: 'unavailable', message: expect.stringContaining('SQLITE_NOTADB') }));
   });
 });
+
+describe('PostgreSQL connections ended by the server', () => {
+  it('fail the transaction with a StoreError, keep the process alive, and the next call reconnects', async () => {
+    const backend = BACKENDS.find((b) => b.name === 'postgres');
+    if (backend === undefined) throw new Error('postgres backend expected');
+    const place = backend.place();
+    const name = `pacer-dropped-${process.pid}-${Date.now()}`;
+    const store = openStore({ ...place.options, applicationName: name });
+    onTestFinished(() => store.close());
+    await store.migrate();
+    const { ids } = await store.upsertContacts([{ waId: '447700900777' }], T0);
+    const observer = place.open();
+    let dropped = 0;
+    const failed = await store.transaction(async (tx) => {
+      await tx.getContact(ids[0] ?? -1);
+      // Mid-transaction, between two statements, the server ends this process's connections
+      // (picked first, then ended one by one: other connections share this server).
+      dropped = await terminate(place, name);
+      return tx.getContact(ids[0] ?? -1);
+    }).then(() => null, (error: unknown) => error);
+    expect(dropped).toBeGreaterThan(0);
+    expect(failed).toBeInstanceOf(StoreError);
+    expect(await store.getContact(ids[0] ?? -1)).toMatchObject({ waId: '447700900777' });
+    expect(await observer.getContact(ids[0] ?? -1)).not.toBeNull();
+  });
+});
+
+async function terminate(place: { options: { databaseUrl?: string | undefined } }, applicationName: string): Promise<number> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: place.options.databaseUrl });
+  await client.connect();
+  try {
+    const pids = (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((r) => r.pid);
+    for (const pid of pids) await client.query('SELECT pg_terminate_backend($1)', [pid]);
+    return pids.length;
+  } finally {
+    await client.end();
+  }
+}

@@ -10,7 +10,7 @@ export interface RawReply {
  * A POST over a bare socket, for what an HTTP client library will not do: declare a length it never
  * sends, or keep streaming after the server answered. Stops writing as soon as the status line arrives.
  */
-export function rawPost(origin: string, headers: Record<string, string>, chunks: readonly Buffer[]): Promise<RawReply> {
+export function rawPost(origin: string, headers: Record<string, string>, chunks: readonly Buffer[], path = '/webhooks/whatsapp'): Promise<RawReply> {
   const url = new URL(origin);
   const chunked = headers['transfer-encoding'] === 'chunked';
   return new Promise((resolve, reject) => {
@@ -36,7 +36,7 @@ export function rawPost(origin: string, headers: Record<string, string>, chunks:
     });
     socket.on('connect', () => {
       const head = Object.entries({ host: url.host, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      socket.write(`POST /webhooks/whatsapp HTTP/1.1\r\n${head}\r\n`);
+      socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
       const writeNext = (i: number): void => {
         if (answered || socket.destroyed) return;
         const chunk = chunks[i];

@@ -55,7 +55,12 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   await applySenderAndTemplateEffects(store, errorCode, { phoneNumberId: intent.phoneNumberId, template, backoffUntil: now + policy.senderBackoff.baseMs }, now);
 
   const move = retryMove(plan, now, state.marketing.coolOffUntil, errorCode);
-  if (move.kind === 'reschedule') await store.requeue(rowId, move.input, now);
+  if (move.kind === 'reschedule') {
+    // Held rows wait for the contact to write in. If the message that opened the window was applied
+    // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.
+    const windowOpen = state.windowOpenUntil !== null && state.windowOpenUntil > now;
+    await store.requeue(rowId, move.input.status === 'held' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input, now);
+  }
   else if (move.outcome === 'capped_exhausted') await store.settle(rowId, 'capped_exhausted', errorCode, now);
   // A plain failure is already recorded, with its code, by recordDelivery.
 }

@@ -15,19 +15,35 @@ export interface DispatcherOptions {
   leaseMs: number;
   /** Rows claimed per tick at most. */
   batchSize: number;
+  /**
+   * Share the number's throughput with every other process through the store: the sender's
+   * `throughputMps` (or `mps` when the number is not in the store) in tokens a second, of which one
+   * pass may take at most `burstMs` worth at once.
+   */
+  pace?: { phoneNumberId: string; burstMs: number };
 }
 
-export type TickResult = { claimed: number } & Record<RowOutcome, number>;
+export type TickResult = { claimed: number } & Record<RowOutcome, number> & {
+  /** When the shared throughput limited this pass: the time its next token is due. */
+  pacedUntil: Millis | null;
+};
 
-const EMPTY: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 0, failed: 0, retry: 0, unknown: 0, lost_lease: 0 };
+const EMPTY: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 0, failed: 0, retry: 0, unknown: 0, lost_lease: 0, pacedUntil: null };
+
+const THROUGHPUT_READ_EVERY = 10_000;
+
+/** The shared bucket of a sender number's throughput. */
+export const senderPaceKey = (phoneNumberId: string): string => `sender:${phoneNumberId}`;
 
 /**
  * Claims due outbox rows with a lease and processes each through `decide`, at no more than the
- * sender's throughput: each tick may use the send budget that accrued since the previous one.
+ * sender's throughput: each tick may use the send budget that accrued since the previous one, and,
+ * with `pace`, only what the bucket all processes share grants it.
  */
 export class Dispatcher {
   private lastTickAt: Millis | null = null;
   private lastSweepAt: Millis | null = null;
+  private throughput: { mps: number; at: Millis } | null = null;
   private readonly pacing: NumberPacing;
 
   constructor(
@@ -42,15 +58,22 @@ export class Dispatcher {
     const now = clock.now();
     const elapsed = this.lastTickAt === null ? 1000 : Math.max(0, now - this.lastTickAt);
     this.lastTickAt = now;
-    const budget = Math.min(this.options.batchSize, Math.max(1, Math.floor((this.options.mps * Math.min(elapsed, 1000)) / 1000)));
+    const local = Math.min(this.options.batchSize, Math.max(1, Math.floor((this.options.mps * Math.min(elapsed, 1000)) / 1000)));
     if (this.lastSweepAt === null || now - this.lastSweepAt >= this.options.leaseMs) {
       // Expired leases (a crashed worker's, or a send whose answer never came): claimable again, or
       // unknown when the request may have reached Meta. Once per lease length is often enough.
       this.lastSweepAt = now;
       await store.sweepExpiredLeases(now);
     }
-    const rows = await store.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
-    if (rows.length === 0) return { ...EMPTY };
+    const pace = await this.takePace(local, now);
+    const budget = pace === null ? local : pace.granted;
+    const rows = budget === 0 ? [] : await store.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
+    // Held back only if rows may still be waiting: a pass that found fewer than it could take was not.
+    const pacedUntil = pace !== null && pace.granted < local && rows.length === budget ? pace.nextAt : null;
+    if (rows.length === 0) {
+      await this.returnPace(pace, budget);
+      return { ...EMPTY, pacedUntil };
+    }
     this.pacing.newTick(now);
 
     const audits: DecisionAuditInput[] = [];
@@ -86,6 +109,8 @@ export class Dispatcher {
       return out;
     });
     const sends = prepared.filter((p): p is Extract<PreparedRow, { kind: 'send' }> => p.kind === 'send');
+    // Rows deferred, held or skipped used none of the number's throughput.
+    await this.returnPace(pace, budget - sends.length);
     const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
     const sent = await store.transaction(async (tx) => {
       const inTx = { ...ctx, store: tx };
@@ -93,10 +118,32 @@ export class Dispatcher {
       for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
       return out;
     });
-    const result: TickResult = { ...EMPTY, claimed: rows.length };
+    const result: TickResult = { ...EMPTY, claimed: rows.length, pacedUntil };
     for (const p of prepared) if (p.kind === 'settled') result[p.outcome]++;
     for (const o of sent) result[o]++;
     return result;
+  }
+
+  private async takePace(want: number, now: Millis): Promise<{ key: string; burst: number; granted: number; nextAt: Millis } | null> {
+    const pace = this.options.pace;
+    if (pace === undefined) return null;
+    const perSecond = await this.senderThroughput(pace.phoneNumberId, now);
+    const burst = Math.max(1, Math.ceil((perSecond * pace.burstMs) / 1000));
+    const key = senderPaceKey(pace.phoneNumberId);
+    return { key, burst, ...(await this.deps.store.takePace({ key, want, perSecond, burst, now })) };
+  }
+
+  /** The number's throughput as stored (Meta raises it on upgrade); read again every few seconds. */
+  private async senderThroughput(phoneNumberId: string, now: Millis): Promise<number> {
+    if (this.throughput === null || now - this.throughput.at >= THROUGHPUT_READ_EVERY) {
+      const mps = (await this.deps.store.getSender(phoneNumberId))?.throughputMps ?? this.options.mps;
+      this.throughput = { mps, at: now };
+    }
+    return this.throughput.mps;
+  }
+
+  private async returnPace(pace: { key: string; burst: number } | null, unused: number): Promise<void> {
+    if (pace !== null && unused > 0) await this.deps.store.returnPace(pace.key, unused, pace.burst);
   }
 }
 

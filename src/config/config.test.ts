@@ -4,8 +4,9 @@ import { ConfigError, loadConfig, redactConfig } from './config.js';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
-    expect(c.http).toEqual({ host: '127.0.0.1', port: 3000, adminToken: null });
-    expect(c.storage).toEqual({ databaseUrl: null, dataDir: './data' });
+    expect(c.http).toEqual({ host: '127.0.0.1', port: 3000, adminToken: null, logLevel: 'warn' });
+    expect(c.storage).toEqual({ databaseUrl: null, dataDir: './data', schema: 'public', poolSize: 10 });
+    expect(c.worker).toEqual({ leaseMs: 60_000, mps: 80 });
     expect(c.mode).toBe('production');
     expect(c.whatsapp.apiBaseUrl).toBe('https://graph.facebook.com');
     expect(c.policy.capCodes).toEqual([131049]);
@@ -18,6 +19,15 @@ describe('loadConfig', () => {
     expect(c.policy.capRetry.gapsMs).toEqual([48 * 3600_000]);
     expect(c.policy.capCodes).toEqual([131049, 1026]);
     expect(c.whatsapp.apiBaseUrl).toBe('http://127.0.0.1:9');
+  });
+
+  it('reads the scale-out settings: schema, pool size, lease length and the per-process pace', () => {
+    const c = loadConfig({ PACER_DB_SCHEMA: 'pacer_eu', PACER_DB_POOL_SIZE: '25', PACER_LEASE_MS: '15000', PACER_WORKER_MPS: '200' });
+    expect(c.storage).toMatchObject({ schema: 'pacer_eu', poolSize: 25 });
+    expect(c.worker).toEqual({ leaseMs: 15_000, mps: 200 });
+    expect(() => loadConfig({ PACER_DB_SCHEMA: 'Robert"; DROP' })).toThrow(/PACER_DB_SCHEMA: a lower-case SQL identifier/);
+    expect(() => loadConfig({ PACER_LEASE_MS: '10' })).toThrow(/PACER_LEASE_MS/);
+    expect(() => loadConfig({ PACER_DB_POOL_SIZE: '0' })).toThrow(/PACER_DB_POOL_SIZE/);
   });
 
   it('names every bad variable and what is wrong with it', () => {

@@ -18,11 +18,16 @@ const envSchema = z.object({
   WHATSAPP_API_BASE_URL: z.url().default(DEFAULT_API_BASE_URL),
   WHATSAPP_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'like v24.0').default(DEFAULT_API_VERSION),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL').optional(),
+  PACER_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier').default('public'),
+  PACER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  PACER_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  PACER_WORKER_MPS: z.coerce.number().int().min(1).max(10_000).default(80),
   PACER_DATA_DIR: z.string().min(1).default('./data'),
   PACER_HOST: z.string().min(1).default('127.0.0.1'),
   PACER_PORT: port.default(3000),
   PACER_ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PACER_MODE: z.enum(['production', 'development']).default('production'),
+  PACER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   PACER_CAP_SCHEDULE: z.enum(Object.keys(CAP_SCHEDULE_PRESETS) as [keyof typeof CAP_SCHEDULE_PRESETS]).default('meta'),
   PACER_CAP_CODES: list.transform((codes) => codes.map(Number)).pipe(z.array(z.number().int().positive())).optional(),
   PACER_MARKETING_PATH: z.enum(['cloud', 'marketing_messages', 'marketing_messages_after_cap']).default('cloud'),
@@ -39,8 +44,10 @@ export interface Config {
     apiBaseUrl: string;
     apiVersion: string;
   };
-  storage: { databaseUrl: string | null; dataDir: string };
-  http: { host: string; port: number; adminToken: string | null };
+  storage: { databaseUrl: string | null; dataDir: string; schema: string; poolSize: number };
+  /** Dispatch: how long a claimed row is leased, and this process's own ceiling on sends a second. */
+  worker: { leaseMs: number; mps: number };
+  http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   mode: 'production' | 'development';
   policy: Policy;
 }
@@ -68,8 +75,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       apiBaseUrl: e.WHATSAPP_API_BASE_URL.replace(/\/+$/, ''),
       apiVersion: e.WHATSAPP_API_VERSION,
     },
-    storage: { databaseUrl: e.DATABASE_URL ?? null, dataDir: e.PACER_DATA_DIR },
-    http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null },
+    storage: { databaseUrl: e.DATABASE_URL ?? null, dataDir: e.PACER_DATA_DIR, schema: e.PACER_DB_SCHEMA, poolSize: e.PACER_DB_POOL_SIZE },
+    worker: { leaseMs: e.PACER_LEASE_MS, mps: e.PACER_WORKER_MPS },
+    http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null, logLevel: e.PACER_LOG_LEVEL },
     mode: e.PACER_MODE,
     policy: {
       ...DEFAULT_POLICY,

@@ -18,12 +18,22 @@ import type { Store } from '../ports/store.js';
 export interface EngineOptions {
   /** Apply stored webhooks only before each dispatcher pass (for virtual-time runs). */
   batchInbox?: boolean;
+  /**
+   * A worker that receives no webhooks: the edge applies them as they arrive, so this process only
+   * looks for any left unapplied every `inboxEveryMs`, instead of before each pass (where several
+   * workers would repeat the edge's work on every pass).
+   */
+  inboxEveryMs?: Millis;
   store: Store;
   clock: Scheduler;
   policy: Policy;
   random: () => number;
   http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false };
-  worker: { owner: string; mps: number };
+  /**
+   * `mps`: this process's own ceiling. Every process also takes from the sender number's shared
+   * throughput bucket in the store, at most `paceBurstMs` (default 100 ms) of it per pass.
+   */
+  worker: { owner: string; mps: number; paceBurstMs?: number; leaseMs?: number };
   /** REST API: PACER_ADMIN_TOKEN and the number one-off messages go from (WHATSAPP_PHONE_NUMBER_ID). */
   api?: { adminToken: string | null; phoneNumberId: string | null };
 }
@@ -51,6 +61,8 @@ export interface ApiOptions {
 const IDLE_POLL = 5 * MINUTE;
 const BREAKER_EVERY = 10 * MINUTE;
 const RETRY_AFTER_FAILURE = 5 * SECOND;
+const MIN_PACED_WAIT = 10;
+const PACE_BURST_MS = 100;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
@@ -73,7 +85,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   let dispatcher: Dispatcher | null = null;
 
   // Each loop has at most one pending timer: the next pass.
-  const timers: { loop: Timer | null; breakers: Timer | null } = { loop: null, breakers: null };
+  const timers: { loop: Timer | null; breakers: Timer | null; inbox: Timer | null } = { loop: null, breakers: null, inbox: null };
   let stopped = false;
   // Passes under way. A graceful stop waits for them: a dispatcher pass has sends in flight, and
   // their answers must be recorded, or those rows are left mid-send and end up unknown.
@@ -84,7 +96,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     return running;
   };
   const tick = async (): Promise<TickResult> => {
-    await pump.drain();
+    if (o.inboxEveryMs === undefined) await pump.drain();
     if (dispatcher === null) throw new Error('engine: start() it before ticking');
     return dispatcher.tick();
   };
@@ -96,15 +108,18 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     let next: Millis;
     try {
       const r = await tick();
-      // The next busy pass starts a second after this one started, not after it ended: the budget
-      // of a second's sends then lasts a second, and the number reaches its full throughput.
-      next = r.claimed > 0 ? startedAt + SECOND : await idleUntil(store, clock.now());
+      // Held back by the shared throughput: come back when the next token is due. Busy: the next pass
+      // one burst's worth of time after this one started (not ended), so the budget flows evenly and
+      // the number reaches its full throughput.
+      next = r.pacedUntil !== null ? Math.max(r.pacedUntil, clock.now() + MIN_PACED_WAIT)
+        : r.claimed > 0 ? Math.max(startedAt + paceBurstMs, clock.now()) : await idleUntil(store, clock.now());
     } catch (error) {
       report('dispatch', error);
       next = clock.now() + RETRY_AFTER_FAILURE;
     }
     if (!stopped) timers.loop = clock.at(next, loop);
   });
+  const paceBurstMs = o.worker.paceBurstMs ?? PACE_BURST_MS;
   const breakerMemo = { lastEventId: -1 };
   const breakers = tracked(async (): Promise<void> => {
     if (stopped) return;
@@ -116,18 +131,29 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     }
     if (!stopped) timers.breakers = clock.at(clock.now() + BREAKER_EVERY, breakers);
   });
+  const inboxEvery = o.inboxEveryMs;
+  const inbox = tracked(async (): Promise<void> => {
+    if (stopped || inboxEvery === undefined) return;
+    await pump.drain(); // the pump reports its own failures and is tried again next time
+    if (!stopped) timers.inbox = clock.at(clock.now() + inboxEvery, inbox);
+  });
   return {
     server, url, pump, tick,
     start(options) {
       api = createCloudApiClient({ ...options, capCodes: policy.capCodes, maxConcurrency: 32 });
-      dispatcher = new Dispatcher({ store, api, policy, clock, random }, { owner: o.worker.owner, mps: o.worker.mps, leaseMs: MINUTE, batchSize: o.worker.mps });
+      dispatcher = new Dispatcher({ store, api, policy, clock, random }, {
+        owner: o.worker.owner, mps: o.worker.mps, leaseMs: o.worker.leaseMs ?? MINUTE, batchSize: o.worker.mps,
+        pace: { phoneNumberId: options.phoneNumberId, burstMs: paceBurstMs },
+      });
       timers.loop = clock.at(clock.now(), loop);
       timers.breakers = clock.at(clock.now(), breakers);
+      if (inboxEvery !== undefined) timers.inbox = clock.at(clock.now(), inbox);
     },
     async stop() {
       stopped = true;
       timers.loop?.cancel();
       timers.breakers?.cancel();
+      timers.inbox?.cancel();
       await Promise.allSettled([...passes]);
       await pump.drain();
       await api?.close();

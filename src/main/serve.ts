@@ -3,6 +3,9 @@ import type { Config } from '../config/config.js';
 import { systemClock } from '../ports/clock.js';
 import { startEngine } from './engine.js';
 
+/** A worker applies webhooks the edge left unapplied (it was down, say) this often. */
+const WORKER_INBOX_EVERY = 5000;
+
 export interface ServeRole {
   /** `serve`: the public HTTP edge. `worker`: dispatch only, with a loopback health endpoint. */
   role: 'serve' | 'worker';
@@ -12,17 +15,23 @@ export interface ServeRole {
 
 /**
  * `pacer serve` and `pacer worker`: the composition root for a real deployment, on real time, until
- * SIGINT/SIGTERM. One `serve` takes Meta's webhooks and the API; workers only send. Every process
- * applies stored webhooks before dispatching (idempotent, so several may do it).
+ * SIGINT/SIGTERM. One `serve` takes Meta's webhooks and the API and applies them as they arrive;
+ * workers only send, and apply stored webhooks only if some were left unapplied (idempotent, so
+ * several may do it).
  */
 export async function serve(config: Config, out: (line: string) => void, as: ServeRole = { role: 'serve', dispatch: true }): Promise<void> {
-  const store = openStore({ databaseUrl: config.storage.databaseUrl ?? undefined, dataDir: config.storage.dataDir, backgroundCheckpoint: true });
+  const { storage } = config;
+  const store = openStore({
+    databaseUrl: storage.databaseUrl ?? undefined, dataDir: storage.dataDir, schema: storage.schema, poolSize: storage.poolSize,
+    applicationName: `pacer ${as.role} ${process.pid}`, backgroundCheckpoint: true,
+  });
   const migrated = await store.migrate();
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
-    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? Number(process.env.PACER_WORKER_PORT ?? 0) : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: 'warn' },
-    worker: { owner: `${as.role}-${process.pid}`, mps: 80 },
+    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? Number(process.env.PACER_WORKER_PORT ?? 0) : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: config.http.logLevel },
+    worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
     api: { adminToken: config.http.adminToken, phoneNumberId: config.whatsapp.phoneNumberId },
+    ...(as.role === 'worker' ? { inboxEveryMs: WORKER_INBOX_EVERY } : {}),
   });
   out(as.role === 'worker'
     ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`

@@ -174,6 +174,24 @@ export interface OutboxRow extends OutboxInput {
   updatedAt: Millis;
 }
 
+/** Tokens from a bucket every process shares, e.g. one sender number's throughput. */
+export interface PaceRequest {
+  key: string;
+  /** Whole tokens wanted now; the grant may be fewer, or none. */
+  want: number;
+  /** Refill rate: the number's messages per second. */
+  perSecond: number;
+  /** Most tokens a quiet bucket saves up: the largest burst any process may send at once. */
+  burst: number;
+  now: Millis;
+}
+
+export interface PaceGrant {
+  granted: number;
+  /** When the bucket will hold what was wanted (at most a burst, at least one token) again. */
+  nextAt: Millis;
+}
+
 export interface ClaimOptions {
   owner: string;
   now: Millis;
@@ -470,6 +488,10 @@ export interface Store {
   /** Idempotent: a (campaign, contact) pair or an idempotency key already present is left as is. */
   insertOutbox(rows: readonly OutboxInput[], now: Millis): Promise<{ inserted: number }>;
   getOutbox(id: number): Promise<OutboxRow | null>;
+  /** Takes send tokens from a bucket shared by every process (see PaceRequest). */
+  takePace(request: PaceRequest): Promise<PaceGrant>;
+  /** Gives back tokens taken but not spent; the bucket never exceeds `burst`. */
+  returnPace(key: string, count: number, burst: number): Promise<void>;
   /** Due queued rows of running campaigns (or one-offs), leased to `owner` until now + leaseMs. */
   claimDue(options: ClaimOptions): Promise<OutboxRow[]>;
   /** Before the HTTP call: counts the attempt. False when the lease was lost. */

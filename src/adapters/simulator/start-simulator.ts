@@ -27,6 +27,8 @@ export interface Simulator {
     clear(): void;
     /** Resolves once `n` requests have been held by `timeout` faults. */
     whenHeld(n?: number): Promise<void>;
+    /** Drops the connection of every request held so far (the client sees a reset). */
+    releaseHeld(): void;
   };
   /** Things a user does on their phone, on demand (each posts Meta's webhook). */
   act: {
@@ -86,6 +88,7 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
       inject: (fault, opts) => faults.inject(fault, opts, clock.now()),
       clear: () => faults.clear(),
       whenHeld: (n) => faults.whenHeld(n),
+      releaseHeld: () => faults.releaseHeld(),
     },
     act: {
       writes: (phone, text) => userWrites(ctx, userByPhone(phone), clock.now(), text),

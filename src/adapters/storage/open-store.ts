@@ -12,6 +12,10 @@ export interface OpenStoreOptions {
   dataDir?: string | undefined;
   /** PostgreSQL schema for the tables (default `public`); tests use one per file. */
   schema?: string | undefined;
+  /** PostgreSQL: connections in the pool (default 10). */
+  poolSize?: number | undefined;
+  /** PostgreSQL: `application_name` of the connections, so an operator can find them (default `pacer`). */
+  applicationName?: string | undefined;
   /** Refuse every write (reporting tools); SQLite then needs an existing file. */
   readOnly?: boolean | undefined;
   /** SQLite durability: `normal` (default, survives process crashes) or `full` (also power loss). */
@@ -37,7 +41,7 @@ export function openStore(options: OpenStoreOptions = {}): Store {
     if (!/^postgres(ql)?:\/\//i.test(url)) {
       throw new StoreError('unavailable', 'open', `DATABASE_URL must be a postgres:// or postgresql:// URL, got ${redact(url)}`);
     }
-    const executor = new PostgresExecutor({ connectionString: url, schema: options.schema, readOnly: options.readOnly });
+    const executor = new PostgresExecutor({ connectionString: url, schema: options.schema, readOnly: options.readOnly, maxConnections: options.poolSize, applicationName: options.applicationName });
     return createSqlStore(executor, options.clock);
   }
   const dir = path.resolve(options.dataDir ?? './data');

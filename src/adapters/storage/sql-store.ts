@@ -31,6 +31,7 @@ import { listOutboxRows } from './sql/outbox-list.js';
 import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimDue } from './sql/outbox-claim.js';
+import { returnPace, takePace } from './sql/send-pace.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
 
@@ -44,6 +45,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   loadContactState, saveContactState,
   upsertTemplates, getTemplate, upsertSenders, getSender, setSenderState,
   createCampaign, getCampaign, setCampaignStatus,
+  takePace, returnPace,
   insertOutbox, getOutbox, claimDue, recordIntent, recordAccepted, reschedule, complete, fail, recordDelivery, wakeHeld,
   sweepExpiredLeases,
   appendMessageEvent,

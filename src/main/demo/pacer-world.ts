@@ -36,7 +36,8 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   const pacer = await startEngine({
     store, clock, policy, random: seededRandom(plan.seed),
     http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production', logLevel: process.env.PACER_DEMO_LOG ? 'error' : false },
-    worker: { owner: 'demo-worker', mps: plan.mps },
+    // One process: nothing to share, so a whole second's throughput per pass (fewer passes).
+    worker: { owner: 'demo-worker', mps: plan.mps, paceBurstMs: 1000 },
     batchInbox: true,
   });
   const sim = await startSimulator({ ...simulator, appSecret: APP_SECRET, callbackUrl: `${pacer.url}/webhooks/whatsapp` }, { clock });

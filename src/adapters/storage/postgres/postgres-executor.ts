@@ -10,8 +10,10 @@ export interface PostgresOptions {
   schema?: string;
   /** Every transaction is read-only; writes are refused with `read_only`. */
   readOnly?: boolean;
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   connectTimeoutMs?: number;
+  /** Shown in pg_stat_activity (default `pacer`). */
+  applicationName?: string | undefined;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -39,6 +41,7 @@ export class PostgresExecutor implements SqlExecutor {
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       options: settings.join(' '),
+      application_name: options.applicationName ?? 'pacer',
     });
     // An idle client losing its server emits here; the next query reports the fault as a StoreError.
     this.pool.on('error', () => undefined);
@@ -72,6 +75,13 @@ export class PostgresExecutor implements SqlExecutor {
       },
     };
     let broken = false;
+    // A checked-out client has no error listener of the pool's: a connection ended by the server
+    // between two statements (pg_terminate_backend, a restart) would crash the process. Mark it
+    // broken instead; the next statement fails, the transaction reports a StoreError.
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(tx);
@@ -86,6 +96,7 @@ export class PostgresExecutor implements SqlExecutor {
       throw error;
     } finally {
       open = false;
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }

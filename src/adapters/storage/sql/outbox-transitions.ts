@@ -50,12 +50,14 @@ const RANK: Partial<Record<OutboxOutcome, number>> = { accepted: 1, delivered: 2
 
 // Outcomes only move forward (accepted < delivered < read < failed, which is terminal); outcomes
 // set by our own decisions (skipped, capped_exhausted, cancelled) are never touched by a webhook.
+// Our callback data settles a row only while its answer is missing (sending, unknown): a late status
+// of an earlier attempt must not bring back a row already requeued for its next one.
 const CURRENT_RANK = `CASE WHEN outcome IS NULL THEN 0 WHEN outcome = 'accepted' THEN 1 WHEN outcome = 'delivered' THEN 2
   WHEN outcome = 'read' THEN 3 WHEN outcome = 'failed' THEN 4 ELSE 99 END`;
 
 const DELIVERY = `UPDATE outbox SET outcome = $3, wamid = $1, last_error_code = COALESCE($4, last_error_code),
   status = CASE WHEN $3 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $5
-WHERE (wamid = $1 OR (id = $2 AND wamid IS NULL)) AND ${CURRENT_RANK} < $6
+WHERE (wamid = $1 OR (id = $2 AND wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $6
 RETURNING id`;
 
 /**

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// No SQL is built from input: values travel as $n parameters. A template literal that reads like SQL
+// may interpolate only a module constant (UPPER_CASE, itself SQL text) or a placeholder builder; any
+// other interpolation must be reviewed and listed here with the reason it cannot carry input.
+const SQL_DIR = path.resolve(import.meta.dirname, '../src/adapters/storage/sql');
+const SQLISH = /\b(SELECT|INSERT|UPDATE|DELETE|WHERE|VALUES|FROM|SET)\b/;
+const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
+/** Builders of `$n` placeholder lists: they emit numbers and punctuation only. */
+const PLACEHOLDERS = /^(valuesList|inList)\(/;
+const REVIEWED: Record<string, string> = {
+  "outbox-claim.ts: status": "dueOf() is called with the literals 'queued' and 'held' only",
+  "outbox-claim.ts: dueOf('queued')": 'a constant status',
+  "outbox-claim.ts: dueOf('held')": 'a constant status',
+  'contacts.ts: column': 'picked from a fixed map of key kinds to column names',
+  "contacts-upsert.ts: terms.join(' OR ')": 'each term is a fixed identity column and `IN ($n, ...)` placeholders',
+  "campaign-window.ts: capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'": 'placeholders only',
+  "campaign-window.ts: stopCodes.map((_, i) => `$${i + 3 + capCodes.length}`).join(', ') || 'NULL'": 'placeholders only',
+  'delivery-funnel.ts: where': "FUNNEL() is called with two literal conditions, the campaign id as $1",
+  'failure-series.ts: campaign': "SERIES() is called with '' or a literal ` AND campaign_id = $3`",
+  'outbox-list.ts: KIND[f.kind]': 'a fixed condition per filter kind, from a constant table',
+  'diagnosis-scope.ts: campaignFilter': 'empty, or a literal condition with a $n placeholder',
+  'diagnosis-audience.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
+  'diagnosis-sends.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
+  'diagnosis-usage.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
+  'diagnosis-sends.ts: next': 'a placeholder number',
+  'diagnosis-usage.ts: next': 'a placeholder number',
+  'diagnosis-usage.ts: capList': "'NULL' or an inList() of placeholders",
+  'diagnosis-usage.ts: column': "typed 'template_id' | 'campaign_id', passed as literals",
+  'diagnosis-audience.ts: inbound': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-audience.ts: stoppedAt': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-audience.ts: stopType': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-audience.ts: stopDetail': 'jsonValue() of a literal path it validates, on a fixed column',
+  'diagnosis-usage.ts: stoppedAt': 'jsonValue() of a literal path it validates, on a fixed column',
+};
+
+function interpolations(file: string): string[] {
+  const text = readFileSync(path.join(SQL_DIR, file), 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isTemplateExpression(node)) {
+      const literal = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
+      if (SQLISH.test(literal)) for (const span of node.templateSpans) found.push(span.expression.getText(source));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('SQL modules', () => {
+  const files = readdirSync(SQL_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const all = files.flatMap((file) => interpolations(file).map((expression) => ({ file, expression })));
+
+  it('interpolate no value into SQL text: only constants, placeholder lists, or reviewed fixed names', () => {
+    expect(files.length).toBeGreaterThan(10);
+    const unreviewed = all.filter(({ file, expression }) => !CONSTANT.test(expression) && !PLACEHOLDERS.test(expression) && REVIEWED[`${file}: ${expression}`] === undefined);
+    expect(unreviewed.map(({ file, expression }) => `${file}: \${${expression}}`)).toEqual([]);
+  });
+
+  it('keeps the reviewed list current (every entry still exists)', () => {
+    const present = new Set(all.map(({ file, expression }) => `${file}: ${expression}`));
+    expect(Object.keys(REVIEWED).filter((k) => !present.has(k))).toEqual([]);
+  });
+
+  it('would catch a value spliced into a query', () => {
+    const source = ts.createSourceFile('x.ts', 'const q = `SELECT * FROM contacts WHERE name = \'${input.name}\'`;', ts.ScriptTarget.Latest, true);
+    const spans: string[] = [];
+    source.forEachChild(function walk(n: ts.Node): void {
+      if (ts.isTemplateExpression(n)) spans.push(...n.templateSpans.map((s) => s.expression.getText(source)));
+      n.forEachChild(walk);
+    });
+    expect(spans).toEqual(['input.name']);
+    expect(CONSTANT.test('input.name') || PLACEHOLDERS.test('input.name')).toBe(false);
+  });
+});
