@@ -2,7 +2,7 @@ import type { ContactState } from '../../../core/contact-state.js';
 import type { Contact, ContactKey, ContactWithState } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
-import { int, json, textOrNull } from './values.js';
+import { inList, int, json, textOrNull } from './values.js';
 
 export function toContact(caps: Capabilities, row: SqlRow): Contact {
   return {
@@ -51,7 +51,7 @@ export async function getContactsWithState(db: SqlRunner, ids: readonly number[]
   const out: ContactWithState[] = [];
   for (let i = 0; i < unique.length; i += 1_000) {
     const chunk = unique.slice(i, i + 1_000);
-    const rows = await db.query(`${WITH_STATE} WHERE c.id IN (${chunk.map((_, k) => `$${k + 1}`).join(', ')}) ORDER BY c.id`, chunk);
+    const rows = await db.query(`${WITH_STATE} WHERE c.id IN (${inList(chunk.length)}) ORDER BY c.id`, chunk);
     out.push(...rows.map((row) => toContactWithState(db.caps, row)));
   }
   return out.sort((a, b) => a.contact.id - b.contact.id);
