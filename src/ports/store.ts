@@ -2,7 +2,7 @@ import type { Category } from '../core/category.js';
 import type { ConsentStatus, DeliveryStatus } from '../core/contact-event.js';
 import type { ContactState } from '../core/contact-state.js';
 import type { TemplateStatus } from '../core/decision.js';
-import type { CodeCount, ConsentMix } from '../core/diagnosis-facts.js';
+import type { CodeCount, ConsentMix, Usage } from '../core/diagnosis-facts.js';
 import type { Millis } from '../core/time.js';
 
 /** Everything the application keeps: one port, implemented by the SQLite and PostgreSQL adapters. */
@@ -306,20 +306,8 @@ export interface DiagnosisSends {
   failing: { recipients: number; attempts: number; repeated: number; worst: number };
 }
 
-/** What the scope's messages did, for one template or one campaign. */
-export interface UsageCounts {
-  category: Category;
-  messages: number;
-  recipients: number;
-  delivered: number;
-  read: number;
-  failed: number;
-  capped: number;
-  /** Recipients who stopped marketing in the window after one of these messages was their latest marketing message. */
-  stopped: number;
-  /** Accepted before `silentBefore`, never delivered, while the recipient was delivered another message. */
-  silent: number;
-}
+/** What the scope's messages did, for one template or one campaign (the diagnosis's usage without its label). */
+export type UsageCounts = Omit<Usage, 'label'>;
 
 /** One template's messages in scope (one-off rows count by category, with a null template). */
 export interface TemplateSends extends UsageCounts {

@@ -5,7 +5,7 @@ export { classifyCode, resolveErrorEntry } from './classify-code.js';
 export { findErrorsByText, lookupError, lookupText } from './lookup.js';
 export type { LookupMatch, LookupMatchKind, LookupResult } from './lookup.js';
 export { normalizeText } from './normalize-text.js';
-export { renderErrorDocs, renderErrorIndex, renderErrorPage, errorPageFileName } from './render-docs.js';
+export { renderErrorDocs, renderErrorIndex, renderErrorPage, errorPageFileName, errorFacts } from './render-docs.js';
 export {
   describeApi, describeCampaignEffect, describeContactEffect, describeRetry, describeSenderEffect, describeSurface,
   describeTemplateEffect,

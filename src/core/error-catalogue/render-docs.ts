@@ -19,17 +19,7 @@ export function errorPageFileName(entry: Pick<ErrorEntry, 'code' | 'codeTo'>): s
 
 export function renderErrorPage(entry: ErrorEntry): string {
   const label = codeLabel(entry);
-  const facts: [string, string][] = [
-    ['Class', `${classTitle(entry.class)} (\`${entry.class}\`)`],
-    ['API', describeApi(entry.api)],
-    ['Where it shows up', describeSurface(entry.surface)],
-    ['Retry', describeRetry(entry.retry)],
-    ['Contact', describeContactEffect(entry.effects.contact)],
-    ['Template', describeTemplateEffect(entry.effects.template)],
-    ['Sender', describeSenderEffect(entry.effects.sender)],
-    ['Campaign', describeCampaignEffect(entry.effects.campaign)],
-    ['Billed', 'No: failed messages are not charged'],
-  ];
+  const facts = errorFacts(entry, (c) => `\`${c}\``);
   return [
     `# ${label}: ${entry.name}`,
     '',
@@ -98,4 +88,19 @@ export function renderErrorDocs(entries: readonly ErrorEntry[]): ReadonlyMap<str
   const files = new Map<string, string>([['README.md', renderErrorIndex(entries)]]);
   for (const entry of entries) files.set(errorPageFileName(entry), renderErrorPage(entry));
   return files;
+}
+
+/** The facts table of a code's page, in both renderings (docs and dashboard); `code` formats the class id. */
+export function errorFacts(entry: ErrorEntry, code: (cls: string) => string): [string, string][] {
+  return [
+    ['Class', `${classTitle(entry.class)} (${code(entry.class)})`],
+    ['API', describeApi(entry.api)],
+    ['Where it shows up', describeSurface(entry.surface)],
+    ['Retry', describeRetry(entry.retry)],
+    ['Contact', describeContactEffect(entry.effects.contact)],
+    ['Template', describeTemplateEffect(entry.effects.template)],
+    ['Sender', describeSenderEffect(entry.effects.sender)],
+    ['Campaign', describeCampaignEffect(entry.effects.campaign)],
+    ['Billed', 'No: failed messages are not charged'],
+  ];
 }

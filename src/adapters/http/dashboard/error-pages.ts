@@ -1,7 +1,4 @@
-import {
-  codeLabel, describeApi, describeCampaignEffect, describeContactEffect, describeRetry, describeSenderEffect, describeSurface, describeTemplateEffect,
-  ERROR_CATALOGUE, findErrorByCode,
-} from '../../../core/error-catalogue/index.js';
+import { codeLabel, describeApi, describeRetry, ERROR_CATALOGUE, errorFacts, findErrorByCode } from '../../../core/error-catalogue/index.js';
 import { classSummary, classTitle } from '../../../core/error-class-label.js';
 import { ERROR_CLASSES } from '../../../core/error-class.js';
 import type { ErrorEntry } from '../../../core/error-entry.js';
@@ -28,17 +25,7 @@ export function findEntryForLabel(label: string): ErrorEntry | undefined {
 }
 
 export function errorPage(entry: ErrorEntry): { title: string; body: Html } {
-  const facts: [string, string][] = [
-    ['Class', `${classTitle(entry.class)} (${entry.class})`],
-    ['API', describeApi(entry.api)],
-    ['Where it shows up', describeSurface(entry.surface)],
-    ['Retry', describeRetry(entry.retry)],
-    ['Contact', describeContactEffect(entry.effects.contact)],
-    ['Template', describeTemplateEffect(entry.effects.template)],
-    ['Sender', describeSenderEffect(entry.effects.sender)],
-    ['Campaign', describeCampaignEffect(entry.effects.campaign)],
-    ['Billed', 'No: failed messages are not charged'],
-  ];
+  const facts = errorFacts(entry, (c) => c);
   const body = html`<table class="facts"><tbody>${facts.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>
 <h2>What Meta is telling you</h2><p class="meaning">${entry.page.meaning}</p>
 <h2>Why it happens</h2><p>${entry.page.cause}</p>
