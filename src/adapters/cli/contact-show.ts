@@ -1,6 +1,7 @@
 import { findErrorByCode } from '../../core/error-catalogue/index.js';
 import { iso } from '../../core/time.js';
-import type { Store, TimelineEntry } from '../../ports/store.js';
+import { mergeConversation, type ConversationEntry } from '../../app/contact-conversation.js';
+import type { Store } from '../../ports/store.js';
 import { findContactByInput, mask } from './contact-command.js';
 
 const RECENT = 20;
@@ -17,10 +18,7 @@ export async function contactShowCommand(store: Store, input: string, json: bool
     store.contactTimeline(contact.id, RECENT),
     store.contactInbound(contact.id, RECENT),
   ]);
-  const entries = [
-    ...timeline.map((e) => ({ at: e.at, line: describe(e) })),
-    ...inbound.map((m) => ({ at: m.at, line: `reply (${m.type})${m.text === null ? '' : `: "${m.text.length > 80 ? `${m.text.slice(0, 79)}…` : m.text}"`}` })),
-  ].sort((a, b) => b.at - a.at).slice(0, RECENT);
+  const entries = mergeConversation(timeline, inbound, RECENT).map((e) => ({ at: e.at, line: describe(e) }));
   const who = mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id));
   const consentRows = Object.entries(consent).map(([category, c]) => ({ category, status: c.status, source: c.source, at: iso(c.at) }));
   if (json) {
@@ -40,8 +38,12 @@ export async function contactShowCommand(store: Store, input: string, json: bool
   ].join('\n');
 }
 
-function describe(e: TimelineEntry): string {
+function describe(e: ConversationEntry): string {
   switch (e.type) {
+    case 'inbound': {
+      const text = e.message.text;
+      return `reply (${e.message.type})${text === null ? '' : `: "${text.length > 80 ? `${text.slice(0, 79)}…` : text}"`}`;
+    }
     case 'consent':
       return `consent ${e.category} ${e.status} (${e.source})`;
     case 'decision':

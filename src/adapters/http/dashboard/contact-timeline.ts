@@ -1,16 +1,8 @@
 import { findErrorByCode } from '../../../core/error-catalogue/index.js';
-import type { InboundMessage, TimelineEntry } from '../../../ports/store.js';
+import type { ConversationEntry } from '../../../app/contact-conversation.js';
 import { errorLink } from './error-link.js';
 import { when } from './format.js';
 import { html, type Html } from './html.js';
-
-export type ConversationEntry = TimelineEntry | { type: 'inbound'; at: number; message: InboundMessage };
-
-/** Our decisions and messages, their statuses, consent changes and the contact's replies, newest first. */
-export function mergeConversation(timeline: readonly TimelineEntry[], inbound: readonly InboundMessage[], limit: number): ConversationEntry[] {
-  const entries: ConversationEntry[] = [...timeline, ...inbound.map((m) => ({ type: 'inbound' as const, at: m.at, message: m }))];
-  return entries.sort((a, b) => b.at - a.at).slice(0, limit);
-}
 
 export function conversationView(entries: readonly ConversationEntry[]): Html {
   if (entries.length === 0) return html`<p class="muted">Nothing has happened with this contact yet.</p>`;
