@@ -73,7 +73,7 @@ export async function actionCommand(store: Store, id: number, action: 'pause' | 
 
 export async function statusText(store: Store, c: Campaign, now: number, policy: Pick<Policy, 'capCodes'>): Promise<{ text: string; json: unknown }> {
   const counters = await store.campaignCounters(c.id);
-  const pace = await campaignPace(store, c, counters, now);
+  const pace = await campaignPace(store, c, counters.queued + counters.held, now);
   const outcomes = recipientOutcomes(await store.outboxBreakdown(c.id), await store.skipReasons(c.id), policy.capCodes);
   const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters, pace, outcomes };
   const lines = outcomes.map((g) => `    ${String(g.count).padStart(7)}  ${g.label}${g.codes.length > 0 ? ` (${g.codes.map((x) => `${x.code} × ${x.count}`).join(', ')})` : ''}`);

@@ -91,7 +91,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
         const campaign = await store.getCampaign(params.id);
         if (campaign === null) throw notFound(`campaign ${params.id}`);
         const counters = await store.campaignCounters(campaign.id);
-        return { ...withCounters(campaign, counters), pace: await campaignPace(store, campaign, counters, clock.now()) };
+        return { ...withCounters(campaign, counters), pace: await campaignPace(store, campaign, counters.queued + counters.held, clock.now()) };
       },
     }),
     ...actions,

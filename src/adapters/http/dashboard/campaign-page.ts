@@ -28,7 +28,7 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
   const campaign = await store.getCampaign(id);
   if (campaign === null) return null;
   const now = deps.clock.now();
-  const [template, funnel, breakdown, recovery, retries, held, failures, pace, skips] = await Promise.all([
+  const [template, funnel, breakdown, recovery, retries, held, failures, skips] = await Promise.all([
     store.getTemplateById(campaign.templateId),
     store.deliveryFunnel(id),
     store.outboxBreakdown(id),
@@ -36,9 +36,11 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
     store.listOutboxRows({ campaignId: id, kind: 'retry', afterId: q.retriesAfter, limit: PAGE_SIZE }),
     store.listOutboxRows({ campaignId: id, kind: 'held', afterId: q.heldAfter, limit: PAGE_SIZE }),
     store.failuresByCode(id, Math.floor(now / DAY) * DAY - (FAILURE_DAYS - 1) * DAY, DAY),
-    store.campaignCounters(id).then((counters) => campaignPace(store, campaign, counters, now)),
     store.skipReasons(id),
   ]);
+  // The rows still to send, from the breakdown already read.
+  const waiting = breakdown.filter((r) => r.status === 'queued' || r.status === 'held').reduce((n, r) => n + r.count, 0);
+  const pace = await campaignPace(store, campaign, waiting, now);
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
 <p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
 <p>Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}</p>
