@@ -247,17 +247,15 @@ CREATE INDEX inbound_messages_contact ON inbound_messages USING btree (contact_i
 
 CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);
 
-CREATE INDEX outbox_campaign_counters ON outbox USING btree (campaign_id, status, outcome);
+CREATE INDEX outbox_campaign_counters ON outbox USING btree (campaign_id, status, outcome, updated_at);
 
-CREATE INDEX outbox_campaign_status ON outbox USING btree (campaign_id, status, updated_at);
+CREATE INDEX outbox_contact ON outbox USING btree (contact_id);
 
-CREATE INDEX outbox_contact ON outbox USING btree (contact_id, status);
+CREATE INDEX outbox_due ON outbox USING btree (status, next_attempt_at) WHERE ((status = 'queued'::text) OR (status = 'held'::text));
 
-CREATE INDEX outbox_due ON outbox USING btree (status, next_attempt_at);
+CREATE INDEX outbox_failures ON outbox USING btree (updated_at, last_error_code) WHERE (outcome = ANY (ARRAY['failed'::text, 'capped_exhausted'::text]));
 
 CREATE INDEX outbox_lease ON outbox USING btree (lease_expires_at) WHERE (lease_expires_at IS NOT NULL);
-
-CREATE INDEX outbox_outcome ON outbox USING btree (outcome, updated_at, last_error_code);
 
 CREATE INDEX sender_changes_sender ON sender_changes USING btree (sender_id, at);
 

@@ -193,17 +193,15 @@ CREATE INDEX inbound_messages_contact ON inbound_messages (contact_id, at);
 
 CREATE INDEX message_events_outbox ON message_events (outbox_id, id);
 
-CREATE INDEX outbox_campaign_counters ON outbox (campaign_id, status, outcome);
+CREATE INDEX outbox_campaign_counters ON outbox (campaign_id, status, outcome, updated_at);
 
-CREATE INDEX outbox_campaign_status ON outbox (campaign_id, status, updated_at);
+CREATE INDEX outbox_contact ON outbox (contact_id);
 
-CREATE INDEX outbox_contact ON outbox (contact_id, status);
+CREATE INDEX outbox_due ON outbox (status, next_attempt_at) WHERE status = 'queued' OR status = 'held';
 
-CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+CREATE INDEX outbox_failures ON outbox (updated_at, last_error_code) WHERE outcome IN ('failed', 'capped_exhausted');
 
 CREATE INDEX outbox_lease ON outbox (lease_expires_at) WHERE lease_expires_at IS NOT NULL;
-
-CREATE INDEX outbox_outcome ON outbox (outcome, updated_at, last_error_code);
 
 CREATE INDEX sender_changes_sender ON sender_changes (sender_id, at);
 
