@@ -4,7 +4,6 @@ import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContactWithState, DecisionAuditInput, Sender, Store, Template } from '../ports/store.js';
 import { NumberPacing } from './number-pacing.js';
-import { parseOutboxIntent } from './outbox-intent.js';
 import { finishOutboxRow, prepareOutboxRow, sendPrepared, type PreparedRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
 
 export interface DispatcherOptions {
@@ -67,18 +66,11 @@ export class Dispatcher {
     }
     const pace = await this.takePace(local, now);
     const budget = pace === null ? local : pace.granted;
-    const rows = budget === 0 ? [] : await store.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
-    // Held back only if rows may still be waiting: a pass that found fewer than it could take was not.
-    const pacedUntil = pace !== null && pace.granted < local && rows.length === budget ? pace.nextAt : null;
-    if (rows.length === 0) {
-      await this.returnPace(pace, budget);
-      return { ...EMPTY, pacedUntil };
-    }
-    this.pacing.newTick(now);
-
     const audits: DecisionAuditInput[] = [];
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
+    // Templates and senders are read once per pass, through whichever transaction is open.
+    let reader: Store = store;
     const ctx: RowContext = {
       store,
       api: this.deps.api,
@@ -86,38 +78,48 @@ export class Dispatcher {
       owner: this.options.owner,
       now: () => clock.now(),
       random: this.deps.random,
-      template: (name, language) => memo(templates, `${name}\u0000${language}`, () => store.getTemplate(name, language)),
-      sender: (id) => memo(senders, id, () => store.getSender(id)),
+      template: (name, language) => memo(templates, `${name}\u0000${language}`, () => reader.getTemplate(name, language)),
+      sender: (id) => memo(senders, id, () => reader.getSender(id)),
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
     };
-    // Warm the per-tick caches outside the transaction: they read through the store, not the transaction.
-    await Promise.all(rows.map((row) => {
-      const intent = parseOutboxIntent(row.intent, row.id);
-      return Promise.all([ctx.sender(intent.phoneNumberId), intent.template ? ctx.template(intent.template.name, intent.template.language) : null]);
-    }));
-    // Three steps, so storage work is batched into two short transactions and no transaction ever
-    // spans a network call: decide and record intents; send; record the answers.
-    const prepared = await store.transaction(async (tx) => {
-      // Every claimed row's contact and state in one read, inside the transaction: deciding writes
-      // neither, so each row sees exactly what reading it on its own would have returned.
+    // Claim, decide and record the intents in one transaction: the rows' pages are written once, and
+    // no transaction ever spans a network call. Then send; then record the answers in a second one.
+    const claimed = budget === 0 ? null : await store.transaction(async (tx) => {
+      reader = tx;
+      const rows = await tx.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
+      if (rows.length === 0) return { rows, prepared: [] };
+      this.pacing.newTick(now);
+      // Every claimed row's contact and state in one read: deciding writes neither, so each row sees
+      // exactly what reading it on its own would have returned.
       const known = await tx.getContactsWithState(rows.map((r) => r.contactId));
       const inTx = { ...ctx, store: withKnownContacts(tx, known) };
-      const out: PreparedRow[] = [];
-      for (const row of rows) out.push(await prepareOutboxRow(row, inTx));
+      const prepared: PreparedRow[] = [];
+      for (const row of rows) prepared.push(await prepareOutboxRow(row, inTx));
       if (audits.length > 0) await tx.appendDecisions(audits);
-      return out;
+      return { rows, prepared };
     });
+    reader = store;
+    const rows = claimed?.rows ?? [];
+    const prepared = claimed?.prepared ?? [];
+    // Held back only if rows may still be waiting: a pass that found fewer than it could take was not.
+    const pacedUntil = pace !== null && pace.granted < local && rows.length === budget ? pace.nextAt : null;
+    if (rows.length === 0) {
+      await this.returnPace(pace, budget);
+      return { ...EMPTY, pacedUntil };
+    }
     const sends = prepared.filter((p): p is Extract<PreparedRow, { kind: 'send' }> => p.kind === 'send');
     // Rows deferred, held or skipped used none of the number's throughput.
     await this.returnPace(pace, budget - sends.length);
     const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
     const sent = await store.transaction(async (tx) => {
+      reader = tx;
       const inTx = { ...ctx, store: tx };
       const out: RowOutcome[] = [];
       for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
       return out;
     });
+    reader = store;
     const result: TickResult = { ...EMPTY, claimed: rows.length, pacedUntil };
     for (const p of prepared) if (p.kind === 'settled') result[p.outcome]++;
     for (const o of sent) result[o]++;

@@ -55,10 +55,14 @@ const RANK: Partial<Record<OutboxOutcome, number>> = { accepted: 1, delivered: 2
 const CURRENT_RANK = `CASE WHEN outcome IS NULL THEN 0 WHEN outcome = 'accepted' THEN 1 WHEN outcome = 'delivered' THEN 2
   WHEN outcome = 'read' THEN 3 WHEN outcome = 'failed' THEN 4 ELSE 99 END`;
 
-const DELIVERY = `UPDATE outbox SET outcome = $3, wamid = $1, last_error_code = COALESCE($4, last_error_code),
-  status = CASE WHEN $3 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $5
-WHERE (wamid = $1 OR (id = $2 AND wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $6
-RETURNING id`;
+// $1 the row's wamid or id, $2 outcome, $3 error code, $4 now, $5 the outcome's rank.
+const SETTLE = `outcome = $2, last_error_code = COALESCE($3, last_error_code),
+  status = CASE WHEN $2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $4`;
+// The usual case leaves the wamid column alone: assigning it, even to the same value, rewrites the
+// row's entry in the wamid index, a random page of it for every status.
+const DELIVERY_BY_WAMID = `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 RETURNING id`;
+const DELIVERY_BY_ID = `UPDATE outbox SET ${SETTLE}, wamid = $6
+WHERE id = $1 AND wamid IS NULL AND status IN ('sending', 'unknown') AND ${CURRENT_RANK} < $5 RETURNING id`;
 
 /**
  * Applies a status webhook to the row that sent `wamid`, or — when our callback data named the row
@@ -72,8 +76,12 @@ export async function recordDelivery(
   now: number,
 ): Promise<number | null> {
   const outcome = OUTCOME_OF[status];
-  const rows = await db.query(DELIVERY, [ref.wamid, ref.outboxId, outcome, errorCode, now, RANK[outcome] ?? 0]);
-  return rows[0] ? int(rows[0]['id']) : null;
+  const rank = RANK[outcome] ?? 0;
+  const [byWamid] = await db.query(DELIVERY_BY_WAMID, [ref.wamid, outcome, errorCode, now, rank]);
+  if (byWamid) return int(byWamid['id']);
+  if (ref.outboxId === null) return null;
+  const [byId] = await db.query(DELIVERY_BY_ID, [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
+  return byId ? int(byId['id']) : null;
 }
 
 export async function wakeHeld(db: SqlRunner, contactId: number, now: number): Promise<number> {
