@@ -67,10 +67,11 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.recordAccepted(id, 'w1', 'wamid.A', T0 + 2)).toBe(true);
     expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'accepted', wamid: 'wamid.A', attempts: 1, leaseOwner: null });
 
-    expect(await store.recordDelivery({ wamid: 'wamid.A', outboxId: null }, 'read', null, T0 + 4)).toBe(id);
+    const read = await store.recordDelivery({ wamid: 'wamid.A', outboxId: null }, 'read', null, T0 + 4);
+    expect([read?.id, read?.outcome, read?.status]).toEqual([id, 'read', 'sent']); // the row as updated
     // A late 'delivered' must not move 'read' back.
-    expect(await store.recordDelivery({ wamid: 'wamid.A', outboxId: null }, 'delivered', null, T0 + 5)).toBeNull();
-    expect(await store.recordDelivery({ wamid: 'wamid.unknown', outboxId: null }, 'read', null, T0 + 5)).toBeNull();
+    expect((await store.recordDelivery({ wamid: 'wamid.A', outboxId: null }, 'delivered', null, T0 + 5))?.id ?? null).toBeNull();
+    expect((await store.recordDelivery({ wamid: 'wamid.unknown', outboxId: null }, 'read', null, T0 + 5))?.id ?? null).toBeNull();
     expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'read' });
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ total: 1, sent: 1, read: 1, delivered: 0 });
   });
@@ -83,7 +84,7 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
     // A: the answer was lost (the process died); the status webhook names the row and settles it.
     await store.recordIntent(idA, 'w', T0);
-    expect(await store.recordDelivery({ wamid: 'wamid.lost', outboxId: idA }, 'sent', null, T0 + 1)).toBe(idA);
+    expect((await store.recordDelivery({ wamid: 'wamid.lost', outboxId: idA }, 'sent', null, T0 + 1))?.id ?? null).toBe(idA);
     expect(await store.getOutbox(idA)).toMatchObject({ status: 'sent', outcome: 'accepted', wamid: 'wamid.lost' });
     // B: accepted, then failed with 131049 and requeued; a `sent` of that attempt arriving late
     // (out of order, or a retry from Meta) leaves the requeued row alone.
@@ -92,7 +93,7 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.requeue(idB, { status: 'queued', until: T0 + 24 * HOUR, capAttempt: true, errorCode: 131049 }, T0 + 2)).toBe(true);
     const requeued = await store.getOutbox(idB);
     expect(requeued).toMatchObject({ status: 'queued', wamid: null });
-    expect(await store.recordDelivery({ wamid: 'wamid.B1', outboxId: idB }, 'sent', null, T0 + 3)).toBeNull();
+    expect((await store.recordDelivery({ wamid: 'wamid.B1', outboxId: idB }, 'sent', null, T0 + 3))?.id ?? null).toBeNull();
     expect(await store.getOutbox(idB)).toEqual(requeued);
   });
 
@@ -144,7 +145,7 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(again.map((r) => r.id)).toEqual([idle?.id]); // the unknown row is never re-sent blindly
     expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'unknown', outcome: null, attempts: 1 });
     // Meta echoes our id in the status webhook: that settles the unknown row.
-    expect(await store.recordDelivery({ wamid: 'wamid.S', outboxId: started?.id ?? -1 }, 'delivered', null, T0 + HOUR)).toBe(started?.id);
+    expect((await store.recordDelivery({ wamid: 'wamid.S', outboxId: started?.id ?? -1 }, 'delivered', null, T0 + HOUR))?.id ?? null).toBe(started?.id);
     expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.S' });
   });
 });

@@ -33,10 +33,9 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   const { inserted } = await store.appendMessageEvent({ wamid: item.messageId, status, at: item.at, errorCode, inboxId, outboxId }, now);
   if (!inserted) return; // a duplicate delivery changes nothing
 
-  const rowId = await store.recordDelivery({ wamid: item.messageId, outboxId }, status, errorCode, now);
+  const row = await store.recordDelivery({ wamid: item.messageId, outboxId }, status, errorCode, now);
   // `sent` says nothing about what the contact can receive; skipping it saves a state write per message.
   if (status === 'sent') return;
-  const row = rowId === null ? null : await store.getOutbox(rowId);
   const contactId = row?.contactId ?? (await deps.resolveContact(item.recipient));
   if (contactId === null) return;
 
@@ -46,7 +45,7 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   const at = status === 'failed' ? item.at + SECOND - 1 : item.at;
   const event = { type: 'status' as const, id: `${item.messageId}:${status}`, at, messageId: item.messageId, status, category: category ?? null, errorCode };
   const state = await applyContactEvents(store, contactId, [event], policy, now);
-  if (status !== 'failed' || errorCode === null || row === null || rowId === null) return;
+  if (status !== 'failed' || errorCode === null || row === null) return;
 
   const isCap = classifyCode(errorCode, policy.capCodes) === 'per_user_marketing_cap';
   const plan = planRetry(errorCode, item.at, { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) }, policy, deps.random());
@@ -59,8 +58,8 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
     // Held rows wait for the contact to write in. If the message that opened the window was applied
     // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.
     const windowOpen = state.windowOpenUntil !== null && state.windowOpenUntil > now;
-    await store.requeue(rowId, move.input.status === 'held' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input, now);
+    await store.requeue(row.id, move.input.status === 'held' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input, now);
   }
-  else if (move.outcome === 'capped_exhausted') await store.settle(rowId, 'capped_exhausted', errorCode, now);
+  else if (move.outcome === 'capped_exhausted') await store.settle(row.id, 'capped_exhausted', errorCode, now);
   // A plain failure is already recorded, with its code, by recordDelivery.
 }

@@ -336,9 +336,10 @@ export interface Store extends StoreReports {
   fail(id: number, owner: string, errorCode: number | null, now: Millis): Promise<boolean>;
   /**
    * Applies a delivery status to the row that sent `wamid` (or to `outboxId`, echoed in our callback
-   * data, when the send's answer was lost). Outcomes only move forward. Returns the row id or null.
+   * data, when the send's answer was lost). Outcomes only move forward. Returns the row as updated,
+   * or null when nothing moved.
    */
-  recordDelivery(ref: { wamid: string; outboxId: number | null }, status: DeliveryStatus, errorCode: number | null, now: Millis): Promise<number | null>;
+  recordDelivery(ref: { wamid: string; outboxId: number | null }, status: DeliveryStatus, errorCode: number | null, now: Millis): Promise<OutboxRow | null>;
   /** Rows held for this contact's window wake up now. */
   wakeHeld(contactId: number, now: Millis): Promise<number>;
   sweepExpiredLeases(now: Millis): Promise<SweepResult>;

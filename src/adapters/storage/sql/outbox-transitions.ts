@@ -1,7 +1,7 @@
 import type { DeliveryStatus } from '../../../core/contact-event.js';
-import type { OutboxOutcome, RescheduleInput, SweepResult } from '../../../ports/store.js';
+import type { OutboxOutcome, OutboxRow, RescheduleInput, SweepResult } from '../../../ports/store.js';
+import { toOutbox } from './outbox-insert.js';
 import type { SqlExecutor, SqlRunner } from '../sql-executor.js';
-import { int } from './values.js';
 
 // Every transition of a claimed row names its lease owner: a worker whose lease was swept changes nothing.
 const RELEASE = 'lease_owner = NULL, lease_expires_at = NULL';
@@ -60,13 +60,14 @@ const SETTLE = `outcome = $2, last_error_code = COALESCE($3, last_error_code),
   status = CASE WHEN $2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $4`;
 // The usual case leaves the wamid column alone: assigning it, even to the same value, rewrites the
 // row's entry in the wamid index, a random page of it for every status.
-const DELIVERY_BY_WAMID = `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 RETURNING id`;
+const DELIVERY_BY_WAMID = `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 RETURNING *`;
 const DELIVERY_BY_ID = `UPDATE outbox SET ${SETTLE}, wamid = $6
-WHERE id = $1 AND wamid IS NULL AND status IN ('sending', 'unknown') AND ${CURRENT_RANK} < $5 RETURNING id`;
+WHERE id = $1 AND wamid IS NULL AND status IN ('sending', 'unknown') AND ${CURRENT_RANK} < $5 RETURNING *`;
 
 /**
  * Applies a status webhook to the row that sent `wamid`, or — when our callback data named the row
- * and the send's answer was lost — to that row. Returns the row id, or null when nothing moved.
+ * and the send's answer was lost — to that row. Returns the row as updated (no second read for the
+ * caller), or null when nothing moved.
  */
 export async function recordDelivery(
   db: SqlRunner,
@@ -74,14 +75,14 @@ export async function recordDelivery(
   status: DeliveryStatus,
   errorCode: number | null,
   now: number,
-): Promise<number | null> {
+): Promise<OutboxRow | null> {
   const outcome = OUTCOME_OF[status];
   const rank = RANK[outcome] ?? 0;
   const [byWamid] = await db.query(DELIVERY_BY_WAMID, [ref.wamid, outcome, errorCode, now, rank]);
-  if (byWamid) return int(byWamid['id']);
+  if (byWamid) return toOutbox(db.caps, byWamid);
   if (ref.outboxId === null) return null;
   const [byId] = await db.query(DELIVERY_BY_ID, [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
-  return byId ? int(byId['id']) : null;
+  return byId ? toOutbox(db.caps, byId) : null;
 }
 
 export async function wakeHeld(db: SqlRunner, contactId: number, now: number): Promise<number> {
