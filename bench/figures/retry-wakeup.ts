@@ -42,10 +42,14 @@ function scheduleRows(db: Database.Database, rows: number, senderId: number, pho
     .run(rows, first, count, senderId, intent, START, DAY, rows, START, START);
 }
 
-/** The store as the engine sees it, timing each claim: a row's lateness is how long after its due time the claim returned. */
+/**
+ * The store as the engine sees it, timing each claim: a row's lateness is how long after its due time
+ * the claim returned. The dispatcher claims inside a transaction, so the transaction's store is timed too.
+ */
 function timingClaims(store: Store, ctx: { claims: number[] }): Store {
   return {
     ...store,
+    transaction: (work) => store.transaction((tx) => work(timingClaims(tx, ctx))),
     async claimDue(options) {
       const started = performance.now();
       const rows = await store.claimDue(options);
