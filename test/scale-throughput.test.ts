@@ -61,11 +61,13 @@ describe('three pacer worker processes on PostgreSQL sending one campaign', () =
     console.info(`throughput test: ${verdict.summary}`);
     expect(verdict.duplicates).toEqual([]);
     expect(verdict.stuck).toEqual([]);
-    // Outcomes as they happened; a lagging `accepted` is reported and bounded (see laggingOnly).
+    // Outcomes as they happened: a row behind the simulator is printed first, then fails the test.
     const { lagging, other } = laggingOnly(verdict.mismatched);
     if (lagging.length > 0) console.warn(`throughput test: outcomes behind the simulator: ${lagging.join('; ')}`);
     expect(other).toEqual([]);
-    expect(lagging.length).toBeLessThanOrEqual(3);
+    expect(lagging).toEqual([]);
+    // The simulator posted every status it recorded, so the rows above are compared with what Meta said.
+    expect(verdict.unposted).toEqual([]);
     // Every recipient got the message, except rows the killed worker left unknown without sending.
     expect(truth.messages.length + verdict.unknown - verdict.unknownSent).toBe(RECIPIENTS);
     expect(verdict.missingWebhooks).toBe(0);
