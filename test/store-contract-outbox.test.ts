@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { HOUR, MINUTE } from '../src/core/time.js';
-import { BACKENDS } from './store-backends.js';
+import { eventually } from './crash-rig.js';
+import { BACKENDS, PG_URL } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -96,6 +98,21 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.getOutbox(idB)).toEqual(requeued);
   });
 
+  it('keeps a status that came in before the send\'s answer was recorded', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 1);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 1 });
+    const id = row?.id ?? -1;
+    await store.recordIntent(id, 'w', T0);
+    // Meta's `delivered` overtakes its answer to the send: our callback data finds the row.
+    expect(await store.recordDelivery({ wamid: 'wamid.E', outboxId: id }, 'delivered', null, T0 + 1)).toBe(id);
+    // The answer, recorded late, neither moves the outcome back nor takes the row again.
+    expect(await store.recordAccepted(id, 'w', 'wamid.E', T0 + 2)).toBe(false);
+    expect(await store.recordDelivery({ wamid: 'wamid.E', outboxId: id }, 'sent', null, T0 + 3)).toBeNull();
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.E', leaseOwner: null });
+  });
+
   it('reschedules a capped attempt, holds for a window and wakes on inbound', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
@@ -146,5 +163,61 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     // Meta echoes our id in the status webhook: that settles the unknown row.
     expect(await store.recordDelivery({ wamid: 'wamid.S', outboxId: started?.id ?? -1 }, 'delivered', null, T0 + HOUR)).toBe(started?.id);
     expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.S' });
+  });
+});
+
+describe('Store contract: outbox, a status and the send\'s answer in two open transactions (postgres)', () => {
+  const backend = BACKENDS.find((b) => b.name === 'postgres');
+  if (backend === undefined) throw new Error('no PostgreSQL backend');
+
+  /** A row mid-send, two stores on it, and a way to see one of them wait for the other's row lock. */
+  async function midSend() {
+    const place = backend!.place();
+    const store = place.open();
+    await store.migrate();
+    const seed = await seedCampaign(store, T0, 1);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 1 });
+    const id = row?.id ?? -1;
+    await store.recordIntent(id, 'w', T0);
+    const observer = new pg.Client({ connectionString: PG_URL });
+    await observer.connect();
+    onTestFinished(() => observer.end());
+    // Backends of this schema waiting for a lock held by a transaction that changed its outbox.
+    const waiting = async (): Promise<boolean> => (await observer.query(
+      `SELECT 1 FROM pg_stat_activity a WHERE EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = ANY(pg_blocking_pids(a.pid)) AND l.relation = $1::regclass)`,
+      [`${place.options.schema}.outbox`])).rowCount !== 0;
+    return { store, other: place.open(), id, waiting };
+  }
+
+  it('a status applied while the answer\'s transaction is open waits for it, then lands on the row', async () => {
+    const { store, other, id, waiting } = await midSend();
+    let commit = (): void => undefined;
+    const answer = store.transaction(async (tx) => {
+      expect(await tx.recordAccepted(id, 'w', 'wamid.C', T0 + 1)).toBe(true);
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    const status = other.recordDelivery({ wamid: 'wamid.C', outboxId: id }, 'delivered', null, T0 + 2);
+    expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
+    commit();
+    await answer;
+    // Re-checked against the committed answer: the row now carries the wamid, and moves forward.
+    expect(await status).toBe(id);
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.C' });
+  });
+
+  it('an answer recorded while the status\'s transaction is open waits for it, then leaves the row alone', async () => {
+    const { store, other, id, waiting } = await midSend();
+    let commit = (): void => undefined;
+    const status = store.transaction(async (tx) => {
+      expect(await tx.recordDelivery({ wamid: 'wamid.D', outboxId: id }, 'delivered', null, T0 + 1)).toBe(id);
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    const answer = other.recordAccepted(id, 'w', 'wamid.D', T0 + 2);
+    expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
+    commit();
+    await status;
+    expect(await answer).toBe(false);
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.D', leaseOwner: null });
   });
 });
