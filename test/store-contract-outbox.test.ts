@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { HOUR, MINUTE } from '../src/core/time.js';
+import type { Store } from '../src/ports/store.js';
 import { eventually } from './crash-rig.js';
 import { BACKENDS, PG_URL } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
@@ -190,34 +191,51 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
     return { store, other: place.open(), id, waiting };
   }
 
+  /** Runs one statement in a transaction and keeps it open (its row locks held) until released. */
+  function holdOpen<T>(store: Store, statement: (tx: Store) => Promise<T>) {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let ranWith = (_value: T): void => undefined;
+    const ran = new Promise<T>((resolve) => (ranWith = resolve));
+    const committed = store.transaction(async (tx) => {
+      ranWith(await statement(tx));
+      await gate;
+    });
+    // A statement that fails ends the transaction: its error, instead of a wait for nothing.
+    const ended = committed.then(() => Promise.reject(new Error('the transaction ended before its statement ran')));
+    return { ran: Promise.race([ran, ended]), committed, release: () => release() };
+  }
+
   it('a status applied while the answer\'s transaction is open waits for it, then lands on the row', async () => {
     const { store, other, id, waiting } = await midSend();
-    let commit = (): void => undefined;
-    const answer = store.transaction(async (tx) => {
-      expect(await tx.recordAccepted(id, 'w', 'wamid.C', T0 + 1)).toBe(true);
-      await new Promise<void>((resolve) => (commit = resolve));
-    });
-    const status = other.recordDelivery({ wamid: 'wamid.C', outboxId: id }, 'delivered', null, T0 + 2);
-    expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
-    commit();
-    await answer;
-    // Re-checked against the committed answer: the row now carries the wamid, and moves forward.
-    expect(await status).toBe(id);
+    const answer = holdOpen(store, (tx) => tx.recordAccepted(id, 'w', 'wamid.C', T0 + 1));
+    try {
+      expect(await answer.ran).toBe(true);
+      const status = other.recordDelivery({ wamid: 'wamid.C', outboxId: id }, 'delivered', null, T0 + 2);
+      expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
+      answer.release();
+      await answer.committed;
+      // Re-checked against the committed answer: the row now carries the wamid, and moves forward.
+      expect(await status).toBe(id);
+    } finally {
+      answer.release();
+    }
     expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.C' });
   });
 
   it('an answer recorded while the status\'s transaction is open waits for it, then leaves the row alone', async () => {
     const { store, other, id, waiting } = await midSend();
-    let commit = (): void => undefined;
-    const status = store.transaction(async (tx) => {
-      expect(await tx.recordDelivery({ wamid: 'wamid.D', outboxId: id }, 'delivered', null, T0 + 1)).toBe(id);
-      await new Promise<void>((resolve) => (commit = resolve));
-    });
-    const answer = other.recordAccepted(id, 'w', 'wamid.D', T0 + 2);
-    expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
-    commit();
-    await status;
-    expect(await answer).toBe(false);
+    const status = holdOpen(store, (tx) => tx.recordDelivery({ wamid: 'wamid.D', outboxId: id }, 'delivered', null, T0 + 1));
+    try {
+      expect(await status.ran).toBe(id);
+      const answer = other.recordAccepted(id, 'w', 'wamid.D', T0 + 2);
+      expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
+      status.release();
+      await status.committed;
+      expect(await answer).toBe(false);
+    } finally {
+      status.release();
+    }
     expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.D', leaseOwner: null });
   });
 });
