@@ -119,6 +119,8 @@ export interface Hop {
   acknowledged: Buffer[];
   /** Requests that got anything else, or no answer at all (the target was down or died mid-request). */
   refused: number;
+  /** Requests received and not yet answered (their sender may have died meanwhile). */
+  inFlight: number;
   close(): Promise<void>;
 }
 
@@ -131,11 +133,21 @@ export interface Hop {
  */
 export async function startHop(target: string, delayMs: () => number = () => 0): Promise<Hop> {
   const { hostname, port: targetPort } = new URL(target);
-  const hop = { acknowledged: [] as Buffer[], refused: 0 };
+  const hop = { acknowledged: [] as Buffer[], refused: 0, inFlight: 0 };
   const server: Server = createHttpServer((req, res) => {
+    hop.inFlight++;
+    let received = false;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => setTimeout(() => forward(Buffer.concat(chunks)), delayMs()));
+    req.on('end', () => {
+      received = true;
+      setTimeout(() => forward(Buffer.concat(chunks)), delayMs());
+    });
+    // The sender died before its request was complete: nothing goes on to the target.
+    req.on('error', () => {
+      if (!received) hop.inFlight--;
+      received = true;
+    });
     const forward = (body: Buffer): void => {
       const headers: Record<string, string> = { 'content-length': String(body.length) };
       for (const name of ['content-type', 'authorization', 'x-hub-signature-256']) {
@@ -146,6 +158,7 @@ export async function startHop(target: string, delayMs: () => number = () => 0):
       const refuse = (): void => {
         if (settled) return;
         settled = true;
+        hop.inFlight--;
         hop.refused++;
         if (!res.headersSent) res.writeHead(502).end();
       };
@@ -157,6 +170,7 @@ export async function startHop(target: string, delayMs: () => number = () => 0):
         answer.on('end', () => {
           if (settled) return;
           settled = true;
+          hop.inFlight--;
           if (answer.statusCode === 200) hop.acknowledged.push(body);
           else hop.refused++;
           const type = answer.headers['content-type'];
@@ -174,6 +188,9 @@ export async function startHop(target: string, delayMs: () => number = () => 0):
     acknowledged: hop.acknowledged,
     get refused() {
       return hop.refused;
+    },
+    get inFlight() {
+      return hop.inFlight;
     },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -1,9 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCloudApiClient } from '../src/adapters/cloud-api/cloud-api-client.js';
+import { startSimulator } from '../src/adapters/simulator/index.js';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { DAY, HOUR, SECOND } from '../src/core/time.js';
-import { accepted, APP_SECRET, ORDERLY_WEBHOOKS, ordinaryCappedUser, pickUser, sendTemplate, startHarness, type Harness } from './simulator-harness.js';
+import { NewestFirstClock } from './newest-first-clock.js';
+import { accepted, API_VERSION, APP_SECRET, ORDERLY_WEBHOOKS, ordinaryCappedUser, pickUser, sendTemplate, startHarness, type Harness } from './simulator-harness.js';
+import { TestReceiver } from './simulator-test-receiver.js';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -96,6 +100,39 @@ describe('simulator webhooks: delivery like Meta’s', () => {
     expect(a.length).toBeGreaterThan(30);
     expect(await run(44)).toEqual(a);
     expect(await run(45)).not.toEqual(a);
+  });
+});
+
+describe('simulator webhooks: whatever order same-moment timers run in (as on real time)', () => {
+  it('posts every status it records: a read that skips `delivered` is never lost', async () => {
+    const clock = new NewestFirstClock();
+    const receiver = await new TestReceiver([APP_SECRET], () => clock.now()).start();
+    const sim = await startSimulator({
+      seed: 48, appSecret: APP_SECRET, callbackUrl: receiver.url,
+      // Utility messages to readers are always read; every read comes in place of `delivered`, in
+      // the same millisecond as the delivery it follows.
+      population: { size: 40, notOnWhatsAppRate: 0, readPropensity: { min: 0.9, max: 1 } },
+      reactions: { skipDeliveredRate: 1 },
+      webhooks: ORDERLY_WEBHOOKS,
+    }, { clock });
+    const client = createCloudApiClient({ baseUrl: sim.url, apiVersion: API_VERSION, phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken, scheduler: clock });
+    try {
+      for (const u of sim.users.slice(0, 20)) accepted(await sendTemplate(client, u.phone, `o-${u.index}`, 'order_update'));
+      await clock.advance(DAY);
+      const messages = sim.groundTruth().messages;
+      expect(messages).toHaveLength(20);
+      const unposted = messages.flatMap((m) => {
+        const truth = m.readAt !== null ? 'read' : m.deliveredAt !== null ? 'delivered' : 'sent';
+        const posted = receiver.statusesFor(m.wamid).map((s) => s.status);
+        return posted.includes(truth) ? [] : [`${m.messageId}: ${truth}, posted ${posted.join(', ')}`];
+      });
+      expect(unposted).toEqual([]);
+      expect(messages.filter((m) => m.readAt === null).map((m) => m.messageId)).toEqual([]);
+    } finally {
+      await client.close();
+      await sim.stop();
+      await receiver.stop();
+    }
   });
 });
 

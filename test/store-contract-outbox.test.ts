@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { HOUR, MINUTE } from '../src/core/time.js';
-import { BACKENDS } from './store-backends.js';
+import type { Store } from '../src/ports/store.js';
+import { eventually } from './crash-rig.js';
+import { BACKENDS, PG_URL } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -97,6 +100,21 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.getOutbox(idB)).toEqual(requeued);
   });
 
+  it('keeps a status that came in before the send\'s answer was recorded', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 1);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 1 });
+    const id = row?.id ?? -1;
+    await store.recordIntent(id, 'w', T0);
+    // Meta's `delivered` overtakes its answer to the send: our callback data finds the row.
+    expect(await store.recordDelivery({ wamid: 'wamid.E', outboxId: id }, 'delivered', null, T0 + 1)).toBe(id);
+    // The answer, recorded late, neither moves the outcome back nor takes the row again.
+    expect(await store.recordAccepted(id, 'w', 'wamid.E', T0 + 2)).toBe(false);
+    expect(await store.recordDelivery({ wamid: 'wamid.E', outboxId: id }, 'sent', null, T0 + 3)).toBeNull();
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.E', leaseOwner: null });
+  });
+
   it('reschedules a capped attempt, holds for a window and wakes on inbound', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
@@ -147,5 +165,78 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     // Meta echoes our id in the status webhook: that settles the unknown row.
     expect((await store.recordDelivery({ wamid: 'wamid.S', outboxId: started?.id ?? -1 }, 'delivered', null, T0 + HOUR))?.id ?? null).toBe(started?.id);
     expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.S' });
+  });
+});
+
+describe('Store contract: outbox, a status and the send\'s answer in two open transactions (postgres)', () => {
+  const backend = BACKENDS.find((b) => b.name === 'postgres');
+  if (backend === undefined) throw new Error('no PostgreSQL backend');
+
+  /** A row mid-send, two stores on it, and a way to see one of them wait for the other's row lock. */
+  async function midSend() {
+    const place = backend!.place();
+    const store = place.open();
+    await store.migrate();
+    const seed = await seedCampaign(store, T0, 1);
+    await store.insertOutbox(seed.rows(() => T0), T0);
+    const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 1 });
+    const id = row?.id ?? -1;
+    await store.recordIntent(id, 'w', T0);
+    const observer = new pg.Client({ connectionString: PG_URL });
+    await observer.connect();
+    onTestFinished(() => observer.end());
+    // Backends of this schema waiting for a lock held by a transaction that changed its outbox.
+    const waiting = async (): Promise<boolean> => (await observer.query(
+      `SELECT 1 FROM pg_stat_activity a WHERE EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = ANY(pg_blocking_pids(a.pid)) AND l.relation = $1::regclass)`,
+      [`${place.options.schema}.outbox`])).rowCount !== 0;
+    return { store, other: place.open(), id, waiting };
+  }
+
+  /** Runs one statement in a transaction and keeps it open (its row locks held) until released. */
+  function holdOpen<T>(store: Store, statement: (tx: Store) => Promise<T>) {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let ranWith = (_value: T): void => undefined;
+    const ran = new Promise<T>((resolve) => (ranWith = resolve));
+    const committed = store.transaction(async (tx) => {
+      ranWith(await statement(tx));
+      await gate;
+    });
+    // A statement that fails ends the transaction: its error, instead of a wait for nothing.
+    const ended = committed.then(() => Promise.reject(new Error('the transaction ended before its statement ran')));
+    return { ran: Promise.race([ran, ended]), committed, release: () => release() };
+  }
+
+  it('a status applied while the answer\'s transaction is open waits for it, then lands on the row', async () => {
+    const { store, other, id, waiting } = await midSend();
+    const answer = holdOpen(store, (tx) => tx.recordAccepted(id, 'w', 'wamid.C', T0 + 1));
+    try {
+      expect(await answer.ran).toBe(true);
+      const status = other.recordDelivery({ wamid: 'wamid.C', outboxId: id }, 'delivered', null, T0 + 2);
+      expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
+      answer.release();
+      await answer.committed;
+      // Re-checked against the committed answer: the row now carries the wamid, and moves forward.
+      expect(await status).toBe(id);
+    } finally {
+      answer.release();
+    }
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.C' });
+  });
+
+  it('an answer recorded while the status\'s transaction is open waits for it, then leaves the row alone', async () => {
+    const { store, other, id, waiting } = await midSend();
+    const status = holdOpen(store, (tx) => tx.recordDelivery({ wamid: 'wamid.D', outboxId: id }, 'delivered', null, T0 + 1));
+    try {
+      expect(await status.ran).toBe(id);
+      const answer = other.recordAccepted(id, 'w', 'wamid.D', T0 + 2);
+      expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
+      status.release();
+      await status.committed;
+      expect(await answer).toBe(false);
+    } finally {
+      status.release();
+    }
+    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.D', leaseOwner: null });
   });
 });

@@ -20,7 +20,11 @@ export interface Timer {
 }
 
 export interface Scheduler extends Clock {
-  /** Runs `task` once the clock reaches `at` (at once, on the next turn, if `at` is already past). */
+  /**
+   * Runs `task` once the clock reaches `at` (at once, on the next turn, if `at` is already past).
+   * Tasks due at the same moment run in no set order on real time: a task that must follow another
+   * waits for it, whatever their times.
+   */
   at(at: Millis, task: Task): Timer;
 }
 

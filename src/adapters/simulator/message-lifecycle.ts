@@ -54,24 +54,37 @@ export function startLifecycle(ctx: SimContext, msg: MessageTruth, user: SimUser
   // In the chat when it arrives: delivered and read together, and Meta sends only `read`.
   const skipDelivered = reads && rr.chance(r.skipDeliveredRate);
 
-  ctx.scheduler.at(deliveredAt, () => {
-    if (user.state.blocked) return;
-    msg.status = 'delivered';
-    msg.deliveredAt = deliveredAt;
-    if (msg.category === 'marketing') user.state.ourMarketing.push(deliveredAt);
-    ctx.quality.delivered(template, deliveredAt);
-    if (!skipDelivered) emitStatus(ctx, msg, 'delivered', deliveredAt, { pricing });
-  });
-  if (!reads) return;
   const at = skipDelivered ? deliveredAt : readAt;
-  ctx.scheduler.at(at, () => {
-    if (msg.deliveredAt === null) return; // blocked before it arrived
+  // Real time gives timers due in the same millisecond no order: a read may come due before the
+  // delivery it follows, and then waits for it rather than being lost.
+  let arrival: 'pending' | 'arrived' | 'blocked' = 'pending';
+  let readWaiting = false;
+  const read = (): void => {
+    if (arrival === 'pending') {
+      readWaiting = true;
+      return;
+    }
+    if (arrival === 'blocked') return; // blocked before it arrived
     msg.status = 'read';
     msg.readAt = at;
     emitStatus(ctx, msg, 'read', at, skipDelivered ? { pricing } : {});
     if (msg.category === 'marketing') reactToMarketing(ctx, user, template, msg.wamid, at);
     else maybeReply(ctx, user, at, msg.wamid, 1);
+  };
+  ctx.scheduler.at(deliveredAt, () => {
+    if (user.state.blocked) {
+      arrival = 'blocked';
+      return;
+    }
+    arrival = 'arrived';
+    msg.status = 'delivered';
+    msg.deliveredAt = deliveredAt;
+    if (msg.category === 'marketing') user.state.ourMarketing.push(deliveredAt);
+    ctx.quality.delivered(template, deliveredAt);
+    if (!skipDelivered) emitStatus(ctx, msg, 'delivered', deliveredAt, { pricing });
+    if (readWaiting) read();
   });
+  if (reads) ctx.scheduler.at(at, read);
 }
 
 function readProbability(user: SimUser, msg: MessageTruth, template: TemplateState | null): number {
