@@ -108,7 +108,7 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     const id = row?.id ?? -1;
     await store.recordIntent(id, 'w', T0);
     // Meta's `delivered` overtakes its answer to the send: our callback data finds the row.
-    expect(await store.recordDelivery({ wamid: 'wamid.E', outboxId: id }, 'delivered', null, T0 + 1)).toBe(id);
+    expect((await store.recordDelivery({ wamid: 'wamid.E', outboxId: id }, 'delivered', null, T0 + 1))?.id).toBe(id);
     // The answer, recorded late, neither moves the outcome back nor takes the row again.
     expect(await store.recordAccepted(id, 'w', 'wamid.E', T0 + 2)).toBe(false);
     expect(await store.recordDelivery({ wamid: 'wamid.E', outboxId: id }, 'sent', null, T0 + 3)).toBeNull();
@@ -217,7 +217,7 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
       answer.release();
       await answer.committed;
       // Re-checked against the committed answer: the row now carries the wamid, and moves forward.
-      expect(await status).toBe(id);
+      expect((await status)?.id).toBe(id);
     } finally {
       answer.release();
     }
@@ -228,7 +228,7 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
     const { store, other, id, waiting } = await midSend();
     const status = holdOpen(store, (tx) => tx.recordDelivery({ wamid: 'wamid.D', outboxId: id }, 'delivered', null, T0 + 1));
     try {
-      expect(await status.ran).toBe(id);
+      expect((await status.ran)?.id).toBe(id);
       const answer = other.recordAccepted(id, 'w', 'wamid.D', T0 + 2);
       expect(await eventually(waiting, Date.now() + 10_000, 10)).toBe(true);
       status.release();

@@ -61,8 +61,10 @@ const SETTLE = `outcome = $2, last_error_code = COALESCE($3, last_error_code),
 // The usual case leaves the wamid column alone: assigning it, even to the same value, rewrites the
 // row's entry in the wamid index, a random page of it for every status.
 const DELIVERY_BY_WAMID = `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 RETURNING *`;
+// By our id only while the answer is missing. `wamid = $6` matters on PostgreSQL: when this waits on
+// the answer's open transaction, it re-checks the committed row, which by then carries the wamid.
 const DELIVERY_BY_ID = `UPDATE outbox SET ${SETTLE}, wamid = $6
-WHERE id = $1 AND wamid IS NULL AND status IN ('sending', 'unknown') AND ${CURRENT_RANK} < $5 RETURNING *`;
+WHERE id = $1 AND (wamid = $6 OR (wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $5 RETURNING *`;
 
 /**
  * Applies a status webhook to the row that sent `wamid`, or — when our callback data named the row
