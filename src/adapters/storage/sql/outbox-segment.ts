@@ -6,7 +6,10 @@ import { int, intOrNull, toJson } from './values.js';
 /** The page: the next `$2` contacts after `$1`, by id. */
 const PAGE_BOUNDS = 'SELECT max(id) AS last_id, count(*) AS scanned FROM (SELECT id FROM contacts WHERE id > $1 ORDER BY id LIMIT $2) page';
 const ROWS_IN_PAGE = 'SELECT count(*) AS n FROM outbox WHERE campaign_id = $1 AND contact_id > $2 AND contact_id <= $3';
-const CONTACTS = 'FROM contacts c LEFT JOIN contact_states s ON s.contact_id = c.id WHERE c.id > $1 AND c.id <= $2';
+// The id range is repeated on the states: PostgreSQL does not carry it across the join by itself
+// and would scan every state for each page. In ON, not WHERE, so contacts without a state stay in.
+const CONTACTS = `FROM contacts c LEFT JOIN contact_states s ON s.contact_id = c.id AND s.contact_id > $1 AND s.contact_id <= $2
+WHERE c.id > $1 AND c.id <= $2`;
 const COLUMNS = 'campaign_id, contact_id, sender_id, category, intent, idempotency_key, status, next_attempt_at, created_at, updated_at';
 
 /**
