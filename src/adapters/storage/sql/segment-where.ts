@@ -2,8 +2,25 @@ import { CATEGORIES } from '../../../core/category.js';
 import type { Reachability, SegmentDefinition } from '../../../core/segment.js';
 import { DAY, type Millis } from '../../../core/time.js';
 import type { Capabilities } from '../capabilities.js';
-import type { SqlParam } from '../sql-executor.js';
-import { binder } from './values.js';
+import type { SqlParam, SqlRunner } from '../sql-executor.js';
+import { binder, int, intOrNull } from './values.js';
+
+/** The next `$2` contacts after `$1`, by id: where the page ends, and how many it holds. */
+const PAGE_BOUNDS = 'SELECT max(id) AS last_id, count(*) AS scanned FROM (SELECT id FROM contacts WHERE id > $1 ORDER BY id LIMIT $2) page';
+
+export async function contactPage(db: SqlRunner, afterId: number, limit: number): Promise<{ lastId: number | null; scanned: number }> {
+  const [row] = await db.query(PAGE_BOUNDS, [afterId, limit]);
+  const lastId = intOrNull(row?.['last_id']);
+  return { lastId, scanned: lastId === null ? 0 : int(row?.['scanned']) };
+}
+
+/**
+ * The contacts of a page, `$1 < id <= $2`, each with its state (or none) as `c` and `s`. The range
+ * is repeated on the states: PostgreSQL does not carry it across the join by itself and would read
+ * the states from the first one for every page. In ON, not WHERE, so contacts without a state stay in.
+ */
+export const PAGE_CONTACTS = `FROM contacts c LEFT JOIN contact_states s ON s.contact_id = c.id AND s.contact_id > $1 AND s.contact_id <= $2
+WHERE c.id > $1 AND c.id <= $2`;
 
 /**
  * A segment as SQL over `contacts c LEFT JOIN contact_states s ON s.contact_id = c.id`, selecting
