@@ -28,7 +28,8 @@ WHERE c.id > $1 AND c.id <= $2`;
  * state or, without one, the empty state. test/segment-sql-property.test.ts holds the two together.
  *
  * Every condition is NULL-free (`IS TRUE`), so a contact without a state, or a JSON null, reads as
- * JavaScript reads it and `NOT` stays a plain negation. Values go in as parameters appended to
+ * JavaScript reads it and `NOT` stays a plain negation. States are stored whole (saveContactState
+ * writes a typed ContactState), so every state path read here exists. Values go in as parameters appended to
  * `params` as the SQL asks for them; the SQL text holds only fixed JSON paths and placeholders.
  */
 export interface SegmentSql {
@@ -67,7 +68,8 @@ function sqliteDialect(bind: (value: SqlParam) => string): Dialect {
     attributeIs: (key, want) => {
       const typed =
         typeof want === 'string' ? `type = 'text' AND unicode_lower(value) = ${bind(want.toLowerCase())}`
-        // As a double, as JSON.parse reads it: SQLite reads 74863013342997260 as that exact integer.
+        // As a double, as JSON.parse reads it: JSON.stringify writes -74863013342997264 as
+        // -74863013342997260, which SQLite alone would read as that other, exact integer.
         : typeof want === 'number' ? `type IN ('integer', 'real') AND CAST(value AS REAL) = ${bind(want)}`
         : `type = ${bind(want ? 'true' : 'false')}`;
       return `EXISTS (SELECT 1 FROM json_each(c.attributes) WHERE key = ${bind(key)} AND ${typed})`;
