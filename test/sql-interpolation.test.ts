@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest';
 const SQL_DIR = path.resolve(import.meta.dirname, '../src/adapters/storage/sql');
 const SQLISH = /\b(SELECT|INSERT|UPDATE|DELETE|WHERE|VALUES|FROM|SET)\b/;
 const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
-/** Builders of `$n` placeholder lists: they emit numbers and punctuation only. */
-const PLACEHOLDERS = /^(valuesList|inList)\(/;
+/**
+ * Builders of `$n` placeholders: they emit numbers and punctuation only. `bind` is a `binder()` of
+ * values.ts, which appends its value to the parameters and emits that value's `$n`.
+ */
+const PLACEHOLDERS = /^(valuesList|inList|bind)\(/;
 const REVIEWED: Record<string, string> = {
   "outbox-claim.ts: status": "dueOf() is called with the literals 'queued' and 'held' only",
   "outbox-claim.ts: dueOf('queued')": 'a constant status',
@@ -35,6 +38,10 @@ const REVIEWED: Record<string, string> = {
   'diagnosis-audience.ts: stopType': 'jsonValue() of a literal path it validates, on a fixed column',
   'diagnosis-audience.ts: stopDetail': 'jsonValue() of a literal path it validates, on a fixed column',
   'diagnosis-usage.ts: stoppedAt': 'jsonValue() of a literal path it validates, on a fixed column',
+  'outbox-segment.ts: match': 'segmentSql(): fixed conditions with bind() placeholders',
+  'segment-counts.ts: flags': 'CASE flags around segmentSql() conditions (fixed SQL with bind() placeholders), aliased by a constant list',
+  "segment-counts.ts: STATES.map((r) => `sum(hit * ${r}) AS ${r}`).join(', ')": 'sums over the names of a constant list',
+  'segment-where.ts: typed': 'one of three fixed type conditions with bind() placeholders',
 };
 
 function interpolations(file: string): string[] {

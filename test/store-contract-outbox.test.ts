@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { EMPTY_CONTACT_STATE } from '../src/core/contact-state.js';
 import { HOUR, MINUTE } from '../src/core/time.js';
 import type { Store } from '../src/ports/store.js';
 import { eventually } from './crash-rig.js';
@@ -21,6 +22,41 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.insertOutbox([oneOff, oneOff], T0)).toEqual({ inserted: 1 });
     expect(await store.insertOutbox([{ ...oneOff, idempotencyKey: null }, { ...oneOff, idempotencyKey: null }], T0)).toEqual({ inserted: 2 });
     expect((await store.campaignCounters(seed.campaignId)).total).toBe(3);
+  });
+
+  it('plans a segment page by page into the rows insertOutbox writes, never twice', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 0);
+    const { ids } = await store.upsertContacts(['vip', 'vip', 'other', 'vip'].map((tag, i) => ({ waId: `4470000000${i}`, tags: [tag] })), T0);
+    const plan = { campaignId: seed.campaignId, senderId: seed.senderId, category: 'marketing', intent: { phoneNumberId: 'pn-1', template: { name: 'promo', language: 'en' } }, nextAttemptAt: T0 + HOUR, segment: { tagsAll: ['vip'] } } as const;
+    const [a = -1, b = -1, c = -1, d = -1] = ids;
+    expect(await store.insertSegmentOutbox(plan, 0, 2, T0)).toEqual({ lastContactId: b, scanned: 2, matched: 2, inserted: 2 });
+    expect(await store.insertSegmentOutbox(plan, b, 2, T0)).toEqual({ lastContactId: d, scanned: 2, matched: 1, inserted: 1 });
+    expect(await store.insertSegmentOutbox(plan, d, 2, T0)).toEqual({ lastContactId: null, scanned: 0, matched: 0, inserted: 0 });
+    // Again over everything: the same matches, nothing new.
+    expect(await store.insertSegmentOutbox(plan, 0, 10, T0 + 1)).toEqual({ lastContactId: d, scanned: 4, matched: 3, inserted: 0 });
+
+    await store.setCampaignStatus(seed.campaignId, 'running', null, T0);
+    const rows = await store.claimDue({ owner: 'w', now: T0 + HOUR, leaseMs: LEASE, limit: 10 });
+    expect(rows.map((r) => r.contactId).sort((x, y) => x - y)).toEqual([a, b, d]);
+    expect(rows.map((r) => r.contactId)).not.toContain(c);
+    for (const row of rows) {
+      expect(row).toMatchObject({ campaignId: seed.campaignId, senderId: seed.senderId, category: 'marketing', intent: plan.intent, idempotencyKey: null, nextAttemptAt: T0 + HOUR, attempts: 0, capAttempts: 0, createdAt: T0 });
+    }
+  });
+
+  it('counts a segment page by page, with the states of its matches now', async () => {
+    const store = await backend.open();
+    const { ids } = await store.upsertContacts([{ waId: '447000000001', tags: ['vip'] }, { waId: '447000000002', tags: ['vip'] }, { waId: '447000000003' }], T0);
+    const [first = -1, second = -1, third = -1] = ids;
+    const held = { ...EMPTY_CONTACT_STATE, marketing: { ...EMPTY_CONTACT_STATE.marketing, experiment: { eventId: 'e1', type: 'status' as const, at: T0, detail: '130472' }, coolOffUntil: T0 + HOUR } };
+    await store.saveContactState(second, held, 0, T0);
+    await store.saveContactState(third, held, 0, T0);
+    const none = { cooling_off: 0, held: 0, stopped: 0, unreachable: 0 };
+    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, 0, 1)).toEqual({ lastContactId: first, scanned: 1, matched: 1, matchedNow: none });
+    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, first, 5)).toEqual({ lastContactId: third, scanned: 2, matched: 1, matchedNow: { ...none, cooling_off: 1, held: 1 } });
+    expect(await store.countSegment({ tagsAny: ['vip'] }, T0 + HOUR, first, 5)).toMatchObject({ matchedNow: { ...none, held: 1 } });
+    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, third, 5)).toEqual({ lastContactId: null, scanned: 0, matched: 0, matchedNow: none });
   });
 
   it('claims due rows of running campaigns in due order, leased to one owner', async () => {

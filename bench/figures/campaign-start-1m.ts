@@ -17,13 +17,14 @@ interface Ctx {
 interface ChildResult {
   rows: number;
   seconds: number;
+  cpuSeconds: number;
   maxRssMb: number;
 }
 
 async function startInChild(ctx: Ctx, mode: 'pacer' | 'bulk'): Promise<Sample> {
   const r = await runChild<ChildResult>(ctx.script, [mode, ctx.dir]);
   if (r.rows !== ctx.contacts) throw new Error(`campaign-start-1m ${mode}: ${r.rows} rows of ${ctx.contacts} contacts`);
-  return { value: r.rows / r.seconds, extras: { seconds: r.seconds, maxRssMb: r.maxRssMb } };
+  return { value: r.rows / r.seconds, extras: { seconds: r.seconds, cpuSeconds: r.cpuSeconds, maxRssMb: r.maxRssMb } };
 }
 
 const benchmark: Benchmark<Ctx> = {

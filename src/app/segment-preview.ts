@@ -1,7 +1,9 @@
-import { matchesSegment, reachability, type SegmentDefinition } from '../core/segment.js';
+import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { Store } from '../ports/store.js';
-import { EMPTY_CONTACT_STATE } from '../core/contact-state.js';
+
+// Contacts counted per query: each page is one aggregate inside the store.
+const PAGE = 10_000;
 
 export interface SegmentPreview {
   contacts: number;
@@ -13,16 +15,12 @@ export interface SegmentPreview {
 /** How many contacts a segment selects today, and how many of them cannot receive marketing now. */
 export async function previewSegment(store: Store, segment: SegmentDefinition, now: Millis): Promise<SegmentPreview> {
   const preview: SegmentPreview = { contacts: 0, matched: 0, matchedNow: { cooling_off: 0, held: 0, stopped: 0, unreachable: 0 } };
-  for (let after = 0; ;) {
-    const page = await store.listContactsWithState(after, 2000);
-    if (page.length === 0) return preview;
-    after = page[page.length - 1]?.contact.id ?? after;
-    for (const { contact, state: stored } of page) {
-      preview.contacts++;
-      const state = stored?.state ?? EMPTY_CONTACT_STATE;
-      if (!matchesSegment(contact, state, segment, now)) continue;
-      preview.matched++;
-      for (const r of reachability(state, now)) preview.matchedNow[r]++;
-    }
+  for (let afterId = 0; ;) {
+    const page = await store.countSegment(segment, now, afterId, PAGE);
+    if (page.lastContactId === null) return preview;
+    afterId = page.lastContactId;
+    preview.contacts += page.scanned;
+    preview.matched += page.matched;
+    for (const r of ['cooling_off', 'held', 'stopped', 'unreachable'] as const) preview.matchedNow[r] += page.matchedNow[r];
   }
 }

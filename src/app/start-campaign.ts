@@ -1,11 +1,9 @@
-import { matchesSegment } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
-import type { OutboxInput, Store } from '../ports/store.js';
+import type { Store } from '../ports/store.js';
 import type { OutboxIntent } from './outbox-intent.js';
 import { parseSegment } from './segment-schema.js';
-import { EMPTY_CONTACT_STATE } from '../core/contact-state.js';
 
-// Contacts read (with their states) per page; each page's matches go in as one insertOutbox call.
+// Contacts per page; each page is one transaction, so other writers get their turn in between.
 const PAGE = 5000;
 
 export interface StartCampaignResult {
@@ -29,20 +27,16 @@ export async function startCampaign(store: Store, campaignId: number, sender: { 
   const dueAt = Math.max(now, campaign.scheduledAt ?? now);
   const intent = { phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language } } satisfies OutboxIntent;
 
-  let afterId = 0;
+  const plan = { campaignId, senderId: campaign.senderId, category: template.category, intent, nextAttemptAt: dueAt, segment };
   const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
-  for (;;) {
-    const contacts = await store.listContactsWithState(afterId, PAGE);
-    if (contacts.length === 0) break;
-    afterId = contacts[contacts.length - 1]?.contact.id ?? afterId;
-    const rows: OutboxInput[] = [];
-    for (const { contact, state } of contacts) {
-      if (!matchesSegment(contact, state?.state ?? EMPTY_CONTACT_STATE, segment, now)) continue;
-      rows.push({ campaignId, contactId: contact.id, senderId: campaign.senderId, category: template.category, intent, idempotencyKey: null, nextAttemptAt: dueAt });
-    }
-    result.scanned += contacts.length;
-    result.matched += rows.length;
-    if (rows.length > 0) result.inserted += (await store.insertOutbox(rows, now)).inserted;
+  // The segment is matched inside the store (matchesSegment's rules as SQL): no contact is loaded here.
+  for (let afterId = 0; ;) {
+    const page = await store.insertSegmentOutbox(plan, afterId, PAGE, now);
+    if (page.lastContactId === null) break;
+    afterId = page.lastContactId;
+    result.scanned += page.scanned;
+    result.matched += page.matched;
+    result.inserted += page.inserted;
   }
   // Starting again never lifts a pause: a breaker's or an operator's pause ends only with a resume.
   if (campaign.status !== 'paused') await store.setCampaignStatus(campaignId, 'running', null, now);

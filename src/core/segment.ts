@@ -34,6 +34,10 @@ export function reachability(state: ContactState, now: Millis): Reachability[] {
   return out;
 }
 
+/**
+ * The rule for who a segment selects. The store applies it in SQL, so contacts never leave the
+ * database to be matched (src/adapters/storage/sql/segment-where.ts); a property test holds the two equal.
+ */
 export function matchesSegment(contact: SegmentContact, state: ContactState, segment: SegmentDefinition, now: Millis): boolean {
   const tags = contact.tags;
   if (segment.tagsAll && !segment.tagsAll.every((t) => tags.includes(t))) return false;

@@ -2,6 +2,7 @@ import type { Category } from '../core/category.js';
 import type { ConsentStatus, DeliveryStatus } from '../core/contact-event.js';
 import type { ContactState } from '../core/contact-state.js';
 import type { TemplateStatus } from '../core/decision.js';
+import type { Reachability, SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { StoreReports } from './store-reports.js';
 
@@ -84,6 +85,36 @@ export interface ConsentRecord extends ConsentInput {
 export interface ContactWithState {
   contact: Contact;
   state: StoredContactState | null;
+}
+
+/** A campaign's outbox rows, one per contact its segment selects; the rest as in `OutboxInput`. */
+export interface SegmentOutboxPlan {
+  campaignId: number;
+  senderId: number;
+  category: Category;
+  intent: JsonObject;
+  nextAttemptAt: Millis;
+  segment: SegmentDefinition;
+}
+
+/** One page of contacts, by id, run through a segment. */
+export interface SegmentPage {
+  /** The page's last contact id, to pass as the next `afterId`; null when no contact came after `afterId`. */
+  lastContactId: number | null;
+  /** Contacts in the page. */
+  scanned: number;
+  /** Of them, the contacts the segment selects. */
+  matched: number;
+}
+
+export interface SegmentOutboxPage extends SegmentPage {
+  /** New outbox rows: matches that already had one in this campaign are left as they are. */
+  inserted: number;
+}
+
+export interface SegmentCountsPage extends SegmentPage {
+  /** Among the matched contacts, how many are in each state now (a contact may be in several). */
+  matchedNow: Record<Reachability, number>;
 }
 
 export interface StoredContactState {
@@ -295,6 +326,11 @@ export interface Store extends StoreReports {
   listContactsWithState(afterId: number, limit: number): Promise<ContactWithState[]>;
   /** The contacts with these ids that exist, each with its stored state, in id order (for a batch of sends). */
   getContactsWithState(ids: readonly number[]): Promise<ContactWithState[]>;
+  /**
+   * Runs the next `limit` contacts after `afterId` through `matchesSegment` at `now` inside the
+   * database and counts what it selects, and in which reachability states (segment previews).
+   */
+  countSegment(segment: SegmentDefinition, now: Millis, afterId: number, limit: number): Promise<SegmentCountsPage>;
 
   /** Appends to the consent history and moves the current value unless a newer one is already there. */
   setConsent(contactId: number, consent: ConsentInput, now: Millis): Promise<ConsentRecord>;
@@ -319,6 +355,13 @@ export interface Store extends StoreReports {
 
   /** Idempotent: a (campaign, contact) pair or an idempotency key already present is left as is. */
   insertOutbox(rows: readonly OutboxInput[], now: Millis): Promise<{ inserted: number }>;
+  /**
+   * Plans a page of a campaign inside the database, in one transaction: of the next `limit` contacts
+   * after `afterId`, each one `plan.segment` selects at `now` (as `matchesSegment` would, from its
+   * stored state) gets a queued outbox row, idempotently as with `insertOutbox`. No contact is read
+   * into the process, so memory does not grow with the audience.
+   */
+  insertSegmentOutbox(plan: SegmentOutboxPlan, afterId: number, limit: number, now: Millis): Promise<SegmentOutboxPage>;
   getOutbox(id: number): Promise<OutboxRow | null>;
   /** Takes send tokens from a bucket shared by every process (see PaceRequest). */
   takePace(request: PaceRequest): Promise<PaceGrant>;

@@ -9,6 +9,12 @@ export interface Capabilities {
   maxParams: number;
   /** How SQL reads one value out of a JSON column: `json_extract` (SQLite) or the `#>>` operator (jsonb). */
   jsonRead: 'json_extract' | 'jsonb_path';
+  /**
+   * How SQL lower-cases text exactly as JavaScript's `toLowerCase` does (full Unicode mapping, final
+   * sigma): `unicode_lower()`, which the SQLite connection registers from JavaScript, or PostgreSQL's
+   * `lower()` under the ICU root collation (the server's own locale may lower ASCII only).
+   */
+  lowerText: 'unicode_lower' | 'icu_lower';
 }
 
 export const SQLITE: Capabilities = Object.freeze({
@@ -17,6 +23,7 @@ export const SQLITE: Capabilities = Object.freeze({
   jsonParsedOnRead: false,
   maxParams: 30_000,
   jsonRead: 'json_extract',
+  lowerText: 'unicode_lower',
 });
 
 export const POSTGRES: Capabilities = Object.freeze({
@@ -25,4 +32,5 @@ export const POSTGRES: Capabilities = Object.freeze({
   jsonParsedOnRead: true,
   maxParams: 30_000,
   jsonRead: 'jsonb_path',
+  lowerText: 'icu_lower',
 });

@@ -33,6 +33,8 @@ import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimDue } from './sql/outbox-claim.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
+import { insertSegmentOutbox } from './sql/outbox-segment.js';
+import { countSegment } from './sql/segment-counts.js';
 import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
 
 type Operations = Omit<Store, 'backend' | 'migrate' | 'close' | 'transaction'>;
@@ -40,13 +42,13 @@ type Bound<K extends keyof Operations> = (db: SqlExecutor, ...args: Parameters<O
 
 /** Each store method is one SQL module; both backends share them and differ only in the executor. */
 const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
-  upsertContacts, getContact, findContact, listContacts, listContactsWithState, getContactsWithState,
+  upsertContacts, getContact, findContact, listContacts, listContactsWithState, getContactsWithState, countSegment,
   setConsent, setConsents, getConsent, consentHistory,
   loadContactState, saveContactState,
   upsertTemplates, getTemplate, upsertSenders, getSender, setSenderState,
   createCampaign, getCampaign, setCampaignStatus,
   takePace, returnPace,
-  insertOutbox, getOutbox, claimDue, recordIntent, recordAccepted, reschedule, complete, fail, recordDelivery, wakeHeld,
+  insertOutbox, insertSegmentOutbox, getOutbox, claimDue, recordIntent, recordAccepted, reschedule, complete, fail, recordDelivery, wakeHeld,
   sweepExpiredLeases,
   appendMessageEvent,
   appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,

@@ -49,6 +49,17 @@ export function inList(count: number, from = 1): string {
   return Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 }
 
+/**
+ * For SQL assembled from parts: each call binds one value to `params` and returns its placeholder,
+ * so a value never enters the SQL text whichever part asks for it.
+ */
+export function binder(params: SqlParam[]): (value: SqlParam) => string {
+  return (value) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+}
+
 /** Splits rows so one statement stays under the backend's parameter limit. */
 export function chunks<T>(items: readonly T[], width: number, caps: Capabilities): T[][] {
   const size = Math.max(1, Math.min(500, Math.floor(caps.maxParams / width)));

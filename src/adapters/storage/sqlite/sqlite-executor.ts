@@ -67,6 +67,8 @@ export class SqliteExecutor implements SqlExecutor {
       db.pragma(`wal_autocheckpoint = ${background ? 0 : 8000}`);
       db.pragma('cache_size = -65536');
       db.pragma('foreign_keys = ON');
+      // SQLite's lower() folds ASCII only; segments compare attributes as JavaScript does (caps.lowerText).
+      db.function('unicode_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
       const file = path.resolve(options.file);
       return new SqliteExecutor(db, file, acquireQueue(file), background ? BackgroundCheckpointer.start(file) : null);
     } catch (error) {
