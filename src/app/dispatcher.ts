@@ -32,6 +32,25 @@ const EMPTY: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 
 
 const THROUGHPUT_READ_EVERY = 10_000;
 
+/** The step a pass is in: what an operator looking at a slow or stuck worker needs to know. */
+export type PassStep = 'sweeping leases' | 'taking pace' | 'claiming' | 'deciding' | 'sending' | 'recording answers';
+
+export interface PassProgress {
+  step: PassStep;
+  since: Millis;
+  /** Rows this pass holds (claimed, or in flight while sending). */
+  rows: number;
+}
+
+/** The last grant from the number's shared bucket. */
+export interface PaceSeen {
+  at: Millis;
+  wanted: number;
+  granted: number;
+  /** When the bucket can next fill a request as large. */
+  nextAt: Millis;
+}
+
 /** The shared bucket of a sender number's throughput. */
 export const senderPaceKey = (phoneNumberId: string): string => `sender:${phoneNumberId}`;
 
@@ -45,6 +64,8 @@ export class Dispatcher {
   private lastSweepAt: Millis | null = null;
   private throughput: { mps: number; at: Millis } | null = null;
   private readonly pacing: NumberPacing;
+  private step: PassProgress | null = null;
+  private paceSeen: PaceSeen | null = null;
 
   constructor(
     private readonly deps: { store: Store; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
@@ -53,7 +74,24 @@ export class Dispatcher {
     this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
   }
 
+  /** The pass under way (null between passes) and the last pace grant, for status reports. */
+  progress(): { pass: PassProgress | null; pace: PaceSeen | null } {
+    return { pass: this.step, pace: this.paceSeen };
+  }
+
   async tick(): Promise<TickResult> {
+    try {
+      return await this.pass();
+    } finally {
+      this.step = null;
+    }
+  }
+
+  private enter(step: PassStep, rows = 0): void {
+    this.step = { step, since: this.deps.clock.now(), rows };
+  }
+
+  private async pass(): Promise<TickResult> {
     const { store, clock } = this.deps;
     const now = clock.now();
     const elapsed = this.lastTickAt === null ? 1000 : Math.max(0, now - this.lastTickAt);
@@ -63,10 +101,14 @@ export class Dispatcher {
       // Expired leases (a crashed worker's, or a send whose answer never came): claimable again, or
       // unknown when the request may have reached Meta. Once per lease length is often enough.
       this.lastSweepAt = now;
+      this.enter('sweeping leases');
       await store.sweepExpiredLeases(now);
     }
+    this.enter('taking pace');
     const pace = await this.takePace(local, now);
     const budget = pace === null ? local : pace.granted;
+    if (pace !== null) this.paceSeen = { at: now, wanted: local, granted: pace.granted, nextAt: pace.nextAt };
+    this.enter('claiming');
     const rows = budget === 0 ? [] : await store.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
     // Held back only if rows may still be waiting: a pass that found fewer than it could take was not.
     const pacedUntil = pace !== null && pace.granted < local && rows.length === budget ? pace.nextAt : null;
@@ -91,6 +133,7 @@ export class Dispatcher {
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
     };
+    this.enter('deciding', rows.length);
     // Warm the per-tick caches outside the transaction: they read through the store, not the transaction.
     await Promise.all(rows.map((row) => {
       const intent = parseOutboxIntent(row.intent, row.id);
@@ -111,7 +154,9 @@ export class Dispatcher {
     const sends = prepared.filter((p): p is Extract<PreparedRow, { kind: 'send' }> => p.kind === 'send');
     // Rows deferred, held or skipped used none of the number's throughput.
     await this.returnPace(pace, budget - sends.length);
+    this.enter('sending', sends.length);
     const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
+    this.enter('recording answers', sends.length);
     const sent = await store.transaction(async (tx) => {
       const inTx = { ...ctx, store: tx };
       const out: RowOutcome[] = [];

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/adapters/simulator/prng.js';
 import { eventually } from '../crash-rig.js';
+import { stallReport } from '../scale-diagnostics.js';
 import { campaignRows, differences, judge, laggingOnly } from '../scale-invariants.js';
 import { setUpScaleWorld, type ScaleWorld } from '../scale-rig.js';
 
@@ -54,6 +55,9 @@ describe('three pacer workers on PostgreSQL, one SIGKILLed every few seconds and
     expect(kills.length).toBeGreaterThanOrEqual(3);
     // Rows the dead held come back after their lease; the survivors finish.
     const drained = await eventually(async () => (await open()) === 0, deadline, 500);
+    // Taken at the deadline, before anything below gives the workers more time.
+    const stall = drained ? null : await stallReport(w);
+    if (stall !== null) console.error(`crash-workers: not drained by the deadline\n${stall}`);
     // The edge applies the last statuses (tens of thousands) within moments; look every few seconds.
     await eventually(async () => differences(await campaignRows(w), w.sim.groundTruth()).length === 0, Date.now() + 60_000, 3000);
     const verdict = await judge(w);
@@ -63,7 +67,7 @@ describe('three pacer workers on PostgreSQL, one SIGKILLed every few seconds and
     console.info(`crash-workers: accepted per 10 s ${JSON.stringify([...perTen].sort((a, b) => a[0] - b[0]).map(([, n]) => n))}`);
     console.info(`crash-workers: ${kills.length} kills (${kills.join('; ')}); drained ${drained} in ${Math.round((Date.now() - started) / 1000)} s; ${verdict.summary}`);
 
-    expect(drained).toBe(true);
+    expect(drained, stall ?? '').toBe(true);
     expect(verdict.duplicates).toEqual([]);
     expect(verdict.stuck).toEqual([]);
     // Outcomes as they happened; a lagging `accepted` is reported and bounded (see laggingOnly).
