@@ -50,6 +50,22 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ queued: 1, done: 1, capped_exhausted: 1 });
   });
 
+  it('finds the next due time among the rows a worker could claim: not those of a paused campaign', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 3);
+    const [oneOffContact] = seed.contactIds;
+    await store.insertOutbox(seed.rows((i) => T0 + (i + 1) * MINUTE), T0);
+    expect(await store.nextDueAt()).toBe(T0 + MINUTE);
+    await store.setCampaignStatus(seed.campaignId, 'paused', 'operator', T0);
+    // Due or not, a paused campaign's rows are never claimed, so they wake nobody.
+    expect(await store.nextDueAt()).toBeNull();
+    expect(await store.claimDue({ owner: 'w', now: T0 + HOUR, leaseMs: HOUR, limit: 10 })).toEqual([]);
+    await store.insertOutbox([{ ...seed.rows(() => T0 + 2 * MINUTE)[0]!, campaignId: null, contactId: oneOffContact ?? -1, idempotencyKey: 'one-off' }], T0);
+    expect(await store.nextDueAt()).toBe(T0 + 2 * MINUTE);
+    await store.setCampaignStatus(seed.campaignId, 'running', null, T0);
+    expect(await store.nextDueAt()).toBe(T0 + MINUTE);
+  });
+
   it('counts a campaign window of final outcomes: caps and account stops among the latest', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 5);

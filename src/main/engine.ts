@@ -65,6 +65,7 @@ const IDLE_POLL = 5 * MINUTE;
 const BREAKER_EVERY = 10 * MINUTE;
 const RETRY_AFTER_FAILURE = 5 * SECOND;
 const MIN_PACED_WAIT = 10;
+const DUE_RECHECK = 100;
 const PACE_BURST_MS = 100;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
@@ -181,8 +182,13 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   };
 }
 
-/** An idle worker sleeps until the next row falls due, looking again at least every few minutes. */
+/**
+ * An idle worker sleeps until the next row falls due, looking again at least every few minutes. A
+ * row due already was missed by a race, not absent (it fell due while the pass ran, or another
+ * worker was claiming it): look again shortly, never after the long idle poll.
+ */
 async function idleUntil(store: Store, now: Millis): Promise<Millis> {
   const due = await store.nextDueAt();
-  return due !== null && due > now ? Math.min(due, now + IDLE_POLL) : now + IDLE_POLL;
+  if (due === null) return now + IDLE_POLL;
+  return due > now ? Math.min(due, now + IDLE_POLL) : now + DUE_RECHECK;
 }

@@ -360,7 +360,7 @@ export interface Store extends StoreReports {
   requeue(id: number, input: RescheduleInput, now: Millis): Promise<boolean>;
   /** Ends a row nobody holds a lease on, e.g. capped_exhausted learnt from a webhook. */
   settle(id: number, outcome: OutboxOutcome, errorCode: number | null, now: Millis): Promise<boolean>;
-  /** The earliest next attempt among queued and held rows, or null. */
+  /** The earliest next attempt among rows `claimDue` could take (paused campaigns' excluded), or null. */
   nextDueAt(): Promise<Millis | null>;
   /** Quarantined webhook payloads, oldest first. */
   listQuarantinedInbox(afterId: number, limit: number): Promise<InboxRow[]>;

@@ -1,6 +1,7 @@
 import type { ClaimOptions, OutboxRow } from '../../../ports/store.js';
-import type { SqlExecutor } from '../sql-executor.js';
+import type { SqlExecutor, SqlRunner } from '../sql-executor.js';
 import { toOutbox } from './outbox-insert.js';
+import { intOrNull } from './values.js';
 
 // Due: queued rows whose time has come, and held rows whose fallback wake-up time has come,
 // of one-off messages or running campaigns. $1 now, $2 limit, $3 owner, $4 lease expiry.
@@ -27,6 +28,21 @@ UPDATE outbox SET ${LEASE} FROM due WHERE outbox.id = due.id RETURNING outbox.*`
 
 /** One writer at a time: select and lease in one statement, inside BEGIN IMMEDIATE. */
 const CLAIM_SINGLE_WRITER = `UPDATE outbox SET ${LEASE} WHERE id IN (${DUE_IDS}) RETURNING *`;
+
+// The earliest due time per status, read in index order (status, next_attempt_at) and stopped at
+// the first row claimDue could take, so it costs the same however many rows wait.
+const firstDue = (status: string) => `(SELECT o.next_attempt_at FROM outbox o
+  WHERE o.status = '${status}' AND o.next_attempt_at IS NOT NULL AND ${RUNNING} ORDER BY o.next_attempt_at LIMIT 1)`;
+const NEXT_DUE = `SELECT MIN(at) AS at FROM (SELECT ${firstDue('queued')} AS at UNION ALL SELECT ${firstDue('held')} AS at) AS due`;
+
+/**
+ * The earliest time a row claimDue would take falls due (paused campaigns' rows excluded), so an
+ * idle worker can sleep until then. At or before now means rows are due already.
+ */
+export async function nextDueAt(db: SqlRunner): Promise<number | null> {
+  const [row] = await db.query(NEXT_DUE, []);
+  return row ? intOrNull(row['at']) : null;
+}
 
 export async function claimDue(db: SqlExecutor, options: ClaimOptions): Promise<OutboxRow[]> {
   const params = [options.now, options.limit, options.owner, options.now + options.leaseMs];
