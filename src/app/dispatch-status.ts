@@ -6,11 +6,11 @@ import type { PaceSeen, PassProgress, PassStep, TickResult } from './dispatcher.
 export type NextPassReason = 'busy' | 'paced' | 'idle' | 'after_failure';
 
 /** Steps of the dispatcher loop around the pass itself. */
-export type LoopStep = 'applying stored webhooks' | 'finding the next due row';
+export type LoopStep = 'applying stored webhooks' | 'finding the next work';
 
 /**
  * What one process's dispatcher loop is doing: enough to tell a worker waiting on purpose (paced,
- * idle until a row falls due, backing off after a failure) from one stuck in a step. Times are
+ * idle until a row falls due or a lease runs out, backing off after a failure) from one stuck in a step. Times are
  * epoch milliseconds; `now` is when the report was made. No values from rows or errors' details.
  */
 export interface DispatchStatus {

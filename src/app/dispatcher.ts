@@ -62,6 +62,8 @@ export const senderPaceKey = (phoneNumberId: string): string => `sender:${phoneN
 export class Dispatcher {
   private lastTickAt: Millis | null = null;
   private lastSweepAt: Millis | null = null;
+  /** The previous pass had budget and found nothing due: the loop may have slept until a lease ran out. */
+  private foundNothing = false;
   private throughput: { mps: number; at: Millis } | null = null;
   private readonly pacing: NumberPacing;
   private step: PassProgress | null = null;
@@ -97,9 +99,10 @@ export class Dispatcher {
     const elapsed = this.lastTickAt === null ? 1000 : Math.max(0, now - this.lastTickAt);
     this.lastTickAt = now;
     const local = Math.min(this.options.batchSize, Math.max(1, Math.floor((this.options.mps * Math.min(elapsed, 1000)) / 1000)));
-    if (this.lastSweepAt === null || now - this.lastSweepAt >= this.options.leaseMs) {
+    if (this.lastSweepAt === null || now - this.lastSweepAt >= this.options.leaseMs || this.foundNothing) {
       // Expired leases (a crashed worker's, or a send whose answer never came): claimable again, or
-      // unknown when the request may have reached Meta. Once per lease length is often enough.
+      // unknown when the request may have reached Meta. Once per lease length is often enough for a
+      // busy worker; an idle one is woken when a lease runs out and sweeps at once.
       this.lastSweepAt = now;
       this.enter('sweeping leases');
       await store.sweepExpiredLeases(now);
@@ -110,6 +113,7 @@ export class Dispatcher {
     if (pace !== null) this.paceSeen = { at: now, wanted: local, granted: pace.granted, nextAt: pace.nextAt };
     this.enter('claiming');
     const rows = budget === 0 ? [] : await store.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
+    this.foundNothing = budget > 0 && rows.length === 0;
     // Held back only if rows may still be waiting: a pass that found fewer than it could take was not.
     const pacedUntil = pace !== null && pace.granted < local && rows.length === budget ? pace.nextAt : null;
     if (rows.length === 0) {

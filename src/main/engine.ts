@@ -127,7 +127,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       if (result.pacedUntil !== null) next = { at: Math.max(result.pacedUntil, clock.now() + MIN_PACED_WAIT), why: 'paced' };
       else if (result.claimed > 0) next = { at: Math.max(startedAt + paceBurstMs, clock.now()), why: 'busy' };
       else {
-        tracker.step('finding the next due row');
+        tracker.step('finding the next work');
         next = { at: await idleUntil(store, clock.now()), why: 'idle' };
       }
     } catch (error) {
@@ -183,12 +183,13 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
 }
 
 /**
- * An idle worker sleeps until the next row falls due, looking again at least every few minutes. A
- * row due already was missed by a race, not absent (it fell due while the pass ran, or another
- * worker was claiming it): look again shortly, never after the long idle poll.
+ * An idle worker sleeps until it next has work (a row falls due, or a lease runs out and must be
+ * swept), looking again at least every few minutes. Work due already was missed by a race, not
+ * absent (a row fell due while the pass ran, or another worker was claiming it): look again
+ * shortly, never after the long idle poll.
  */
 async function idleUntil(store: Store, now: Millis): Promise<Millis> {
-  const due = await store.nextDueAt();
-  if (due === null) return now + IDLE_POLL;
-  return due > now ? Math.min(due, now + IDLE_POLL) : now + DUE_RECHECK;
+  const at = await store.nextWorkAt();
+  if (at === null) return now + IDLE_POLL;
+  return at > now ? Math.min(at, now + IDLE_POLL) : now + DUE_RECHECK;
 }

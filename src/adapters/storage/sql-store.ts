@@ -30,7 +30,7 @@ import { contactInbound, recordInbound } from './sql/inbound-messages.js';
 import { listOutboxRows } from './sql/outbox-list.js';
 import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
-import { claimDue, nextDueAt } from './sql/outbox-claim.js';
+import { claimDue, nextWorkAt } from './sql/outbox-claim.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { complete, fail, recordAccepted, recordDelivery, recordIntent, reschedule, sweepExpiredLeases, wakeHeld } from './sql/outbox-transitions.js';
@@ -51,7 +51,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendMessageEvent,
   appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,
   appendDecisions, campaignCounters, contactTimeline,
-  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
+  requeue, settle, nextWorkAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
   conversationWindow, conversationOpenedAt, recordConversation,
   recordSenderChange, senderChanges, recordInbound, contactInbound,
