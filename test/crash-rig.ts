@@ -119,6 +119,8 @@ export interface Hop {
   acknowledged: Buffer[];
   /** Requests that got anything else, or no answer at all (the target was down or died mid-request). */
   refused: number;
+  /** Requests received and not answered yet. */
+  inFlight: number;
   close(): Promise<void>;
 }
 
@@ -131,8 +133,10 @@ export interface Hop {
  */
 export async function startHop(target: string, delayMs: () => number = () => 0): Promise<Hop> {
   const { hostname, port: targetPort } = new URL(target);
-  const hop = { acknowledged: [] as Buffer[], refused: 0 };
+  const hop = { acknowledged: [] as Buffer[], refused: 0, inFlight: 0 };
   const server: Server = createHttpServer((req, res) => {
+    hop.inFlight++;
+    res.once('close', () => hop.inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => setTimeout(() => forward(Buffer.concat(chunks)), delayMs()));
@@ -174,6 +178,9 @@ export async function startHop(target: string, delayMs: () => number = () => 0):
     acknowledged: hop.acknowledged,
     get refused() {
       return hop.refused;
+    },
+    get inFlight() {
+      return hop.inFlight;
     },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

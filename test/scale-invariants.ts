@@ -105,8 +105,8 @@ export function laggingOnly(mismatched: readonly string[]): { lagging: string[];
 /**
  * Waits until the recorded outcomes match the simulator's, or until only rows lagging behind
  * (laggingOnly) remain while nothing more can arrive to move them: no webhook acknowledged since the
- * previous look and none stored unprocessed. Waiting longer would change nothing then; judge reports
- * and bounds those rows.
+ * previous look, none on its way to the edge, and none stored unprocessed. Waiting longer would
+ * change nothing then; judge reports and bounds those rows.
  */
 export async function outcomesSettled(world: ScaleWorld, deadline: number, everyMs: number): Promise<boolean> {
   let acknowledged = -1;
@@ -115,7 +115,7 @@ export async function outcomesSettled(world: ScaleWorld, deadline: number, every
     if (diffs.length === 0) return true;
     const before = acknowledged;
     acknowledged = world.webhooks.acknowledged.length;
-    if (acknowledged !== before || laggingOnly(diffs).other.length > 0) return false;
+    if (acknowledged !== before || world.webhooks.inFlight > 0 || laggingOnly(diffs).other.length > 0) return false;
     const [row] = await world.query<{ n: string }>('SELECT COUNT(*) AS n FROM webhook_inbox WHERE processed_at IS NULL');
     return Number(row?.n) === 0;
   }, deadline, everyMs);
