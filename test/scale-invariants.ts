@@ -1,4 +1,5 @@
 import type { GroundTruth, MessageTruth } from '../src/adapters/simulator/index.js';
+import { eventually } from './crash-rig.js';
 import { attemptsByRow } from './engine-rig.js';
 import type { ScaleWorld } from './scale-rig.js';
 
@@ -122,6 +123,25 @@ export function unpostedStatuses(messages: readonly MessageTruth[], acknowledged
 export function laggingOnly(mismatched: readonly string[]): { lagging: string[]; other: string[] } {
   const lag = /: sent\/accepted, the simulator says (delivered|read)$/;
   return { lagging: mismatched.filter((m) => lag.test(m)), other: mismatched.filter((m) => !lag.test(m)) };
+}
+
+/**
+ * Waits until the recorded outcomes match the simulator's, or until only rows lagging behind
+ * (laggingOnly) remain while nothing more can arrive to move them: no webhook acknowledged since the
+ * previous look, none on its way to the edge, and none stored unprocessed. Waiting longer would
+ * change nothing then; judge reports and bounds those rows.
+ */
+export async function outcomesSettled(world: ScaleWorld, deadline: number, everyMs: number): Promise<boolean> {
+  let acknowledged = -1;
+  return eventually(async () => {
+    const diffs = differences(await campaignRows(world), world.sim.groundTruth());
+    if (diffs.length === 0) return true;
+    const before = acknowledged;
+    acknowledged = world.webhooks.acknowledged.length;
+    if (acknowledged !== before || world.webhooks.inFlight > 0 || laggingOnly(diffs).other.length > 0) return false;
+    const [row] = await world.query<{ n: string }>('SELECT COUNT(*) AS n FROM webhook_inbox WHERE processed_at IS NULL');
+    return Number(row?.n) === 0;
+  }, deadline, everyMs);
 }
 
 /** Accepted messages per whole second of the simulator's clock, busiest first. */

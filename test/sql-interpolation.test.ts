@@ -18,6 +18,8 @@ const REVIEWED: Record<string, string> = {
   "outbox-claim.ts: status": "dueOf() is called with the literals 'queued' and 'held' only",
   "outbox-claim.ts: dueOf('queued')": 'a constant status',
   "outbox-claim.ts: dueOf('held')": 'a constant status',
+  "outbox-claim.ts: firstDue('queued')": 'a constant status',
+  "outbox-claim.ts: firstDue('held')": 'a constant status',
   'contacts.ts: column': 'picked from a fixed map of key kinds to column names',
   "contacts-upsert.ts: terms.join(' OR ')": 'each term is a fixed identity column and `IN ($n, ...)` placeholders',
   "campaign-window.ts: capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'": 'placeholders only',

@@ -27,10 +27,11 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
     await store.insertOutbox(seed.rows(() => T0), T0);
-    expect(await store.nextDueAt()).toBe(T0);
+    expect(await store.nextWorkAt()).toBe(T0);
     const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 });
     const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
-    expect(await store.nextDueAt()).toBeNull();
+    // Nothing queued; the leases run out in an hour, when a sweep must look at them.
+    expect(await store.nextWorkAt()).toBe(T0 + HOUR);
     // A leased row belongs to its worker.
     expect(await store.requeue(idA, { status: 'queued', until: T0, capAttempt: false, errorCode: null }, T0)).toBe(false);
     for (const [id, wamid] of [[idA, 'wamid.a'], [idB, 'wamid.b']] as const) {
@@ -41,13 +42,36 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     const until = T0 + 24 * HOUR;
     expect(await store.requeue(idA, { status: 'queued', until, capAttempt: true, errorCode: 131049 }, T0 + MINUTE)).toBe(true);
     expect(await store.getOutbox(idA)).toMatchObject({ status: 'queued', capAttempts: 1, wamid: null, outcome: null, nextAttemptAt: until });
-    expect(await store.nextDueAt()).toBe(until);
+    expect(await store.nextWorkAt()).toBe(until);
     // The requeued row lost its wamid; its events still show on the contact's timeline.
     await store.appendMessageEvent({ wamid: 'wamid.a', status: 'failed', at: T0 + MINUTE, errorCode: 131049, inboxId: null, outboxId: idA }, T0);
     expect(await store.contactTimeline(a?.contactId ?? -1, 5)).toMatchObject([{ type: 'message_event', outboxId: idA, wamid: 'wamid.a', errorCode: 131049 }]);
     expect(await store.settle(idB, 'capped_exhausted', 131049, T0 + MINUTE)).toBe(true);
     expect(await store.getOutbox(idB)).toMatchObject({ status: 'done', outcome: 'capped_exhausted', lastErrorCode: 131049 });
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ queued: 1, done: 1, capped_exhausted: 1 });
+  });
+
+  it('finds the next work among the rows a worker could claim (not a paused campaign\'s) and the leases', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 3);
+    const [oneOffContact] = seed.contactIds;
+    await store.insertOutbox(seed.rows((i) => T0 + (i + 1) * MINUTE), T0);
+    expect(await store.nextWorkAt()).toBe(T0 + MINUTE);
+    await store.setCampaignStatus(seed.campaignId, 'paused', 'operator', T0);
+    // Due or not, a paused campaign's rows are never claimed, so they wake nobody.
+    expect(await store.nextWorkAt()).toBeNull();
+    expect(await store.claimDue({ owner: 'w', now: T0 + HOUR, leaseMs: HOUR, limit: 10 })).toEqual([]);
+    await store.insertOutbox([{ ...seed.rows(() => T0 + 2 * MINUTE)[0]!, campaignId: null, contactId: oneOffContact ?? -1, idempotencyKey: 'one-off' }], T0);
+    expect(await store.nextWorkAt()).toBe(T0 + 2 * MINUTE);
+    await store.setCampaignStatus(seed.campaignId, 'running', null, T0);
+    expect(await store.nextWorkAt()).toBe(T0 + MINUTE);
+    // A claimed row's lease running out is work too: the sweep must requeue it or mark it unknown.
+    const claimed = await store.claimDue({ owner: 'w', now: T0 + 2 * MINUTE, leaseMs: 5000, limit: 10 });
+    expect(claimed).toHaveLength(3);
+    expect(await store.nextWorkAt()).toBe(T0 + 2 * MINUTE + 5000);
+    await store.recordIntent(claimed[0]?.id ?? -1, 'w', T0 + 2 * MINUTE);
+    expect(await store.sweepExpiredLeases(T0 + 2 * MINUTE + 5000)).toEqual({ requeued: 2, unknown: 1 });
+    expect(await store.nextWorkAt()).toBe(T0 + 2 * MINUTE);
   });
 
   it('counts a campaign window of final outcomes: caps and account stops among the latest', async () => {

@@ -31,6 +31,25 @@ const EMPTY: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 
 
 const THROUGHPUT_READ_EVERY = 10_000;
 
+/** The step a pass is in: what an operator looking at a slow or stuck worker needs to know. */
+export type PassStep = 'sweeping leases' | 'taking pace' | 'claiming' | 'deciding' | 'sending' | 'recording answers';
+
+export interface PassProgress {
+  step: PassStep;
+  since: Millis;
+  /** Rows this pass holds (claimed, or in flight while sending). */
+  rows: number;
+}
+
+/** The last grant from the number's shared bucket. */
+export interface PaceSeen {
+  at: Millis;
+  wanted: number;
+  granted: number;
+  /** When the bucket can next fill a request as large. */
+  nextAt: Millis;
+}
+
 /** The shared bucket of a sender number's throughput. */
 export const senderPaceKey = (phoneNumberId: string): string => `sender:${phoneNumberId}`;
 
@@ -42,8 +61,12 @@ export const senderPaceKey = (phoneNumberId: string): string => `sender:${phoneN
 export class Dispatcher {
   private lastTickAt: Millis | null = null;
   private lastSweepAt: Millis | null = null;
+  /** The previous pass had budget and found nothing due: the loop may have slept until a lease ran out. */
+  private foundNothing = false;
   private throughput: { mps: number; at: Millis } | null = null;
   private readonly pacing: NumberPacing;
+  private step: PassProgress | null = null;
+  private paceSeen: PaceSeen | null = null;
 
   constructor(
     private readonly deps: { store: Store; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
@@ -52,20 +75,41 @@ export class Dispatcher {
     this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
   }
 
+  /** The pass under way (null between passes) and the last pace grant, for status reports. */
+  progress(): { pass: PassProgress | null; pace: PaceSeen | null } {
+    return { pass: this.step, pace: this.paceSeen };
+  }
+
   async tick(): Promise<TickResult> {
+    try {
+      return await this.pass();
+    } finally {
+      this.step = null;
+    }
+  }
+
+  private enter(step: PassStep, rows = 0): void {
+    this.step = { step, since: this.deps.clock.now(), rows };
+  }
+
+  private async pass(): Promise<TickResult> {
     const { store, clock } = this.deps;
     const now = clock.now();
     const elapsed = this.lastTickAt === null ? 1000 : Math.max(0, now - this.lastTickAt);
     this.lastTickAt = now;
     const local = Math.min(this.options.batchSize, Math.max(1, Math.floor((this.options.mps * Math.min(elapsed, 1000)) / 1000)));
-    if (this.lastSweepAt === null || now - this.lastSweepAt >= this.options.leaseMs) {
+    if (this.lastSweepAt === null || now - this.lastSweepAt >= this.options.leaseMs || this.foundNothing) {
       // Expired leases (a crashed worker's, or a send whose answer never came): claimable again, or
-      // unknown when the request may have reached Meta. Once per lease length is often enough.
+      // unknown when the request may have reached Meta. Once per lease length is often enough for a
+      // busy worker; an idle one is woken when a lease runs out and sweeps at once.
       this.lastSweepAt = now;
+      this.enter('sweeping leases');
       await store.sweepExpiredLeases(now);
     }
+    this.enter('taking pace');
     const pace = await this.takePace(local, now);
     const budget = pace === null ? local : pace.granted;
+    if (pace !== null) this.paceSeen = { at: now, wanted: local, granted: pace.granted, nextAt: pace.nextAt };
     const audits: DecisionAuditInput[] = [];
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
@@ -85,10 +129,12 @@ export class Dispatcher {
     };
     // Claim, decide and record the intents in one transaction: the rows' pages are written once, and
     // no transaction ever spans a network call. Then send; then record the answers in a second one.
+    this.enter('claiming');
     const claimed = budget === 0 ? null : await store.transaction(async (tx) => {
       reader = tx;
       const rows = await tx.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
       if (rows.length === 0) return { rows, prepared: [] };
+      this.enter('deciding', rows.length);
       this.pacing.newTick(now);
       // Every claimed row's contact and state in one read: deciding writes neither, so each row sees
       // exactly what reading it on its own would have returned.
@@ -102,6 +148,7 @@ export class Dispatcher {
     reader = store;
     const rows = claimed?.rows ?? [];
     const prepared = claimed?.prepared ?? [];
+    this.foundNothing = budget > 0 && rows.length === 0;
     // Held back only if rows may still be waiting: a pass that found fewer than it could take was not.
     const pacedUntil = pace !== null && pace.granted < local && rows.length === budget ? pace.nextAt : null;
     if (rows.length === 0) {
@@ -111,7 +158,9 @@ export class Dispatcher {
     const sends = prepared.filter((p): p is Extract<PreparedRow, { kind: 'send' }> => p.kind === 'send');
     // Rows deferred, held or skipped used none of the number's throughput.
     await this.returnPace(pace, budget - sends.length);
+    this.enter('sending', sends.length);
     const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
+    this.enter('recording answers', sends.length);
     const sent = await store.transaction(async (tx) => {
       reader = tx;
       const inTx = { ...ctx, store: tx };

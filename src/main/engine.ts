@@ -8,6 +8,7 @@ import type { HttpLogLevel } from '../adapters/http/log-options.js';
 import { checkBreakers } from '../app/check-breakers.js';
 import { completeFinishedCampaigns } from '../app/complete-campaigns.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
+import { DispatchTracker, type DispatchStatus, type NextPassReason } from '../app/dispatch-status.js';
 import { InboxPump } from '../app/inbox-pump.js';
 import type { Policy } from '../core/policy.js';
 import { MINUTE, SECOND, type Millis } from '../core/time.js';
@@ -48,6 +49,8 @@ export interface Engine {
   start(api: ApiOptions): void;
   /** One dispatcher pass now (tests drive it directly); needs `start` first. */
   tick(): Promise<TickResult>;
+  /** What the dispatcher loop is doing; null before `start` (or with `--no-dispatch`). */
+  dispatchStatus(): DispatchStatus | null;
   stop(): Promise<void>;
 }
 
@@ -62,14 +65,19 @@ const IDLE_POLL = 5 * MINUTE;
 const BREAKER_EVERY = 10 * MINUTE;
 const RETRY_AFTER_FAILURE = 5 * SECOND;
 const MIN_PACED_WAIT = 10;
+const DUE_RECHECK = 100;
 const PACE_BURST_MS = 100;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const pump = new InboxPump({ store, policy, clock, random }, (error) => process.stderr.write(`pacer: inbox processing failed: ${String(error)}\n`));
   const logLevel = o.http.logLevel ?? false;
+  let api: CloudApi | null = null;
+  let dispatcher: Dispatcher | null = null;
+  const tracker = new DispatchTracker(() => clock.now());
+  const dispatchStatus = (): DispatchStatus | null => (dispatcher === null ? null : tracker.report(dispatcher.progress()));
   const server = buildHttpServer({
-    store, clock,
+    store, clock, dispatchStatus,
     logger: logLevel === false ? false : { level: logLevel },
     config: { appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode },
     // Real time: apply webhooks as soon as they are stored. Virtual time (the demo) applies them in
@@ -81,8 +89,6 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   void server.register(dashboard, { store, clock, policy, ...apiConfig });
   await server.listen({ host: o.http.host, port: o.http.port });
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
-  let api: CloudApi | null = null;
-  let dispatcher: Dispatcher | null = null;
 
   // Each loop has at most one pending timer: the next pass.
   const timers: { loop: Timer | null; breakers: Timer | null; inbox: Timer | null } = { loop: null, breakers: null, inbox: null };
@@ -96,7 +102,11 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     return running;
   };
   const tick = async (): Promise<TickResult> => {
-    if (o.inboxEveryMs === undefined) await pump.drain();
+    if (o.inboxEveryMs === undefined) {
+      tracker.step('applying stored webhooks');
+      await pump.drain();
+      tracker.step(null);
+    }
     if (dispatcher === null) throw new Error('engine: start() it before ticking');
     return dispatcher.tick();
   };
@@ -105,19 +115,29 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const loop = tracked(async (): Promise<void> => {
     if (stopped) return;
     const startedAt = clock.now();
-    let next: Millis;
+    tracker.begin();
+    let next: { at: Millis; why: NextPassReason };
+    let outcome: { result: TickResult } | { error: unknown };
     try {
-      const r = await tick();
+      const result = await tick();
+      outcome = { result };
       // Held back by the shared throughput: come back when the next token is due. Busy: the next pass
       // one burst's worth of time after this one started (not ended), so the budget flows evenly and
       // the number reaches its full throughput.
-      next = r.pacedUntil !== null ? Math.max(r.pacedUntil, clock.now() + MIN_PACED_WAIT)
-        : r.claimed > 0 ? Math.max(startedAt + paceBurstMs, clock.now()) : await idleUntil(store, clock.now());
+      if (result.pacedUntil !== null) next = { at: Math.max(result.pacedUntil, clock.now() + MIN_PACED_WAIT), why: 'paced' };
+      else if (result.claimed > 0) next = { at: Math.max(startedAt + paceBurstMs, clock.now()), why: 'busy' };
+      else {
+        tracker.step('finding the next work');
+        next = { at: await idleUntil(store, clock.now()), why: 'idle' };
+      }
     } catch (error) {
       report('dispatch', error);
-      next = clock.now() + RETRY_AFTER_FAILURE;
+      outcome = { error };
+      next = { at: clock.now() + RETRY_AFTER_FAILURE, why: 'after_failure' };
     }
-    if (!stopped) timers.loop = clock.at(next, loop);
+    tracker.end(outcome, next);
+    if ('result' in outcome) server.log.debug({ pass: outcome.result, ms: clock.now() - startedAt, next: next.why, nextInMs: next.at - clock.now() }, 'dispatch pass');
+    if (!stopped) timers.loop = clock.at(next.at, loop);
   });
   const paceBurstMs = o.worker.paceBurstMs ?? PACE_BURST_MS;
   const breakerMemo = { lastEventId: -1 };
@@ -138,7 +158,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     if (!stopped) timers.inbox = clock.at(clock.now() + inboxEvery, inbox);
   });
   return {
-    server, url, pump, tick,
+    server, url, pump, tick, dispatchStatus,
     start(options) {
       api = createCloudApiClient({ ...options, capCodes: policy.capCodes, maxConcurrency: 32 });
       dispatcher = new Dispatcher({ store, api, policy, clock, random }, {
@@ -162,8 +182,14 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   };
 }
 
-/** An idle worker sleeps until the next row falls due, looking again at least every few minutes. */
+/**
+ * An idle worker sleeps until it next has work (a row falls due, or a lease runs out and must be
+ * swept), looking again at least every few minutes. Work due already was missed by a race, not
+ * absent (a row fell due while the pass ran, or another worker was claiming it): look again
+ * shortly, never after the long idle poll.
+ */
 async function idleUntil(store: Store, now: Millis): Promise<Millis> {
-  const due = await store.nextDueAt();
-  return due !== null && due > now ? Math.min(due, now + IDLE_POLL) : now + IDLE_POLL;
+  const at = await store.nextWorkAt();
+  if (at === null) return now + IDLE_POLL;
+  return at > now ? Math.min(at, now + IDLE_POLL) : now + DUE_RECHECK;
 }

@@ -1,5 +1,34 @@
-import { describe, expect, it } from 'vitest';
-import { VirtualClock } from './clock.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { systemClock, VirtualClock } from './clock.js';
+
+describe('systemClock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('never runs a task before its time, even when its timer fires early by Date.now()', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const ran: number[] = [];
+    systemClock.at(1_000_100, () => void ran.push(Date.now()));
+    // The wall clock a millisecond behind the timers' clock, as Node's rounding can leave it.
+    vi.setSystemTime(999_999);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(ran).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ran).toEqual([1_000_100]);
+  });
+
+  it('cancels a timer that is waiting out an early firing', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const ran: number[] = [];
+    const timer = systemClock.at(1_000_100, () => void ran.push(Date.now()));
+    vi.setSystemTime(999_999);
+    await vi.advanceTimersByTimeAsync(100);
+    timer.cancel();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(ran).toEqual([]);
+  });
+});
 
 describe('VirtualClock', () => {
   it('runs timers in time order, ties in the order they were set, reading each timer its own time', async () => {

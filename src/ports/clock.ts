@@ -32,12 +32,22 @@ export interface Scheduler extends Clock {
 export const systemClock: Scheduler = {
   now: () => Date.now(),
   at(at, task) {
-    const handle = setTimeout(() => {
-      void Promise.resolve()
-        .then(task)
-        .catch((error: unknown) => process.emitWarning(`scheduled task failed: ${String(error)}`));
-    }, Math.max(0, at - Date.now()));
-    handle.unref?.();
+    let handle: ReturnType<typeof setTimeout>;
+    // Timers run on the monotonic clock in whole milliseconds, so by Date.now() one can fire a
+    // millisecond early: a pass woken for a row's due time would find it not yet due. Wait out the rest.
+    const arm = (): void => {
+      handle = setTimeout(() => {
+        if (Date.now() < at) {
+          arm();
+          return;
+        }
+        void Promise.resolve()
+          .then(task)
+          .catch((error: unknown) => process.emitWarning(`scheduled task failed: ${String(error)}`));
+      }, Math.max(0, at - Date.now()));
+      handle.unref?.();
+    };
+    arm();
     return { cancel: () => clearTimeout(handle) };
   },
 };

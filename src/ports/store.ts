@@ -404,8 +404,12 @@ export interface Store extends StoreReports {
   requeue(id: number, input: RescheduleInput, now: Millis): Promise<boolean>;
   /** Ends a row nobody holds a lease on, e.g. capped_exhausted learnt from a webhook. */
   settle(id: number, outcome: OutboxOutcome, errorCode: number | null, now: Millis): Promise<boolean>;
-  /** The earliest next attempt among queued and held rows, or null. */
-  nextDueAt(): Promise<Millis | null>;
+  /**
+   * When a worker next has something to do: the earliest next attempt among rows `claimDue` could
+   * take (paused campaigns' excluded), or the earliest lease to run out (`sweepExpiredLeases`); null
+   * when there is neither.
+   */
+  nextWorkAt(): Promise<Millis | null>;
   /** Quarantined webhook payloads, oldest first. */
   listQuarantinedInbox(afterId: number, limit: number): Promise<InboxRow[]>;
   /** Sends quarantined payloads (these ids, or all with null) back to the processor; returns how many. */

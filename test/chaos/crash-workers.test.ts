@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/adapters/simulator/prng.js';
 import { eventually } from '../crash-rig.js';
-import { campaignRows, differences, judge, laggingOnly } from '../scale-invariants.js';
+import { stallReport } from '../scale-diagnostics.js';
+import { judge, laggingOnly, outcomesSettled } from '../scale-invariants.js';
 import { setUpScaleWorld, type ScaleWorld } from '../scale-rig.js';
 
 const SEED = 9091;
@@ -54,16 +55,20 @@ describe('three pacer workers on PostgreSQL, one SIGKILLed every few seconds and
     expect(kills.length).toBeGreaterThanOrEqual(3);
     // Rows the dead held come back after their lease; the survivors finish.
     const drained = await eventually(async () => (await open()) === 0, deadline, 500);
+    const drainedIn = Math.round((Date.now() - started) / 1000);
+    // Taken at the deadline, before anything below gives the workers more time.
+    const stall = drained ? null : await stallReport(w);
+    if (stall !== null) console.error(`crash-workers: not drained by the deadline\n${stall}`);
     // The edge applies the last statuses (tens of thousands) within moments; look every few seconds.
-    await eventually(async () => differences(await campaignRows(w), w.sim.groundTruth()).length === 0, Date.now() + 60_000, 3000);
+    await outcomesSettled(w, Date.now() + 60_000, 3000);
     const verdict = await judge(w);
     const truth = w.sim.groundTruth();
     const perTen = new Map<number, number>();
     for (const m of truth.messages) perTen.set(Math.floor((m.acceptedAt - started) / 10_000), (perTen.get(Math.floor((m.acceptedAt - started) / 10_000)) ?? 0) + 1);
     console.info(`crash-workers: accepted per 10 s ${JSON.stringify([...perTen].sort((a, b) => a[0] - b[0]).map(([, n]) => n))}`);
-    console.info(`crash-workers: ${kills.length} kills (${kills.join('; ')}); drained ${drained} in ${Math.round((Date.now() - started) / 1000)} s; ${verdict.summary}`);
+    console.info(`crash-workers: ${kills.length} kills (${kills.join('; ')}); drained ${drained} in ${drainedIn} s, settled in ${Math.round((Date.now() - started) / 1000)} s; ${verdict.summary}`);
 
-    expect(drained).toBe(true);
+    expect(drained, stall ?? '').toBe(true);
     expect(verdict.duplicates).toEqual([]);
     expect(verdict.stuck).toEqual([]);
     // Outcomes as they happened: a row behind the simulator is printed first, then fails the test.

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DispatchStatus } from '../../app/dispatch-status.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { healthRoutes } from './health-routes.js';
@@ -35,6 +36,8 @@ export interface HttpServerDeps {
   logger?: HttpLoggerOptions | false;
   /** Largest inbox group commit (default 500). */
   maxInboxBatch?: number;
+  /** What the dispatcher loop is doing, for /healthz, in a process that dispatches. */
+  dispatchStatus?: () => DispatchStatus | null;
 }
 
 /**
@@ -69,7 +72,7 @@ export function buildHttpServer(deps: HttpServerDeps): FastifyInstance {
   });
 
   warnAboutConfig(app, config);
-  void app.register(healthRoutes, { store });
+  void app.register(healthRoutes, { store, ...(deps.dispatchStatus === undefined ? {} : { dispatchStatus: deps.dispatchStatus }) });
   void app.register(webhookRoutes, {
     auth: { appSecrets: [...config.appSecrets], mode: config.mode },
     verifyToken: config.verifyToken,

@@ -1,20 +1,28 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { DispatchStatus } from '../../app/dispatch-status.js';
 import { StoreError, type Store } from '../../ports/store.js';
 
 export interface HealthRoutesOptions {
   store: Pick<Store, 'listUnprocessedInbox'>;
+  /** A dispatching process adds what its dispatcher loop is doing (null until it starts). */
+  dispatchStatus?: () => DispatchStatus | null;
 }
 
-/** `GET /healthz`: 200 when the store answers a cheap indexed read, 503 otherwise. */
-export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { store }) => {
+/**
+ * `GET /healthz`: 200 when the store answers a cheap indexed read, 503 otherwise. A dispatching
+ * process also says what its dispatcher is doing (`dispatch`), so an operator can tell a worker
+ * that waits on purpose from one stuck in a step.
+ */
+export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { store, dispatchStatus }) => {
   app.get('/healthz', async (request, reply) => {
+    const dispatch = dispatchStatus === undefined ? {} : { dispatch: dispatchStatus() };
     try {
       await store.listUnprocessedInbox(0, 1);
-      return reply.code(200).send({ status: 'ok' });
+      return reply.code(200).send({ status: 'ok', ...dispatch });
     } catch (error) {
       const code = error instanceof StoreError ? error.code : 'unknown';
       request.log.error({ code }, `health check: the store did not answer: ${error instanceof Error ? error.message : String(error)}`);
-      return reply.code(503).send({ status: 'unavailable', store: code });
+      return reply.code(503).send({ status: 'unavailable', store: code, ...dispatch });
     }
   });
 };

@@ -9,7 +9,7 @@ import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
 import { diagnosisCampaigns, diagnosisTemplates } from './sql/diagnosis-usage.js';
 import { createApiToken, findApiToken, listApiTokens, outboxTotals, revokeApiToken } from './sql/api-tokens.js';
 import { getSenderById, getTemplateById, listCampaigns, listSenders, listTemplates } from './sql/catalog-lists.js';
-import { nextDueAt, requeue, settle } from './sql/outbox-requeue.js';
+import { requeue, settle } from './sql/outbox-requeue.js';
 import { listQuarantinedInbox, releaseQuarantine } from './sql/inbox-quarantine.js';
 import { cancelCampaignRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
@@ -30,7 +30,7 @@ import { contactInbound, recordInbound } from './sql/inbound-messages.js';
 import { listOutboxRows } from './sql/outbox-list.js';
 import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
-import { claimDue } from './sql/outbox-claim.js';
+import { claimDue, nextWorkAt } from './sql/outbox-claim.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { insertSegmentOutbox } from './sql/outbox-segment.js';
@@ -53,7 +53,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   appendMessageEvent,
   appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox,
   appendDecisions, campaignCounters, contactTimeline,
-  requeue, settle, nextDueAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
+  requeue, settle, nextWorkAt, listQuarantinedInbox, releaseQuarantine, cancelCampaignRows, campaignOpenRows, listSenders, getSenderById, getTemplateById, listTemplates, listCampaigns, campaignWindow, latestMessageEventId,
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
   conversationWindow, conversationOpenedAt, recordConversation,
   recordSenderChange, senderChanges, recordInbound, contactInbound,

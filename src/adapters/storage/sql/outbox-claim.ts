@@ -1,6 +1,7 @@
 import type { ClaimOptions, OutboxRow } from '../../../ports/store.js';
-import type { SqlExecutor } from '../sql-executor.js';
+import type { SqlExecutor, SqlRunner } from '../sql-executor.js';
 import { toOutbox } from './outbox-insert.js';
+import { intOrNull } from './values.js';
 
 // Due: queued rows whose time has come, and held rows whose fallback wake-up time has come,
 // of one-off messages or running campaigns. $1 now, $2 limit, $3 owner, $4 lease expiry.
@@ -27,6 +28,25 @@ UPDATE outbox SET ${LEASE} FROM due WHERE outbox.id = due.id RETURNING outbox.*`
 
 /** One writer at a time: select and lease in one statement, inside BEGIN IMMEDIATE. */
 const CLAIM_SINGLE_WRITER = `UPDATE outbox SET ${LEASE} WHERE id IN (${DUE_IDS}) RETURNING *`;
+
+// The earliest due time per status, read in index order (status, next_attempt_at) and stopped at
+// the first row claimDue could take, and the earliest lease to run out (partial index on
+// lease_expires_at): each costs the same however many rows wait.
+const firstDue = (status: string) => `(SELECT o.next_attempt_at FROM outbox o
+  WHERE o.status = '${status}' AND o.next_attempt_at IS NOT NULL AND ${RUNNING} ORDER BY o.next_attempt_at LIMIT 1)`;
+const FIRST_LEASE_END = '(SELECT MIN(o.lease_expires_at) FROM outbox o WHERE o.lease_expires_at IS NOT NULL)';
+const NEXT_WORK = `SELECT MIN(at) AS at FROM (SELECT ${firstDue('queued')} AS at UNION ALL SELECT ${firstDue('held')} AS at
+  UNION ALL SELECT ${FIRST_LEASE_END} AS at) AS work`;
+
+/**
+ * The earliest time a worker has something to do, so an idle one can sleep until then: a row
+ * claimDue could take falls due (paused campaigns' rows excluded), or a lease runs out and the
+ * sweep must requeue its row or mark it unknown. At or before now means work is there already.
+ */
+export async function nextWorkAt(db: SqlRunner): Promise<number | null> {
+  const [row] = await db.query(NEXT_WORK, []);
+  return row ? intOrNull(row['at']) : null;
+}
 
 export async function claimDue(db: SqlExecutor, options: ClaimOptions): Promise<OutboxRow[]> {
   const params = [options.now, options.limit, options.owner, options.now + options.leaseMs];

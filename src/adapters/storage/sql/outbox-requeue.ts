@@ -1,6 +1,5 @@
 import type { OutboxOutcome, RescheduleInput } from '../../../ports/store.js';
 import type { SqlRunner } from '../sql-executor.js';
-import { intOrNull } from './values.js';
 
 /**
  * Puts a row that Meta failed asynchronously (a status webhook, after the send was accepted) back in
@@ -19,11 +18,4 @@ export async function settle(db: SqlRunner, id: number, outcome: OutboxOutcome, 
   const sql = `UPDATE outbox SET status = 'done', outcome = $2, last_error_code = COALESCE($3, last_error_code), updated_at = $4
 WHERE id = $1 AND lease_owner IS NULL`;
   return (await db.execute(sql, [id, outcome, errorCode, now])) === 1;
-}
-
-/** The earliest time a queued row falls due, so an idle worker can sleep until then. */
-export async function nextDueAt(db: SqlRunner): Promise<number | null> {
-  // Spelled as the due index's condition, so SQLite sees that the partial index covers it.
-  const [row] = await db.query(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE (status = 'queued' OR status = 'held') AND next_attempt_at IS NOT NULL`, []);
-  return row ? intOrNull(row['at']) : null;
 }
