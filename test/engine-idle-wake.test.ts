@@ -43,16 +43,18 @@ interface Worker {
  */
 async function startWorker(store: Store, during: (clock: HandClock) => void = () => undefined): Promise<Worker> {
   const clock = new HandClock(T0);
-  const racing: Store = {
-    ...store,
+  // The dispatcher claims inside its transaction: the transaction's store races the same way.
+  const racing = (s: Store): Store => ({
+    ...s,
+    transaction: (work) => s.transaction((tx) => work(racing(tx))),
     claimDue: async (options) => {
-      const rows = await store.claimDue(options);
+      const rows = await s.claimDue(options);
       during(clock);
       return rows;
     },
-  };
+  });
   const engine = await startEngine({
-    store: racing, clock, policy: DEFAULT_POLICY, random: () => 0.5,
+    store: racing(store), clock, policy: DEFAULT_POLICY, random: () => 0.5,
     http: { host: '127.0.0.1', port: 0, appSecrets: ['idle-wake-secret'], verifyToken: null, mode: 'production' },
     worker: { owner: 'idle-wake', mps: 10, leaseMs: LEASE_MS },
   });
