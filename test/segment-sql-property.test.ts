@@ -135,7 +135,7 @@ describe.each(BACKENDS)('segments in SQL select what matchesSegment selects ($na
     const store = await backend.open();
     const values: (string | number | boolean)[] = [...NUMBERS.flatMap((n) => [n, String(n)]), true, false, 'true'];
     const ids = await addPeople(store, values.map((v) => ({ tags: [], attributes: { n: v }, state: null })));
-    const stored = await store.listContactsWithState(Math.min(...ids) - 1, values.length);
+    const stored = await store.getContactsWithState(ids);
     for (const want of values) {
       const segment = { attributes: { n: want } };
       const expected = stored.filter((s) => matchesSegment(s.contact, EMPTY_CONTACT_STATE, segment, T0)).length;
@@ -153,7 +153,7 @@ describe.each(BACKENDS)('segments in SQL select what matchesSegment selects ($na
         const ids = await addPeople(store, people);
         // Contacts come and go by id; this run's are the only ones after `before`.
         const before = Math.min(...ids) - 1;
-        const stored = await store.listContactsWithState(before, people.length);
+        const stored = await store.getContactsWithState(ids);
         const selected = stored.filter((s) => matchesSegment(s.contact, s.state?.state ?? EMPTY_CONTACT_STATE, segment, now));
         const expected = { scanned: people.length, matched: selected.length };
 

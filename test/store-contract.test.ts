@@ -157,22 +157,19 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     expect((await store.loadContactState(id))?.state.seen).toEqual(['evt-1', 'evt-2']);
   });
 
-  it('reads contacts with their stored states by page and by ids, a contact without events having none', async () => {
+  it('reads contacts with their stored states by ids, a contact without events having none', async () => {
     const store = await backend.open();
     const { ids } = await store.upsertContacts(Array.from({ length: 1_205 }, (_, i) => ({ waId: `4470${i}`, tags: [`t${i % 3}`] })), T0);
-    const [a = -1, b = -1, c = -1] = ids;
+    const [, b = -1] = ids;
     const cooled: ContactState = { ...EMPTY_CONTACT_STATE, marketing: { ...EMPTY_CONTACT_STATE.marketing, coolOffUntil: T0 + HOUR, consecutiveCaps: 1 } };
     await store.saveContactState(b, cooled, 0, T0);
-
-    const page = await store.listContactsWithState(a, 2);
-    expect(page.map((p) => [p.contact.id, p.contact.waId, p.state])).toEqual([[b, '44701', { state: cooled, version: 1 }], [c, '44702', null]]);
-    expect(page[0]?.contact).toEqual(await store.getContact(b));
 
     // Ids repeat and run past one read's chunk; an id with no contact is left out.
     const wanted = [...ids.slice().reverse(), b, 999_999_999];
     const byIds = await store.getContactsWithState(wanted);
     expect(byIds.map((k) => k.contact.id)).toEqual([...ids].sort((x, y) => x - y));
     expect(byIds.find((k) => k.contact.id === b)?.state).toEqual({ state: cooled, version: 1 });
+    expect(byIds.find((k) => k.contact.id === b)?.contact).toEqual(await store.getContact(b));
     expect(byIds.filter((k) => k.state !== null)).toHaveLength(1);
     expect(await store.getContactsWithState([])).toEqual([]);
   });

@@ -214,8 +214,6 @@ export interface Store extends StoreReports {
   findContact(key: ContactKey): Promise<Contact | null>;
   /** Pages through contacts by id, for planners. */
   listContacts(afterId: number, limit: number): Promise<Contact[]>;
-  /** The same page, each contact with its stored state (null before its first event), in one read. */
-  listContactsWithState(afterId: number, limit: number): Promise<ContactWithState[]>;
   /** The contacts with these ids that exist, each with its stored state, in id order (for a batch of sends). */
   getContactsWithState(ids: readonly number[]): Promise<ContactWithState[]>;
   /**

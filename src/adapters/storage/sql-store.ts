@@ -17,7 +17,7 @@ import { createCampaign, getCampaign, setCampaignStatus } from './sql/campaigns.
 import { getSender, getTemplate, setSenderState, upsertSenders, upsertTemplates } from './sql/catalog.js';
 import { consentHistory, getConsent, setConsent, setConsents } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
-import { findContact, getContact, getContactsWithState, listContacts, listContactsWithState } from './sql/contacts.js';
+import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
 import { conversationOpenedAt, conversationWindow, recordConversation } from './sql/sender-conversations.js';
 import { appendDecisions } from './sql/decisions.js';
@@ -42,7 +42,7 @@ type Bound<K extends keyof Operations> = (db: SqlExecutor, ...args: Parameters<O
 
 /** Each store method is one SQL module; both backends share them and differ only in the executor. */
 const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
-  upsertContacts, getContact, findContact, listContacts, listContactsWithState, getContactsWithState, countSegment,
+  upsertContacts, getContact, findContact, listContacts, getContactsWithState, countSegment,
   setConsent, setConsents, getConsent, consentHistory,
   loadContactState, saveContactState,
   upsertTemplates, getTemplate, upsertSenders, getSender, setSenderState,

@@ -36,15 +36,6 @@ export async function listContacts(db: SqlRunner, afterId: number, limit: number
   return rows.map((row) => toContact(db.caps, row));
 }
 
-/**
- * A page of contacts, each with its stored state (null before its first event), in one query: a
- * planner walking every contact would otherwise read each state on its own.
- */
-export async function listContactsWithState(db: SqlRunner, afterId: number, limit: number): Promise<ContactWithState[]> {
-  const rows = await db.query(`${WITH_STATE} WHERE c.id > $1 ORDER BY c.id LIMIT $2`, [afterId, limit]);
-  return rows.map((row) => toContactWithState(db.caps, row));
-}
-
 /** The contacts with these ids that exist, each with its stored state, in id order; one read per 1,000 ids. */
 export async function getContactsWithState(db: SqlRunner, ids: readonly number[]): Promise<ContactWithState[]> {
   const unique = [...new Set(ids)];
