@@ -15,7 +15,7 @@ afterEach(async () => {
   h = null;
 });
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures/meta-webhooks');
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
 
 describe('simulator webhooks: signatures', () => {
   it('signs every POST so the right secret verifies it', async () => {

@@ -121,7 +121,7 @@ export interface FixtureBody {
   body: string;
 }
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures/meta-webhooks');
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
 
 /** Every case of every fixture file, as the bytes to post (pretty-printed, as some senders do). */
 export function fixtureBodies(): FixtureBody[] {

@@ -7,7 +7,7 @@ import { toContactEvents } from '../src/adapters/webhook/to-contact-events.js';
 import type { ParsedWebhook, WebhookItem } from '../src/adapters/webhook/webhook-item.js';
 
 // Real payloads, shared by the whole project; the repository sits next to them.
-const FIXTURE_DIR = path.resolve(import.meta.dirname, '../../shared/fixtures/meta-webhooks');
+const FIXTURE_DIR = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
 
 interface FixtureCase {
   family: string;

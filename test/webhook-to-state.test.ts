@@ -13,7 +13,7 @@ import { BACKENDS } from './store-backends.js';
 import { SECRET, startServer, WEBHOOK } from './webhook-endpoint-server.js';
 
 // Real payloads go through the real edge: signed POST → inbox → processor → contact state → decide.
-const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures/meta-webhooks');
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
 const fixture = (file: string, key: string): Record<string, unknown> => (JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, Record<string, unknown>>)[key] as Record<string, unknown>;
 const NOW = Date.UTC(2026, 0, 5, 9, 0, 0);
 const NOW_TS = `"timestamp":"${NOW / 1000}"`;

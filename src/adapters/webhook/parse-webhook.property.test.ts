@@ -6,7 +6,7 @@ import { parseWebhook } from './parse-webhook.js';
 import { toContactEvents } from './to-contact-events.js';
 import type { ParsedWebhook } from './webhook-item.js';
 
-const FIXTURE_DIR = path.resolve(import.meta.dirname, '../../../../shared/fixtures/meta-webhooks');
+const FIXTURE_DIR = path.resolve(import.meta.dirname, '../../../test/fixtures/meta-webhooks');
 
 const fixtureBodies: unknown[] = readdirSync(FIXTURE_DIR)
   .filter((file) => file.endsWith('.json'))

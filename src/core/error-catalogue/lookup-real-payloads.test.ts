@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { findErrorByCode, findErrorsByText, lookupError } from './index.js';
 
 /** Error objects from real webhook payloads and from the reference must be recognised by their wording. */
-const FIXTURES = path.resolve(import.meta.dirname, '../../../../shared/fixtures/meta-webhooks');
+const FIXTURES = path.resolve(import.meta.dirname, '../../../test/fixtures/meta-webhooks');
 
 interface MetaError {
   code: number;
