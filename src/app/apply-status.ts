@@ -53,7 +53,7 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   const template = intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null;
   await applySenderAndTemplateEffects(store, errorCode, { phoneNumberId: intent.phoneNumberId, template, backoffUntil: now + policy.senderBackoff.baseMs }, now);
 
-  const move = retryMove(plan, now, state.marketing.coolOffUntil, errorCode);
+  const move = retryMove(plan, now, state.marketing.coolOffUntil, errorCode, policy.blockedRecheckMs);
   if (move.kind === 'reschedule') {
     // Held rows wait for the contact to write in. If the message that opened the window was applied
     // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.

@@ -99,7 +99,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: InboxDeps): P
     }
     case 'template_quality': {
       const t = await applyTemplateQuality(store, item, now);
-      if (t !== null && t.quality === 'RED') {
+      if (t !== null && t.quality === 'RED' && policy.campaignBreaker.pauseOnRedTemplate) {
         await pauseRunningCampaigns(store, { templateId: t.id }, `Template ${t.name} (${t.language}) quality fell to RED: recipients are blocking or reporting it`, now);
       }
       return;
@@ -107,7 +107,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: InboxDeps): P
     case 'template_category':
       return applyTemplateCategory(store, item, now);
     case 'phone_quality':
-      if (await applyPhoneQuality(store, item, now)) {
+      if ((await applyPhoneQuality(store, item, now)) && policy.campaignBreaker.pauseOnQualityDrop) {
         await pauseRunningCampaigns(store, { category: 'marketing' }, `The number's quality rating dropped (${item.event}); review the audience and templates before resuming`, now);
       }
       return;

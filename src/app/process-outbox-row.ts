@@ -120,7 +120,7 @@ async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResu
         // unknown and a status webhook carrying our callback data settles it.
         return 'unknown';
       }
-      return moveRow(row, ctx, retryMove(planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()), now, null, null));
+      return moveRow(row, ctx, retryMove(planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()), now, null, null, ctx.policy.blockedRecheckMs));
     case 'rejected': {
       const code = result.code;
       const state = await applyContactEvents(store, row.contactId, [{ type: 'send_error', id: `err:${row.id}:${row.attempts}`, at: now, messageId: null, category: row.category, errorCode: code }], ctx.policy, now);
@@ -128,7 +128,7 @@ async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResu
       const backoffUntil = plan.kind === 'retry_at' ? plan.at : now + ctx.policy.senderBackoff.baseMs;
       const tpl = intent.template ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category } : null;
       await applySenderAndTemplateEffects(store, code, { phoneNumberId: intent.phoneNumberId, template: tpl, backoffUntil }, now);
-      return moveRow(row, ctx, retryMove(plan, now, state.marketing.coolOffUntil, code));
+      return moveRow(row, ctx, retryMove(plan, now, state.marketing.coolOffUntil, code, ctx.policy.blockedRecheckMs));
     }
   }
 }

@@ -1,18 +1,17 @@
 import type { RetryPlan } from '../core/retry-plan.js';
-import { HOUR, type Millis } from '../core/time.js';
+import type { Millis } from '../core/time.js';
 import type { RescheduleInput } from '../ports/store.js';
-
-/** Parked rows (template or account problems) are looked at again after this; breakers pause meanwhile. */
-export const PARK_MS = HOUR;
 
 /** Where a failed row goes next: back in line (queued or held) at a time, or ended. */
 export type RetryMove = { kind: 'reschedule'; input: RescheduleInput } | { kind: 'end'; outcome: 'failed' | 'capped_exhausted'; errorCode: number | null };
 
 /**
  * One reading of a retry plan for both places a failure is learnt: the send's own answer and a
- * failed status webhook. `coolOffUntil` is the contact's cool-off after the failure was applied.
+ * failed status webhook. `coolOffUntil` is the contact's cool-off after the failure was applied;
+ * parked rows (template or account problems) are looked at again after `parkMs` (the policy's
+ * `blockedRecheckMs`), breakers pausing their campaign meanwhile.
  */
-export function retryMove(plan: RetryPlan, now: Millis, coolOffUntil: Millis | null, errorCode: number | null): RetryMove {
+export function retryMove(plan: RetryPlan, now: Millis, coolOffUntil: Millis | null, errorCode: number | null, parkMs: Millis): RetryMove {
   const later = (status: 'queued' | 'held', until: Millis | null, capAttempt = false): RetryMove => ({ kind: 'reschedule', input: { status, until, capAttempt, errorCode } });
   switch (plan.kind) {
     case 'redecide':
@@ -22,7 +21,7 @@ export function retryMove(plan: RetryPlan, now: Millis, coolOffUntil: Millis | n
     case 'reroute_cloud':
       return later('queued', now);
     case 'park':
-      return later('queued', now + PARK_MS);
+      return later('queued', now + parkMs);
     case 'hold_for_window':
       return later('held', null);
     case 'give_up':

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CAP_SCHEDULE_PRESETS, DEFAULT_POLICY, type Policy } from '../core/policy.js';
+import type { Policy } from '../core/policy.js';
+import { policyEnvSchema, policyFromEnv } from './policy-env.js';
 
 /** Meta's Graph API; the version is configuration, never baked into a URL. */
 export const DEFAULT_API_BASE_URL = 'https://graph.facebook.com';
@@ -22,17 +23,21 @@ const envSchema = z.object({
   PACER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
   PACER_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   PACER_WORKER_MPS: z.coerce.number().int().min(1).max(10_000).default(80),
+  PACER_WORKER_PORT: port.default(0),
   PACER_DATA_DIR: z.string().min(1).default('./data'),
   PACER_HOST: z.string().min(1).default('127.0.0.1'),
   PACER_PORT: port.default(3000),
   PACER_ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PACER_MODE: z.enum(['production', 'development']).default('production'),
   PACER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
-  PACER_CAP_SCHEDULE: z.enum(Object.keys(CAP_SCHEDULE_PRESETS) as [keyof typeof CAP_SCHEDULE_PRESETS]).default('meta'),
-  PACER_CAP_CODES: list.transform((codes) => codes.map(Number)).pipe(z.array(z.number().int().positive())).optional(),
-  PACER_MARKETING_PATH: z.enum(['cloud', 'marketing_messages', 'marketing_messages_after_cap']).default('cloud'),
-  PACER_US_MARKETING_PAUSE: z.enum(['true', 'false']).default('true'),
+  ...policyEnvSchema,
 });
+
+/** Every variable the configuration reads (the docs test checks each is documented). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+/** Never echoed in an error message: secrets, and URLs that may carry a password. */
+const SECRET_VARIABLES = new Set(['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN', 'DATABASE_URL', 'PACER_ADMIN_TOKEN']);
 
 export interface Config {
   whatsapp: {
@@ -45,8 +50,8 @@ export interface Config {
     apiVersion: string;
   };
   storage: { databaseUrl: string | null; dataDir: string; schema: string; poolSize: number };
-  /** Dispatch: how long a claimed row is leased, and this process's own ceiling on sends a second. */
-  worker: { leaseMs: number; mps: number };
+  /** Dispatch: how long a claimed row is leased, this process's own ceiling on sends a second, and `pacer worker`'s loopback health port (0 picks one). */
+  worker: { leaseMs: number; mps: number; port: number };
   http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   mode: 'production' | 'development';
   policy: Policy;
@@ -58,13 +63,18 @@ export class ConfigError extends Error {
 
 /** Reads the environment once at start-up; the result is frozen and passed down. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    const problems = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? '');
+      const value = given[name];
+      const got = value === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got "${value.length > 60 ? `${value.slice(0, 60)}…` : value}")`;
+      return `${i.path.join('.')}: ${i.message}${got}`;
+    });
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  const capCodes = e.PACER_CAP_CODES ?? DEFAULT_POLICY.capCodes;
   const config: Config = {
     whatsapp: {
       accessToken: e.WHATSAPP_ACCESS_TOKEN ?? null,
@@ -76,16 +86,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       apiVersion: e.WHATSAPP_API_VERSION,
     },
     storage: { databaseUrl: e.DATABASE_URL ?? null, dataDir: e.PACER_DATA_DIR, schema: e.PACER_DB_SCHEMA, poolSize: e.PACER_DB_POOL_SIZE },
-    worker: { leaseMs: e.PACER_LEASE_MS, mps: e.PACER_WORKER_MPS },
+    worker: { leaseMs: e.PACER_LEASE_MS, mps: e.PACER_WORKER_MPS, port: e.PACER_WORKER_PORT },
     http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null, logLevel: e.PACER_LOG_LEVEL },
     mode: e.PACER_MODE,
-    policy: {
-      ...DEFAULT_POLICY,
-      capRetry: CAP_SCHEDULE_PRESETS[e.PACER_CAP_SCHEDULE],
-      capCodes: capCodes.includes(131049) ? capCodes : [131049, ...capCodes],
-      marketingPath: e.PACER_MARKETING_PATH,
-      usMarketingPause: e.PACER_US_MARKETING_PAUSE === 'true',
-    },
+    policy: policyFromEnv(e),
   };
   return deepFreeze(config);
 }

@@ -9,10 +9,7 @@ import {
 } from './contact-facts.js';
 import type { Decision, SendIntent, SendPath, SendReason } from './decision.js';
 import type { Policy } from './policy.js';
-import { HOUR, iso, type Millis } from './time.js';
-
-/** How soon a message blocked by a paused template or a stopped sender is looked at again. */
-const TEMPLATE_RECHECK_MS = HOUR;
+import { durationText, iso, type Millis } from './time.js';
 
 /**
  * May this contact receive this message now, through which path, and if not, why and until when.
@@ -45,8 +42,8 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
 
   const template = intent.template;
   if (template !== null && template.status === 'paused') {
-    // Meta pauses for 3 h, then 6 h; with no end announced, look again in an hour rather than drop it.
-    const until = template.pausedUntil !== null && template.pausedUntil > now ? template.pausedUntil : now + TEMPLATE_RECHECK_MS;
+    // Meta pauses for 3 h, then 6 h; with no end announced, look again later rather than drop it.
+    const until = template.pausedUntil !== null && template.pausedUntil > now ? template.pausedUntil : now + policy.blockedRecheckMs;
     return { kind: 'defer', until, reason: 'template_paused', explanation: `Meta paused this template for low quality; Pacer looks again at ${iso(until)}.` };
   }
   if (template !== null && template.status !== 'approved' && template.status !== 'unknown') {
@@ -56,7 +53,7 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
   const sender = intent.sender;
   if (sender.state === 'stopped') {
     // Not a skip: the message is still wanted once the number is fixed; the campaign breaker pauses the campaign.
-    const until = now + TEMPLATE_RECHECK_MS;
+    const until = now + policy.blockedRecheckMs;
     return { kind: 'defer', until, reason: 'sender_stopped', explanation: `The sender number is stopped until an operator acts (${sender.why}); Pacer looks again at ${iso(until)}.` };
   }
   if (sender.state === 'throttled' && sender.until > now) {
@@ -124,9 +121,10 @@ function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, p
     reason = 'inside_window';
   }
 
-  const freesAt = frequencyCapFreesAt(state, now, policy.frequencyCap);
-  if (freesAt !== null && policy.frequencyCap !== null) {
-    return { kind: 'defer', until: freesAt, reason: 'frequency_cap', explanation: `This contact already got ${policy.frequencyCap.max} marketing messages in the last ${Math.round(policy.frequencyCap.windowMs / 86_400_000)} days (our own cap); the next one waits until ${iso(freesAt)}.` };
+  const cap = policy.frequencyCap;
+  const freesAt = frequencyCapFreesAt(state, now, cap);
+  if (freesAt !== null && cap !== null) {
+    return { kind: 'defer', until: freesAt, reason: 'frequency_cap', explanation: `This contact already got ${cap.max} marketing message${cap.max === 1 ? '' : 's'} in the last ${durationText(cap.windowMs)} (your frequency cap); the next one waits until ${iso(freesAt)}.` };
   }
 
   const path = marketingPath(state, intent, policy);

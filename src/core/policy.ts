@@ -1,3 +1,4 @@
+import { DEFAULT_BREAKER, type BreakerConfig } from './campaign-breaker.js';
 import type { Category } from './category.js';
 import { DAY, HOUR, MINUTE, SECOND, type Millis } from './time.js';
 
@@ -9,6 +10,12 @@ export interface CapRetryPolicy {
   gapsMs: readonly Millis[];
   /** Attempts per campaign message, the first included, before it ends `capped_exhausted`. */
   maxAttemptsPerMessage: number;
+}
+
+/** Our own cap: at most `max` marketing messages per contact per `windowMs`. */
+export interface FrequencyCap {
+  max: number;
+  windowMs: Millis;
 }
 
 export interface BackoffPolicy {
@@ -23,14 +30,12 @@ export interface Policy {
   capCodes: readonly number[];
   /** Skip marketing templates to US (+1) numbers while Meta's pause stands. */
   usMarketingPause: boolean;
-  /** ISO regions where Meta applies no per-user marketing cap. */
-  uncappedRegions: readonly string[];
   /** After 131026, wait this long (or for an inbound message) before probing the number again. */
   unreachableQuietMs: Millis;
   /** An experiment-group (130472) hold is re-probed after this long outside any window; null = never. */
   experimentRecheckMs: Millis | null;
   /** Our own cap: at most `max` marketing messages per contact per `windowMs`; null disables it. */
-  frequencyCap: { max: number; windowMs: Millis } | null;
+  frequencyCap: FrequencyCap | null;
   marketingPath: MarketingPath;
   /** Categories that need explicit granted consent. Revoked consent is refused whatever this says. */
   consentRequired: Readonly<Record<Category, boolean>>;
@@ -49,6 +54,13 @@ export interface Policy {
   pairRateGapMs: Millis;
   /** Sender-wide backoff after 130429/80007/4/613. */
   senderBackoff: BackoffPolicy;
+  /**
+   * How soon a message blocked by something only Meta or an operator can fix is looked at again: a
+   * template paused with no end announced, a stopped sender, an error parked for an operator.
+   */
+  blockedRecheckMs: Millis;
+  /** When a running campaign pauses itself (cap share, RED template, quality drop). */
+  campaignBreaker: BreakerConfig;
 }
 
 export const CAP_SCHEDULE_PRESETS = {
@@ -64,12 +76,6 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   capRetry: CAP_SCHEDULE_PRESETS.meta,
   capCodes: [131049],
   usMarketingPause: true,
-  uncappedRegions: [
-    // EEA
-    'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU',
-    'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'IS', 'LI', 'NO',
-    'GB', 'JP', 'KR', 'NG', 'ZA',
-  ],
   unreachableQuietMs: 30 * DAY,
   experimentRecheckMs: 30 * DAY,
   frequencyCap: { max: 2, windowMs: 7 * DAY },
@@ -86,8 +92,23 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   pairRateBackoff: { baseMs: 1 * SECOND, maxMs: 5 * MINUTE, maxAttempts: 6 },
   pairRateGapMs: 6 * SECOND,
   senderBackoff: { baseMs: 1 * SECOND, maxMs: 2 * MINUTE, maxAttempts: 10 },
+  blockedRecheckMs: HOUR,
+  campaignBreaker: DEFAULT_BREAKER,
 });
 
 export function withCapPreset(policy: Policy, preset: CapSchedulePreset): Policy {
   return { ...policy, capRetry: CAP_SCHEDULE_PRESETS[preset] };
+}
+
+/** What a campaign may set for itself; absent (or null) keeps the installation's setting. */
+export interface CampaignPolicy {
+  /** This campaign's own frequency cap; `max` 0 turns the cap off for it. */
+  frequencyCap?: FrequencyCap | null;
+}
+
+/** The policy `decide` applies to one campaign's rows: the installation's, with the campaign's overrides. */
+export function policyForCampaign(policy: Policy, campaign: CampaignPolicy | null): Policy {
+  const cap = campaign?.frequencyCap ?? null;
+  if (cap === null) return policy;
+  return { ...policy, frequencyCap: cap.max > 0 ? cap : null };
 }

@@ -9,3 +9,11 @@ export const DAY = 24 * HOUR;
 export function iso(ms: Millis): string {
   return new Date(ms).toISOString();
 }
+
+/** A duration as an operator reads it, in its largest whole unit: `7 days`, `12 h`, `90 min`, `6 s`. */
+export function durationText(ms: Millis): string {
+  if (ms >= DAY && ms % DAY === 0) return ms === DAY ? '1 day' : `${ms / DAY} days`;
+  if (ms >= HOUR && ms % HOUR === 0) return `${ms / HOUR} h`;
+  if (ms >= MINUTE && ms % MINUTE === 0) return `${ms / MINUTE} min`;
+  return `${ms / SECOND} s`;
+}
