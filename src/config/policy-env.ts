@@ -79,8 +79,7 @@ export const policyEnvSchema = {
   PACER_BREAKER_PAUSE_ON_QUALITY_DROP: flag.default(DEFAULT_BREAKER.pauseOnQualityDrop),
 };
 
-const policyEnv = z.object(policyEnvSchema);
-export type PolicyEnv = z.output<typeof policyEnv>;
+export type PolicyEnv = z.output<z.ZodObject<typeof policyEnvSchema>>;
 
 /** The policy the variables describe: the built-in one where a variable is unset. */
 export function policyFromEnv(e: PolicyEnv): Policy {
