@@ -1,4 +1,4 @@
-import type { Policy } from '../core/policy.js';
+import { policyForCampaign, type Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
@@ -113,7 +113,8 @@ export class Dispatcher {
     const audits: DecisionAuditInput[] = [];
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
-    // Templates and senders are read once per pass, through whichever transaction is open.
+    const policies = new Map<string, Promise<Policy>>();
+    // Templates, senders and campaigns are read once per pass, through whichever transaction is open.
     let reader: Store = store;
     const ctx: RowContext = {
       store,
@@ -124,6 +125,9 @@ export class Dispatcher {
       random: this.deps.random,
       template: (name, language) => memo(templates, `${name}\u0000${language}`, () => reader.getTemplate(name, language)),
       sender: (id) => memo(senders, id, () => reader.getSender(id)),
+      policyFor: (campaignId) => campaignId === null
+        ? Promise.resolve(this.deps.policy)
+        : memo(policies, String(campaignId), async () => policyForCampaign(this.deps.policy, await reader.getCampaign(campaignId))),
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
     };

@@ -24,6 +24,8 @@ export interface RowContext {
   random: () => number;
   template: (name: string, language: string) => Promise<Template | null>;
   sender: (phoneNumberId: string) => Promise<Sender | null>;
+  /** The policy `decide` applies to a row of this campaign (its own frequency cap), or to a one-off (null). */
+  policyFor: (campaignId: number | null) => Promise<Policy>;
   audit: (entry: DecisionAuditInput) => void;
   /** The number's messaging limit and pair-rate spacing. */
   pacing: NumberPacing;
@@ -48,11 +50,12 @@ export type PreparedRow =
 export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise<PreparedRow> {
   const { store } = ctx;
   const intent = parseOutboxIntent(row.intent, row.id);
-  const [contact, state, template, sender] = await Promise.all([
+  const [contact, state, template, sender, policy] = await Promise.all([
     store.getContact(row.contactId),
     loadContactState(store, row.contactId),
     intent.template ? ctx.template(intent.template.name, intent.template.language) : Promise.resolve(null),
     ctx.sender(intent.phoneNumberId),
+    ctx.policyFor(row.campaignId),
   ]);
   if (contact === null) throw new Error(`outbox row ${row.id}: contact ${row.contactId} does not exist`);
   const now = ctx.now();
@@ -68,7 +71,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     messagingLimit: limit,
     lastSentToContactAt: ctx.pacing.lastSentTo(row.contactId),
   };
-  const decision = decide(state, sendIntent, now, ctx.policy);
+  const decision = decide(state, sendIntent, now, policy);
   ctx.audit(auditOf(row, decision, now));
   const settled = (ok: boolean, outcome: RowOutcome): PreparedRow => ({ kind: 'settled', row, outcome: ok ? outcome : 'lost_lease' });
   switch (decision.kind) {

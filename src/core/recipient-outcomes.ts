@@ -1,12 +1,13 @@
 import { classifyCode } from './error-catalogue/index.js';
 import { classTitle } from './error-class-label.js';
 import type { ErrorClass } from './error-class.js';
-import type { SkipReason } from './decision.js';
+import type { DeferReason, SkipReason } from './decision.js';
+import { iso, type Millis } from './time.js';
 
 /** What happened to one recipient of a campaign, as an operator reads it. */
 export type RecipientOutcome =
   | 'read' | 'delivered' | 'accepted'
-  | 'capped_pending_retry' | 'retry_pending' | 'held_for_window' | 'waiting' | 'sending' | 'unknown'
+  | 'capped_pending_retry' | 'retry_pending' | 'deferred' | 'held_for_window' | 'waiting' | 'sending' | 'unknown'
   | 'capped_exhausted' | 'skipped' | 'failed' | 'cancelled';
 
 /** One (status, outcome, last error code) cell of a campaign's rows, as the store counts them. */
@@ -15,6 +16,21 @@ export interface OutcomeCell {
   outcome: string | null;
   code: number | null;
   count: number;
+}
+
+/**
+ * Rows still waiting (queued or held) with the same status, last error code and latest decision, as
+ * the store counts them: what `decide` last said about them, and when they are next due.
+ */
+export interface WaitingCell {
+  status: 'queued' | 'held';
+  code: number | null;
+  /** Kind and reason of the row's latest decision; null before its first one. */
+  decision: { kind: string; reason: string } | null;
+  count: number;
+  /** Earliest and latest next attempt among them (a defer's until, a retry's time); null when none has one. */
+  firstAt: Millis | null;
+  lastAt: Millis | null;
 }
 
 export interface OutcomeGroup {
@@ -26,6 +42,8 @@ export interface OutcomeGroup {
   count: number;
   /** Error codes inside the group, most frequent first. */
   codes: { code: number; count: number }[];
+  /** Waiting groups: the earliest and latest time their rows are next due. */
+  until?: { first: Millis; last: Millis };
 }
 
 const SKIP_LABELS: Record<SkipReason, string> = {
@@ -40,15 +58,26 @@ const SKIP_LABELS: Record<SkipReason, string> = {
 };
 const ENDED_UNSENT = 'campaign_ended';
 
+const DEFER_LABELS: Record<DeferReason, string> = {
+  frequency_cap: 'Deferred by your frequency cap',
+  marketing_cool_off: "Cooling off after WhatsApp's per-user cap",
+  template_paused: 'Deferred: the template is paused by Meta',
+  sender_throttled: 'Deferred: the sender number is backing off',
+  sender_stopped: 'Deferred: the sender number is stopped',
+  messaging_limit: "Deferred by the number's messaging limit",
+  pair_rate: 'Spaced out: this number messaged the person moments ago',
+};
+
 /**
  * A campaign's recipients grouped the way an operator asks about them: delivered and read, waiting
  * with the reason (a cap retry, a window hold), skipped with the decision's reason, failed by error
  * class. `skips` counts skipped rows by the reason of their skip decision; skipped rows without one
- * were left unsent when the campaign ended.
+ * were left unsent when the campaign ended. With `waiting`, the rows still waiting are grouped from
+ * it instead of `cells`: rows a decision deferred by the reason it gave, with until when.
  */
-export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly { reason: string; count: number }[], capCodes: readonly number[]): OutcomeGroup[] {
+export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly { reason: string; count: number }[], capCodes: readonly number[], waiting?: readonly WaitingCell[]): OutcomeGroup[] {
   const groups = new Map<string, OutcomeGroup>();
-  const add = (key: string, outcome: RecipientOutcome, label: string, errorClass: ErrorClass | null, count: number, code: number | null) => {
+  const add: Add = (key, outcome, label, errorClass, count, code, times = null) => {
     const g = groups.get(key) ?? { key, outcome, label, errorClass, count: 0, codes: [] };
     g.count += count;
     if (code !== null) {
@@ -56,10 +85,19 @@ export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly
       if (known) known.count += count;
       else g.codes.push({ code, count });
     }
+    if (times !== null) g.until = g.until === undefined ? { ...times } : { first: Math.min(g.until.first, times.first), last: Math.max(g.until.last, times.last) };
     groups.set(key, g);
   };
   let skipped = 0;
+  for (const w of waiting ?? []) {
+    const cls = w.code === null ? null : classifyCode(w.code, capCodes);
+    const times = w.status === 'queued' && w.firstAt !== null && w.lastAt !== null ? { first: w.firstAt, last: w.lastAt } : null;
+    const deferred = w.status === 'queued' && w.decision?.kind === 'defer' ? w.decision.reason : null;
+    if (deferred !== null) add(`deferred:${deferred}`, 'deferred', DEFER_LABELS[deferred as DeferReason] ?? `Deferred: ${deferred}`, cls, w.count, w.code, times);
+    else waitingGroup({ status: w.status, outcome: null, code: w.code, count: w.count }, cls, add, times);
+  }
   for (const c of cells) {
+    if (waiting !== undefined && c.outcome === null && (c.status === 'queued' || c.status === 'held')) continue;
     const cls = c.code === null ? null : classifyCode(c.code, capCodes);
     switch (c.outcome) {
       case 'read': add('read', 'read', 'Read', null, c.count, null); break;
@@ -70,7 +108,7 @@ export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly
       case 'skipped': skipped += c.count; break;
       case 'failed': add(`failed:${cls ?? 'unknown'}`, 'failed', `Failed: ${cls === null ? 'no code' : classTitle(cls)}`, cls, c.count, c.code); break;
       case null:
-      default: waiting(c, cls, add);
+      default: waitingGroup(c, cls, add);
     }
   }
   let explained = 0;
@@ -82,16 +120,29 @@ export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly
   return [...groups.values()].map((g) => ({ ...g, codes: g.codes.sort((a, b) => b.count - a.count) })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
 }
 
-type Add = (key: string, outcome: RecipientOutcome, label: string, errorClass: ErrorClass | null, count: number, code: number | null) => void;
+type Times = { first: Millis; last: Millis } | null;
+type Add = (key: string, outcome: RecipientOutcome, label: string, errorClass: ErrorClass | null, count: number, code: number | null, times?: Times) => void;
 
-function waiting(c: OutcomeCell, cls: ErrorClass | null, add: Add): void {
+function waitingGroup(c: OutcomeCell, cls: ErrorClass | null, add: Add, times: Times = null): void {
   switch (c.status) {
     case 'held': return add('held_for_window', 'held_for_window', 'Held until the contact writes in', cls, c.count, c.code);
     case 'queued':
-      if (cls === 'per_user_marketing_cap') return add('capped_pending_retry', 'capped_pending_retry', 'Capped by WhatsApp, retry scheduled', cls, c.count, c.code);
-      if (cls !== null) return add(`retry_pending:${cls}`, 'retry_pending', `Retry scheduled: ${classTitle(cls)}`, cls, c.count, c.code);
-      return add('waiting', 'waiting', 'Waiting to be sent', null, c.count, null);
+      if (cls === 'per_user_marketing_cap') return add('capped_pending_retry', 'capped_pending_retry', 'Capped by WhatsApp, retry scheduled', cls, c.count, c.code, times);
+      if (cls !== null) return add(`retry_pending:${cls}`, 'retry_pending', `Retry scheduled: ${classTitle(cls)}`, cls, c.count, c.code, times);
+      return add('waiting', 'waiting', 'Waiting to be sent', null, c.count, null, times);
     case 'unknown': return add('unknown', 'unknown', 'Fate unknown after a crash (never re-sent blindly)', null, c.count, null);
     default: return add('sending', 'sending', 'Being sent', null, c.count, null);
   }
+}
+
+/** When a waiting group's rows are next due, as a phrase: `until 2026-12-08 09:00 UTC`, or a range. */
+export function untilPhrase(g: Pick<OutcomeGroup, 'outcome' | 'until'>, format: (at: Millis) => string = minuteUtc): string | null {
+  if (g.until === undefined) return null;
+  const word = g.outcome === 'waiting' ? 'due' : 'until';
+  const { first, last } = g.until;
+  return format(first) === format(last) ? `${word} ${format(last)}` : `${word} ${format(first)} to ${format(last)}`;
+}
+
+function minuteUtc(at: Millis): string {
+  return `${iso(at).slice(0, 16).replace('T', ' ')} UTC`;
 }

@@ -3,6 +3,7 @@
  * facts a diagnosis gathers. Part of the `Store` port (which extends `StoreReports`).
  */
 import type { CodeCount, ConsentMix, Usage } from '../core/diagnosis-facts.js';
+import type { WaitingCell } from '../core/recipient-outcomes.js';
 import type { Millis } from '../core/time.js';
 import type { Category } from '../core/category.js';
 import type { ConsentStatus, DeliveryStatus } from '../core/contact-event.js';
@@ -195,6 +196,8 @@ export interface StoreReports {
   outboxBreakdown(campaignId: number): Promise<OutboxBreakdownRow[]>;
   /** A campaign's skipped rows by the reason of their skip decision, most frequent first. */
   skipReasons(campaignId: number): Promise<{ reason: string; count: number }[]>;
+  /** A campaign's waiting rows by status, last error code and latest decision, most first, with when they are next due. */
+  waitingReasons(campaignId: number): Promise<WaitingCell[]>;
   retryRecovery(campaignId: number): Promise<RetryRecovery>;
   templateOutcomes(): Promise<TemplateOutcomeRow[]>;
   /** A page of a campaign's pending retries or held rows, by id. */

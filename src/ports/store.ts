@@ -2,6 +2,7 @@ import type { Category } from '../core/category.js';
 import type { ConsentStatus, DeliveryStatus } from '../core/contact-event.js';
 import type { ContactState } from '../core/contact-state.js';
 import type { TemplateStatus } from '../core/decision.js';
+import type { FrequencyCap } from '../core/policy.js';
 import type { Reachability, SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { StoreReports } from './store-reports.js';
@@ -163,6 +164,8 @@ export interface CampaignInput {
   scheduledAt: Millis | null;
   /** When the campaign ends whatever is left (held or not yet due rows); null runs until done. */
   endsAt?: Millis | null;
+  /** This campaign's own frequency cap (`max` 0 turns it off); null or absent: the configured cap applies. */
+  frequencyCap?: FrequencyCap | null;
   policyPreset: string;
   status: CampaignStatus;
 }

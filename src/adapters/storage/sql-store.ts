@@ -30,6 +30,7 @@ import { contactInbound, recordInbound } from './sql/inbound-messages.js';
 import { listOutboxRows } from './sql/outbox-list.js';
 import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
+import { waitingReasons } from './sql/waiting-reasons.js';
 import { claimDue, nextWorkAt } from './sql/outbox-claim.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
@@ -57,7 +58,7 @@ const OPERATIONS: { [K in keyof Operations]: Bound<K> } = {
   createApiToken, findApiToken, listApiTokens, revokeApiToken, outboxTotals,
   conversationWindow, conversationOpenedAt, recordConversation,
   recordSenderChange, senderChanges, recordInbound, contactInbound,
-  deliveryFunnel, failuresByCode, outboxBreakdown, skipReasons, retryRecovery, templateOutcomes, listOutboxRows,
+  deliveryFunnel, failuresByCode, outboxBreakdown, skipReasons, waitingReasons, retryRecovery, templateOutcomes, listOutboxRows,
   diagnosisSends, diagnosisTemplates, diagnosisCampaigns, diagnosisAudience, sendAttempts,
 };
 

@@ -12,6 +12,7 @@ export function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
     segment: json(caps, row['segment']),
     scheduledAt: intOrNull(row['scheduled_at']),
     endsAt: intOrNull(row['ends_at']),
+    frequencyCap: frequencyCapOf(row),
     policyPreset: String(row['policy_preset']),
     status: String(row['status']) as CampaignStatus,
     pauseReason: textOrNull(row['pause_reason']),
@@ -20,11 +21,18 @@ export function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
   };
 }
 
-const CREATE = `INSERT INTO campaigns (name, template_id, sender_id, segment, scheduled_at, policy_preset, status, created_at, updated_at, ends_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) RETURNING id`;
+function frequencyCapOf(row: SqlRow): Campaign['frequencyCap'] {
+  const max = intOrNull(row['frequency_cap_max']);
+  return max === null ? null : { max, windowMs: int(row['frequency_cap_window_ms']) };
+}
+
+const CREATE = `INSERT INTO campaigns (name, template_id, sender_id, segment, scheduled_at, policy_preset, status, created_at, updated_at, ends_at,
+  frequency_cap_max, frequency_cap_window_ms)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11) RETURNING id`;
 
 export async function createCampaign(db: SqlRunner, c: CampaignInput, now: number): Promise<number> {
-  const rows = await db.query(CREATE, [c.name, c.templateId, c.senderId, toJson(c.segment), c.scheduledAt, c.policyPreset, c.status, now, c.endsAt ?? null]);
+  const cap = c.frequencyCap ?? null;
+  const rows = await db.query(CREATE, [c.name, c.templateId, c.senderId, toJson(c.segment), c.scheduledAt, c.policyPreset, c.status, now, c.endsAt ?? null, cap?.max ?? null, cap?.windowMs ?? null]);
   return int(rows[0]?.['id']);
 }
 
