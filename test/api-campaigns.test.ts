@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { iso } from '../src/core/time.js';
+import { DAY, iso } from '../src/core/time.js';
 import { body, startApi, T0 } from './api-harness.js';
 import { BACKENDS } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
@@ -28,6 +28,27 @@ describe.each(BACKENDS)('REST API: campaigns and templates ($name)', (backend) =
     const paced = await rig.call('GET', `/api/v1/campaigns/${seed.campaignId}`);
     expect(paced.json).toMatchObject({ pace: { tier: 'TIER_50', perDay: 50, usedLast24h: 3, waiting: 3, daysNeeded: 1, throughputMps: 80 } });
     expect(await rig.call('GET', '/api/v1/campaigns/9999')).toMatchObject({ status: 404, json: { error: 'not_found' } });
+  });
+
+  it('shows why waiting recipients wait: the reason of their latest decision and until when', async () => {
+    const rig = await startApi(backend);
+    const seed = await seedCampaign(rig.store, T0, 3);
+    await rig.store.insertOutbox(seed.rows(() => T0), T0);
+    const [a, b] = await rig.store.claimDue({ owner: 'w', now: T0, leaseMs: 60_000, limit: 2 });
+    if (a === undefined || b === undefined) throw new Error('two rows expected');
+    for (const [row, until] of [[a, T0 + 6 * DAY], [b, T0 + 7 * DAY]] as const) {
+      await rig.store.appendDecisions([{ outboxId: row.id, contactId: row.contactId, kind: 'defer', reason: 'frequency_cap', explanation: 'cap', until, at: T0 }]);
+      await rig.store.reschedule(row.id, 'w', { status: 'queued', until, capAttempt: false, errorCode: null }, T0);
+    }
+    const one = await rig.call('GET', `/api/v1/campaigns/${seed.campaignId}`);
+    expect(one.json).toMatchObject({
+      frequencyCap: null,
+      frequencyCapInEffect: { cap: { max: 2, windowMs: 7 * DAY }, from: 'configuration' },
+      outcomes: [
+        { key: 'deferred:frequency_cap', outcome: 'deferred', label: 'Deferred by your frequency cap', count: 2, until: { first: iso(T0 + 6 * DAY), last: iso(T0 + 7 * DAY) } },
+        { key: 'waiting', label: 'Waiting to be sent', count: 1, until: { first: iso(T0), last: iso(T0) } },
+      ],
+    });
   });
 
   it('pauses with a reason, resumes clearing it, cancels for good: queued rows end cancelled', async () => {

@@ -195,3 +195,19 @@ describe.each(sqlite)('Dashboard over HTTP ($name)', (backend) => {
     expect(rig.logText()).not.toContain('7700900123');
   });
 });
+
+describe.each(BACKENDS)('Dashboard campaign page: why recipients wait ($name)', (backend) => {
+  it('shows rows deferred by the frequency cap with until when, and the cap in effect', async () => {
+    const rig = await startDashboard(backend);
+    const seed = await seedCampaign(rig.store, T0, 3);
+    await rig.store.insertOutbox(seed.rows(() => T0), T0);
+    for (const row of await rig.store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 3 })) {
+      const until = T0 + 7 * 24 * HOUR;
+      await rig.store.appendDecisions([{ outboxId: row.id, contactId: row.contactId, kind: 'defer', reason: 'frequency_cap', explanation: 'cap', until, at: T0 }]);
+      await rig.store.reschedule(row.id, 'w', { status: 'queued', until, capAttempt: false, errorCode: null }, T0);
+    }
+    const page = await rig.get(`/campaigns/${seed.campaignId}`, { cookie: await rig.login() });
+    expect(page.text).toMatch(/<tr data-group="deferred:frequency_cap"><th>Deferred by your frequency cap<br><span class="until muted">until 2026-01-12 09:00 UTC<\/span><\/th><td class="num">3<\/td>/);
+    expect(page.text).toContain('Frequency cap: 2 per 7 days (PACER_FREQUENCY_CAP)');
+  });
+});

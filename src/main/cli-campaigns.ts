@@ -45,6 +45,7 @@ export function registerCampaignCommands(program: Command, out: (text: string) =
     .option('--at <iso>', 'start sending at this time (default: when started)')
     .option('--ends <iso>', 'end the campaign at this time: rows still held or not yet due are skipped')
     .option('--preset <name>', '131049 retry schedule: meta, 12h, 24h, 48h', 'meta')
+    .option('--frequency-cap <cap>', "this campaign's own frequency cap, e.g. 1/7d, or off (default: PACER_FREQUENCY_CAP)")
     .option('--json', 'JSON output')
     .action(async (opts: CreateOptions & { json?: boolean }) => {
       const config = loadConfig(process.env);

@@ -1,8 +1,10 @@
 import { campaignAction, CampaignActionError } from '../../app/campaign-actions.js';
+import { campaignOutcomes, frequencyCapInEffect, outcomesJson } from '../../app/campaign-outcomes.js';
 import { campaignPace } from '../../app/campaign-pace.js';
+import { frequencyCapText, parseFrequencyCap } from '../../core/duration.js';
 import { paceSentence } from '../../core/messaging-limit.js';
 import type { Policy } from '../../core/policy.js';
-import { recipientOutcomes } from '../../core/recipient-outcomes.js';
+import { untilPhrase } from '../../core/recipient-outcomes.js';
 import { parseSegment } from '../../app/segment-schema.js';
 import { startCampaign } from '../../app/start-campaign.js';
 import { isCategory } from '../../core/category.js';
@@ -18,6 +20,8 @@ export interface CreateOptions {
   at?: string;
   ends?: string;
   preset: string;
+  /** `1/7d` or `off`; absent: the configured frequency cap. */
+  frequencyCap?: string;
 }
 
 /** `pacer campaign create`: the template must be registered; the sender is the configured number. */
@@ -42,12 +46,14 @@ export async function createCampaignCommand(store: Store, o: CreateOptions, send
   if (scheduledAt !== null && Number.isNaN(scheduledAt)) throw new CliFailure('--at must be an ISO time, e.g. 2026-12-01T09:00:00Z', EXIT.usage);
   const endsAt = o.ends === undefined ? null : Date.parse(o.ends);
   if (endsAt !== null && (Number.isNaN(endsAt) || endsAt <= (scheduledAt ?? now))) throw new CliFailure('--ends must be an ISO time after the start, e.g. 2026-12-08T09:00:00Z', EXIT.usage);
+  const frequencyCap = o.frequencyCap === undefined ? null : parseFrequencyCap(o.frequencyCap);
+  if (o.frequencyCap !== undefined && frequencyCap === null) throw new CliFailure(`--frequency-cap must be like 1/7d (at most 1 to 16 marketing messages per contact per window) or off, got "${o.frequencyCap}"`, EXIT.usage);
   const senderRow = (await store.getSender(sender.phoneNumberId)) ?? null;
   const senderId = senderRow?.id ?? (await store.upsertSenders([{ phoneNumberId: sender.phoneNumberId, displayNumber: sender.phoneNumberId, qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], now))[0];
   if (senderId === undefined) throw new CliFailure('could not record the sender number');
   // Marketing campaigns need marketing consent unless the segment says otherwise explicitly.
   const withConsent = segment.consent === undefined && template.category === 'marketing' ? { ...segment, consent: ['marketing' as const] } : segment;
-  const id = await store.createCampaign({ name: o.name, templateId: template.id, senderId, segment: JSON.parse(JSON.stringify(withConsent)) as JsonObject, scheduledAt, endsAt, policyPreset: o.preset, status: 'draft' }, now);
+  const id = await store.createCampaign({ name: o.name, templateId: template.id, senderId, segment: JSON.parse(JSON.stringify(withConsent)) as JsonObject, scheduledAt, endsAt, frequencyCap, policyPreset: o.preset, status: 'draft' }, now);
   const created = await store.getCampaign(id);
   if (created === null) throw new CliFailure('campaign was not stored');
   return created;
@@ -71,13 +77,18 @@ export async function actionCommand(store: Store, id: number, action: 'pause' | 
   }
 }
 
-export async function statusText(store: Store, c: Campaign, now: number, policy: Pick<Policy, 'capCodes'>): Promise<{ text: string; json: unknown }> {
+export async function statusText(store: Store, c: Campaign, now: number, policy: Policy): Promise<{ text: string; json: unknown }> {
   const counters = await store.campaignCounters(c.id);
   const pace = await campaignPace(store, c, counters.queued + counters.held, now);
-  const outcomes = recipientOutcomes(await store.outboxBreakdown(c.id), await store.skipReasons(c.id), policy.capCodes);
-  const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters, pace, outcomes };
-  const lines = outcomes.map((g) => `    ${String(g.count).padStart(7)}  ${g.label}${g.codes.length > 0 ? ` (${g.codes.map((x) => `${x.code} × ${x.count}`).join(', ')})` : ''}`);
-  const text = [`#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}`, `  ${counters.total} recipient(s)${lines.length === 0 ? ', none yet' : ':'}`, ...lines, `  ${paceSentence(pace)}`].join('\n');
+  const outcomes = await campaignOutcomes(store, c, policy);
+  const cap = frequencyCapInEffect(c, policy);
+  const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters, pace, frequencyCapInEffect: cap, outcomes: outcomesJson(outcomes) };
+  const lines = outcomes.map((g) => {
+    const until = untilPhrase(g);
+    return `    ${String(g.count).padStart(7)}  ${g.label}${g.codes.length > 0 ? ` (${g.codes.map((x) => `${x.code} × ${x.count}`).join(', ')})` : ''}${until === null ? '' : `, ${until}`}`;
+  });
+  const capLine = `  Frequency cap: ${frequencyCapText(cap.cap)}${cap.from === 'campaign' ? " (this campaign's own)" : ' (PACER_FREQUENCY_CAP)'}`;
+  const text = [`#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}`, `  ${counters.total} recipient(s)${lines.length === 0 ? ', none yet' : ':'}`, ...lines, `  ${paceSentence(pace)}`, capLine].join('\n');
   return { text, json };
 }
 

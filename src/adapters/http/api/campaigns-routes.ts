@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { campaignAction, CampaignActionError } from '../../../app/campaign-actions.js';
+import { campaignOutcomes, frequencyCapInEffect, outcomesJson } from '../../../app/campaign-outcomes.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
 import { iso } from '../../../core/time.js';
 import type { Campaign, CampaignCounters } from '../../../ports/store.js';
@@ -9,6 +10,11 @@ import { route, type AnyRoute } from './route-table.js';
 import { idParams, isoOrNull, isoTime } from './schemas.js';
 
 const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
+
+const frequencyCapSchema = z.object({
+  max: z.number().int().describe('marketing messages per contact at most'),
+  windowMs: z.number().int().describe('in this many milliseconds'),
+});
 
 const campaignSchema = z.object({
   id: z.number().int(),
@@ -20,6 +26,7 @@ const campaignSchema = z.object({
   segment: z.record(z.string(), z.unknown()),
   scheduledAt: isoTime.nullable(),
   policyPreset: z.string(),
+  frequencyCap: frequencyCapSchema.nullable().describe("the campaign's own frequency cap (max 0: none); null: the configured PACER_FREQUENCY_CAP"),
   createdAt: isoTime,
   updatedAt: isoTime,
 });
@@ -35,10 +42,25 @@ const paceSchema = z.object({
   throughputMps: z.number().int().nullable(),
 }).describe('the effective cap: how the messaging limit spreads this campaign over days');
 
+const outcomeSchema = z.object({
+  key: z.string().describe('stable group key, e.g. `read`, `deferred:frequency_cap`, `skipped:no_consent`'),
+  outcome: z.string(),
+  label: z.string(),
+  errorClass: z.string().nullable(),
+  count: z.number().int(),
+  codes: z.array(z.object({ code: z.number().int(), count: z.number().int() })),
+  until: z.object({ first: isoTime, last: isoTime }).optional().describe('waiting groups: when their rows are next due, earliest and latest'),
+}).describe('recipients grouped by what happened to them; waiting ones by the reason of their latest decision');
+
+const capInEffectSchema = z.object({
+  cap: frequencyCapSchema.nullable().describe('null: no frequency cap applies'),
+  from: z.enum(['campaign', 'configuration']),
+}).describe("the frequency cap decide applies to this campaign's rows");
+
 function campaignJson(c: Campaign): z.output<typeof campaignSchema> {
   return {
     id: c.id, name: c.name, status: c.status, pauseReason: c.pauseReason, templateId: c.templateId, senderId: c.senderId, segment: c.segment,
-    scheduledAt: isoOrNull(c.scheduledAt), policyPreset: c.policyPreset, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
+    scheduledAt: isoOrNull(c.scheduledAt), policyPreset: c.policyPreset, frequencyCap: c.frequencyCap ?? null, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
   };
 }
 
@@ -52,7 +74,7 @@ const ACTIONS = {
 
 /** Campaigns: list, one with its counters, and the operator actions. */
 export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
-  const { store, clock } = deps;
+  const { store, clock, policy } = deps;
   const actions = (Object.keys(ACTIONS) as (keyof typeof ACTIONS)[]).map((action) =>
     route({
       method: 'POST', url: `/campaigns/:id/${action}`, operationId: `${action}Campaign`, tag: 'campaigns', summary: ACTIONS[action],
@@ -84,14 +106,22 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
       handler: async ({ query }) => ({ items: (await store.listCampaigns(query.status === undefined ? {} : { status: query.status })).map(campaignJson) }),
     }),
     route({
-      method: 'GET', url: '/campaigns/:id', operationId: 'getCampaign', tag: 'campaigns', summary: 'One campaign with its counters and pace',
+      method: 'GET', url: '/campaigns/:id', operationId: 'getCampaign', tag: 'campaigns', summary: 'One campaign with its counters, pace, frequency cap and recipient outcomes',
       params: idParams,
-      responses: { 200: { description: 'The campaign', schema: campaignSchema.extend({ counters: countersSchema, pace: paceSchema }) }, 404: { description: 'No such campaign' } },
+      responses: {
+        200: { description: 'The campaign', schema: campaignSchema.extend({ counters: countersSchema, pace: paceSchema, frequencyCapInEffect: capInEffectSchema, outcomes: z.array(outcomeSchema) }) },
+        404: { description: 'No such campaign' },
+      },
       handler: async ({ params }) => {
         const campaign = await store.getCampaign(params.id);
         if (campaign === null) throw notFound(`campaign ${params.id}`);
         const counters = await store.campaignCounters(campaign.id);
-        return { ...withCounters(campaign, counters), pace: await campaignPace(store, campaign, counters.queued + counters.held, clock.now()) };
+        return {
+          ...withCounters(campaign, counters),
+          pace: await campaignPace(store, campaign, counters.queued + counters.held, clock.now()),
+          frequencyCapInEffect: frequencyCapInEffect(campaign, policy),
+          outcomes: outcomesJson(await campaignOutcomes(store, campaign, policy)),
+        };
       },
     }),
     ...actions,

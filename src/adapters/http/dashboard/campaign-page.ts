@@ -1,8 +1,10 @@
-import { recipientOutcomes, type OutcomeGroup } from '../../../core/recipient-outcomes.js';
+import { recipientOutcomes, untilPhrase, type OutcomeGroup } from '../../../core/recipient-outcomes.js';
 import { DAY } from '../../../core/time.js';
 import type { Campaign, OutboxListRow, RetryRecovery } from '../../../ports/store.js';
 import type { DashboardDeps } from './dashboard-deps.js';
+import { frequencyCapInEffect } from '../../../app/campaign-outcomes.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
+import { frequencyCapText } from '../../../core/duration.js';
 import { paceSentence } from '../../../core/messaging-limit.js';
 import { errorLink } from './error-link.js';
 import { failureChart } from './failure-chart.js';
@@ -28,7 +30,7 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
   const campaign = await store.getCampaign(id);
   if (campaign === null) return null;
   const now = deps.clock.now();
-  const [template, funnel, breakdown, recovery, retries, held, failures, skips] = await Promise.all([
+  const [template, funnel, breakdown, recovery, retries, held, failures, skips, waitingRows] = await Promise.all([
     store.getTemplateById(campaign.templateId),
     store.deliveryFunnel(id),
     store.outboxBreakdown(id),
@@ -37,17 +39,20 @@ export async function campaignPage(deps: DashboardDeps, viewer: Viewer, id: numb
     store.listOutboxRows({ campaignId: id, kind: 'held', afterId: q.heldAfter, limit: PAGE_SIZE }),
     store.failuresByCode(id, Math.floor(now / DAY) * DAY - (FAILURE_DAYS - 1) * DAY, DAY),
     store.skipReasons(id),
+    store.waitingReasons(id),
   ]);
   // The rows still to send, from the breakdown already read.
   const waiting = breakdown.filter((r) => r.status === 'queued' || r.status === 'held').reduce((n, r) => n + r.count, 0);
   const pace = await campaignPace(store, campaign, waiting, now);
+  const cap = frequencyCapInEffect(campaign, deps.policy);
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
 <p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
 <p>Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}</p>
 <p class="pace">${paceSentence(pace)}</p>
+<p class="frequency-cap">Frequency cap: ${frequencyCapText(cap.cap)} ${cap.from === 'campaign' ? "(this campaign's own)" : '(PACER_FREQUENCY_CAP)'}</p>
 ${actions(campaign, viewer)}
 <h2>Funnel</h2>${funnelView(funnel)}
-<h2>Outcomes by class</h2>${outcomesView(recipientOutcomes(breakdown, skips, deps.policy.capCodes))}
+<h2>Outcomes by class</h2>${outcomesView(recipientOutcomes(breakdown, skips, deps.policy.capCodes, waitingRows))}
 <h2>Retry recovery</h2>${recoveryView(recovery)}
 <h2>Failures by error code, last ${FAILURE_DAYS} days</h2>${failureChart(failures, now, FAILURE_DAYS)}
 <h2>Pending retries</h2>${rowList(id, retries, 'retries', q)}
@@ -70,11 +75,15 @@ function actions(c: Campaign, viewer: Viewer): Html | null {
   return html`<div class="actions">${form('pause', 'Pause')}${form('resume', 'Resume')}${form('cancel', 'Cancel campaign', html`<label><input type="checkbox" name="confirm" value="yes" required> ends every row still waiting</label> `)}</div>`;
 }
 
-/** Recipients by what happened to them, with the error codes behind each group. */
+/** Recipients by what happened to them, with the error codes behind each group; waiting ones until when. */
 function outcomesView(groups: readonly OutcomeGroup[]): Html {
   if (groups.length === 0) return html`<p class="muted">No recipients yet.</p>`;
   const total = groups.reduce((n, g) => n + g.count, 0);
-  const rowsHtml = groups.map((g) => html`<tr data-group="${g.key}"><th>${g.label}${g.errorClass === null ? null : html` <span class="muted">(${g.errorClass})</span>`}</th><td class="num">${count(g.count)}</td><td class="num">${percent(g.count, total)}</td>
+  const until = (g: OutcomeGroup) => {
+    const phrase = untilPhrase(g, when);
+    return phrase === null ? null : html`<br><span class="until muted">${phrase}</span>`;
+  };
+  const rowsHtml = groups.map((g) => html`<tr data-group="${g.key}"><th>${g.label}${g.errorClass === null ? null : html` <span class="muted">(${g.errorClass})</span>`}${until(g)}</th><td class="num">${count(g.count)}</td><td class="num">${percent(g.count, total)}</td>
 <td>${g.codes.map((c) => html`<span class="code-count">${errorLink(c.code)} × ${count(c.count)}</span><br>`)}</td></tr>`);
   return html`<table class="outcomes"><thead><tr><th>Outcome</th><th class="num">Recipients</th><th class="num">Share</th><th>Error codes</th></tr></thead><tbody>${rowsHtml}</tbody></table>`;
 }
