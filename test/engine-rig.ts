@@ -29,6 +29,8 @@ export interface RigOptions {
   policy?: Policy;
   /** Who opted in to marketing (everyone opted in to utility). Default: everyone. */
   marketingConsent?: (u: SimUser) => boolean;
+  /** Who has a recorded utility opt-in; the others have none recorded (neither granted nor revoked). Default: everyone. */
+  utilityConsent?: (u: SimUser) => boolean;
   /** Each worker's own pace, and the sender's throughput unless `senderMps` says otherwise. */
   mps?: number;
   /** The sender number's throughput, which all workers share. */
@@ -101,7 +103,7 @@ async function setUp(sim: Simulator, store: Store, engines: readonly Engine[], c
   const optedIn = options.marketingConsent ?? (() => true);
   const records: ContactRecord[] = sim.users.map((u) => ({
     phoneE164: `+${u.phone}`, name: u.name, tags: [], attributes: { country: u.country },
-    consent: { marketing: optedIn(u), utility: true },
+    consent: { marketing: optedIn(u), ...(options.utilityConsent?.(u) === false ? {} : { utility: true }) },
   }));
   const { ids: contactIds } = await importContactRecords(store, records, 'engine-test-import', policy, clock.now());
   const [marketingTemplateId] = await store.upsertTemplates([
