@@ -17,5 +17,4 @@ describe('configuration docs', () => {
   it('documents no variable in docs/configuration.md that the configuration does not read', () => {
     expect(named(doc('docs/configuration.md')).filter((v) => !CONFIG_VARIABLES.includes(v))).toEqual([]);
   });
-
 });
