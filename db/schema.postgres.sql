@@ -241,7 +241,7 @@ CREATE INDEX consent_events_contact ON consent_events USING btree (contact_id, a
 
 CREATE INDEX decisions_contact ON decisions USING btree (contact_id, at);
 
-CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id);
+CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id, id);
 
 CREATE INDEX decisions_send_at ON decisions USING btree (at) WHERE (kind = 'send'::text);
 

@@ -185,7 +185,7 @@ CREATE INDEX consent_events_contact ON consent_events (contact_id, at);
 
 CREATE INDEX decisions_contact ON decisions (contact_id, at);
 
-CREATE INDEX decisions_outbox ON decisions (outbox_id);
+CREATE INDEX decisions_outbox ON decisions (outbox_id, id);
 
 CREATE INDEX decisions_send_at ON decisions (at) WHERE kind = 'send';
 

@@ -9,7 +9,7 @@ export type DeferReason =
   | 'frequency_cap' // our own K-per-window marketing cap
   | 'template_paused' // paused by Meta for a known time
   | 'sender_throttled' // sender number backing off (130429 and friends)
-  | 'sender_stopped' // account or number problem: looked at again hourly while an operator acts
+  | 'sender_stopped' // account or number problem: looked at again (blockedRecheckMs) while an operator acts
   | 'messaging_limit' // the number reached its portfolio limit of new people per 24 h
   | 'pair_rate'; // this number messaged this person a moment ago
 

@@ -10,9 +10,10 @@ import { outboxCampaignCounters } from './migrations/0009-outbox-campaign-counte
 import { sendPace } from './migrations/0010-send-pace.js';
 import { outboxLeanIndexes } from './migrations/0011-outbox-lean-indexes.js';
 import { campaignFrequencyCap } from './migrations/0012-campaign-frequency-cap.js';
+import { latestDecisionPerRow } from './migrations/0013-latest-decision-per-row.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
 
 /** The one ordered list, shared by both backends. Append only; never edit a released migration. */
-export const MIGRATIONS: readonly Migration[] = [initial, eventOutbox, apiTokens, outboxByCampaign, campaignEnd, dashboardHistory, senderConversations, decisionsByTime, outboxCampaignCounters, sendPace, outboxLeanIndexes, campaignFrequencyCap];
+export const MIGRATIONS: readonly Migration[] = [initial, eventOutbox, apiTokens, outboxByCampaign, campaignEnd, dashboardHistory, senderConversations, decisionsByTime, outboxCampaignCounters, sendPace, outboxLeanIndexes, campaignFrequencyCap, latestDecisionPerRow];
