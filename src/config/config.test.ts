@@ -103,6 +103,7 @@ describe('loadConfig', () => {
       ['PACER_FREQUENCY_CAP', '2/0m', /like 2\/7d/],
       ['PACER_CONSENT_REQUIRED', 'marketing,sms', /categories \(marketing, utility, authentication, service\)/],
       ['PACER_CAP_SCHEDULE', '10m', /gaps of at least 1 h/],
+      ['PACER_CAP_SCHEDULE', 'toString', /gaps of at least 1 h/],
       ['PACER_CAP_MAX_ATTEMPTS', '0', /PACER_CAP_MAX_ATTEMPTS/],
       ['PACER_UNREACHABLE_QUIET', '30', /a duration like/],
       ['PACER_EXPERIMENT_RECHECK', 'sometimes', /or never/],

@@ -45,7 +45,7 @@ const words = text('comma-separated words, or none', (v) => (v.toLowerCase() ===
  */
 export const policyEnvSchema = {
   PACER_CAP_SCHEDULE: text(`${Object.keys(CAP_SCHEDULE_PRESETS).join(', ')}, or comma-separated gaps of at least 1 h like 24h,48h,72h`, (v) => {
-    if (v in CAP_SCHEDULE_PRESETS) return CAP_SCHEDULE_PRESETS[v as keyof typeof CAP_SCHEDULE_PRESETS].gapsMs;
+    if (Object.hasOwn(CAP_SCHEDULE_PRESETS, v)) return CAP_SCHEDULE_PRESETS[v as keyof typeof CAP_SCHEDULE_PRESETS].gapsMs;
     const gaps = items(v).map(parseDuration);
     return gaps.length > 0 && gaps.every((g): g is Millis => g !== null && g >= HOUR) ? gaps : null;
   }).optional(),
@@ -56,7 +56,7 @@ export const policyEnvSchema = {
   PACER_FREQUENCY_CAP: text(`like 2/7d (at most 1 to ${FREQUENCY_CAP_MAX} marketing messages per contact per window of at least 1 min), or off`, parseFrequencyCap).optional(),
   PACER_CONSENT_REQUIRED: text(`comma-separated categories (${CATEGORIES.join(', ')}), or none`, (v): Category[] | null => {
     if (v.toLowerCase() === 'none') return [];
-    const list = items(v);
+    const list = items(v.toLowerCase());
     return list.length > 0 && list.every(isCategory) ? list : null;
   }).optional(),
   PACER_UNREACHABLE_QUIET: duration(HOUR).optional(),
