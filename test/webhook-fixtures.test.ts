@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { toContactEvents } from '../src/adapters/webhook/to-contact-events.js';
-import type { ParsedWebhook, WebhookItem } from '../src/adapters/webhook/webhook-item.js';
+import type { ParsedWebhook, WebhookItem } from '../src/ports/webhook-items.js';
 
 // Real payloads, shared by the whole project; the repository sits next to them.
 const FIXTURE_DIR = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');

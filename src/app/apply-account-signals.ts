@@ -1,7 +1,7 @@
 import type { Category } from '../core/category.js';
 import type { TemplateStatus } from '../core/decision.js';
 import { HOUR, type Millis } from '../core/time.js';
-import type { AccountUpdateItem, BusinessCapabilityItem, PhoneQualityItem, TemplateCategoryItem, TemplateQualityItem, TemplateStatusItem } from '../adapters/webhook/webhook-item.js';
+import type { AccountUpdateItem, BusinessCapabilityItem, PhoneQualityItem, TemplateCategoryItem, TemplateQualityItem, TemplateStatusItem } from '../ports/webhook-items.js';
 import type { Sender, Store, Template } from '../ports/store.js';
 
 /** Meta's template events, as the template status `decide` reads. */

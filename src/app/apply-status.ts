@@ -3,7 +3,7 @@ import { classifyCode } from '../core/error-catalogue/index.js';
 import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
 import { SECOND, type Millis } from '../core/time.js';
-import type { StatusItem } from '../adapters/webhook/webhook-item.js';
+import type { StatusItem } from '../ports/webhook-items.js';
 import { categoryFromPricing } from '../adapters/webhook/to-contact-events.js';
 import type { Store } from '../ports/store.js';
 import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';

@@ -1,6 +1,6 @@
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { toContactEvents } from '../adapters/webhook/to-contact-events.js';
-import type { InboundItem, WebhookItem } from '../adapters/webhook/webhook-item.js';
+import type { InboundItem, WebhookItem } from '../ports/webhook-items.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseWebhook } from './parse-webhook.js';
 import { toContactEvents } from './to-contact-events.js';
-import type { ParsedWebhook } from './webhook-item.js';
+import type { ParsedWebhook } from '../../ports/webhook-items.js';
 
 const FIXTURE_DIR = path.resolve(import.meta.dirname, '../../../test/fixtures/meta-webhooks');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebhook } from './parse-webhook.js';
 import { body, messagesChange, PNID, status, textMessage, WABA } from './test-support.js';
-import type { StatusItem, WebhookItem } from './webhook-item.js';
+import type { StatusItem, WebhookItem } from '../../ports/webhook-items.js';
 
 const kinds = (items: WebhookItem[]) => items.map((i) => i.kind);
 const statuses = (items: WebhookItem[]) => items.filter((i): i is StatusItem => i.kind === 'status');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Category } from '../../core/category.js';
 import type { ContactEvent, DeliveryStatus } from '../../core/contact-event.js';
 import { assertNever } from '../../core/error-class.js';
-import type { ContactKey, InboundItem, StatusItem, UserPreferenceItem, WebhookItem } from './webhook-item.js';
+import type { ContactKey, InboundItem, StatusItem, UserPreferenceItem, WebhookItem } from '../../ports/webhook-items.js';
 
 /** A fact about one contact, ready for the reducer. */
 export interface KeyedContactEvent {
