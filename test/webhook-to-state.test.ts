@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { processInbox } from '../src/app/process-inbox.js';
 import { applyContactEvents, loadContactState } from '../src/app/update-contact-state.js';
+import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { signBody } from '../src/adapters/webhook/signature.js';
 import { decide } from '../src/core/decide.js';
 import type { SendIntent } from '../src/core/decision.js';
@@ -55,7 +56,7 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
   async function rig() {
     const store = await backend.open();
     const server = await startServer(store);
-    const process = () => processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5 });
+    const process = () => processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5, parse: parseWebhook });
     return { store, origin: server.origin, process };
   }
 

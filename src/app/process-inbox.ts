@@ -1,13 +1,12 @@
-import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
-import { toContactEvents } from '../adapters/webhook/to-contact-events.js';
-import type { InboundItem, WebhookItem } from '../ports/webhook-items.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
 import { StoreError, type InboxRow, type Store } from '../ports/store.js';
+import type { InboundItem, ParseWebhook, WebhookItem } from '../ports/webhook-items.js';
 import { applyAccountUpdate, applyBusinessCapability, applyPhoneQuality, applyTemplateCategory, applyTemplateQuality, applyTemplateStatus } from './apply-account-signals.js';
 import { applyStatus } from './apply-status.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
+import { toContactEvents } from './to-contact-events.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 export interface InboxDeps {
@@ -15,6 +14,8 @@ export interface InboxDeps {
   policy: Policy;
   clock: Clock;
   random: () => number;
+  /** The webhook adapter's parser, passed in by the composition root. */
+  parse: ParseWebhook;
 }
 
 export interface InboxResult {
@@ -61,7 +62,7 @@ async function processRow(row: InboxRow, deps: InboxDeps): Promise<{ items: numb
   } catch (error) {
     return { items: 0, quarantine: `body is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const parsed = parseWebhook(body);
+  const parsed = deps.parse(body);
   for (const item of parsed.items) await applyItem(item, row.id, deps);
   if (parsed.problems.length === 0) return { items: parsed.items.length, quarantine: null };
   const listed = parsed.problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`).join('; ');

@@ -1,76 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebhook } from './parse-webhook.js';
-import { body, messagesChange, status, textMessage } from './test-support.js';
-import { categoryFromPricing, toContactEvents } from './to-contact-events.js';
+import type { InboundItem, UserPreferenceItem, WebhookItem, WebhookSource } from '../ports/webhook-items.js';
+import { toContactEvents } from './to-contact-events.js';
 
-const eventsOf = (input: unknown) => {
-  const parsed = parseWebhook(input);
-  expect(parsed.problems).toEqual([]);
-  return toContactEvents(parsed.items);
-};
+// Items as the webhook parser gives them; parsing real payloads into these is the parser's test.
 
-describe('categoryFromPricing', () => {
-  it.each([
-    ['marketing', 'marketing'],
-    ['marketing_lite', 'marketing'],
-    ['utility', 'utility'],
-    ['authentication', 'authentication'],
-    ['authentication_international', 'authentication'],
-    ['service', 'service'],
-    ['MARKETING', 'marketing'],
-    ['referral_conversion', null],
-    ['group_marketing', null],
-    [null, null],
-  ] as const)('%s → %s', (pricing, category) => {
-    expect(categoryFromPricing(pricing)).toBe(category);
-  });
-});
+const source: WebhookSource = { wabaId: '102290129340398', phoneNumberId: '106540352242922' };
+const path = 'entry[0].changes[0].value.messages[0]';
+
+function inbound(messageId: string, type: string, extra: Partial<InboundItem> = {}): InboundItem {
+  return {
+    kind: 'inbound', source, path, messageId, at: 1760000100000, type,
+    from: { waId: '447700900123', userId: null },
+    text: null, button: null, interactive: null, media: null, referral: null, context: null, system: null, errors: [],
+    ...extra,
+  };
+}
+
+function preference(contact: UserPreferenceItem['contact'], value: string, at: number, extra: Partial<UserPreferenceItem> = {}): UserPreferenceItem {
+  return { kind: 'user_preference', source, path: 'entry[0].changes[0].value.user_preferences[0]', contact, value, category: 'marketing_messages', detail: null, at, signupId: null, ...extra };
+}
 
 describe('toContactEvents', () => {
-  it('turns each status into a status event keyed by the recipient, with id wamid:status', () => {
-    const events = eventsOf(body([messagesChange({
-      statuses: [
-        status('wamid.1', 'sent', '1760000000', { pricing: { category: 'marketing_lite' } }),
-        status('wamid.1', 'failed', '1760000005', { errors: [{ code: 131049 }, { code: 131000 }] }),
-        status('wamid.2', 'played', '1760000009', { recipient_id: '447700900999' }),
-      ],
-    })]));
-    expect(events).toEqual([
-      { contact: { waId: '447700900123', userId: null }, event: { type: 'status', id: 'wamid.1:sent', at: 1760000000000, messageId: 'wamid.1', status: 'sent', category: 'marketing', errorCode: null } },
-      { contact: { waId: '447700900123', userId: null }, event: { type: 'status', id: 'wamid.1:failed', at: 1760000005000, messageId: 'wamid.1', status: 'failed', category: null, errorCode: 131049 } },
-      { contact: { waId: '447700900999', userId: null }, event: { type: 'status', id: 'wamid.2:played', at: 1760000009000, messageId: 'wamid.2', status: 'played', category: null, errorCode: null } },
-    ]);
-  });
-
-  it('takes a failed status error from the change when the status carries none', () => {
-    const events = eventsOf(body([messagesChange({ statuses: [status('wamid.1', 'failed')], errors: [{ code: 131050, title: 'stopped' }] })]));
-    expect(events[0]?.event).toMatchObject({ status: 'failed', errorCode: 131050 });
-  });
-
-  it('keeps a status with no recipient identifiers, for the caller to resolve by message id', () => {
-    const events = eventsOf(body([messagesChange({ statuses: [{ id: 'wamid.9', status: 'failed', timestamp: '1760000000', errors: [{ code: 131026 }] }] })]));
-    expect(events).toEqual([{ contact: { waId: null, userId: null }, event: expect.objectContaining({ messageId: 'wamid.9', errorCode: 131026 }) }]);
-  });
-
-  it('skips status values it does not know yet', () => {
-    expect(eventsOf(body([messagesChange({ statuses: [status('wamid.1', 'held_for_quality_assessment')] })]))).toEqual([]);
-  });
-
-  it('fills the BSUID of a status recipient from the contacts of the change', () => {
-    const events = eventsOf(body([messagesChange({ contacts: [{ wa_id: '447700900123', user_id: 'GB.abc' }], statuses: [status('wamid.1', 'read')] })]));
-    expect(events[0]?.contact).toEqual({ waId: '447700900123', userId: 'GB.abc' });
-  });
-
   it('turns inbound messages into inbound events by kind', () => {
-    const events = eventsOf(body([messagesChange({
-      contacts: [{ wa_id: '447700900123' }],
-      messages: [
-        textMessage('wamid.t', 'STOP'),
-        { from: '447700900123', id: 'wamid.b', timestamp: '1760000101', type: 'button', button: { payload: 'STOP_PROMO', text: 'Stop promotions' } },
-        { from: '447700900123', id: 'wamid.l', timestamp: '1760000102', type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 'row-2', title: 'Tuesday' } } },
-        { from: '447700900123', id: 'wamid.i', timestamp: '1760000103', type: 'image', image: { id: 'm1', caption: 'stop' } },
-      ],
-    })]));
+    const events = toContactEvents([
+      inbound('wamid.t', 'text', { text: 'STOP' }),
+      inbound('wamid.b', 'button', { at: 1760000101000, button: { payload: 'STOP_PROMO', text: 'Stop promotions' } }),
+      inbound('wamid.l', 'interactive', { at: 1760000102000, interactive: { type: 'list_reply', id: 'row-2', title: 'Tuesday', description: null } }),
+      inbound('wamid.i', 'image', { at: 1760000103000, media: { type: 'image', id: 'm1', mimeType: null, caption: 'stop' } }),
+    ]);
     expect(events.map((e) => e.event)).toEqual([
       { type: 'inbound', id: 'wamid.t', at: 1760000100000, kind: 'text', text: 'STOP', payload: null, freeEntry: false },
       { type: 'inbound', id: 'wamid.b', at: 1760000101000, kind: 'button', text: 'Stop promotions', payload: 'STOP_PROMO', freeEntry: false },
@@ -80,36 +37,40 @@ describe('toContactEvents', () => {
   });
 
   it('marks a message that arrived from a Click-to-WhatsApp ad as a free entry', () => {
-    const events = eventsOf(body([messagesChange({
-      messages: [textMessage('wamid.ad', 'Hi, I saw your ad', { referral: { source_type: 'ad', source_id: '120', ctwa_clid: 'abc' } })],
-    })]));
+    const events = toContactEvents([
+      inbound('wamid.ad', 'text', { text: 'Hi, I saw your ad', referral: { sourceType: 'ad', sourceId: '120', sourceUrl: null, ctwaClid: 'abc' } }),
+    ]);
     expect(events[0]?.event).toMatchObject({ kind: 'text', freeEntry: true });
   });
 
   it('keys a BSUID-only sender by user_id', () => {
-    const events = eventsOf(body([messagesChange({
-      contacts: [{ user_id: 'US.777' }],
-      messages: [{ from_user_id: 'US.777', id: 'wamid.u', timestamp: '1760000000', type: 'text', text: { body: 'hello' } }],
-    })]));
+    const events = toContactEvents([inbound('wamid.u', 'text', { from: { waId: null, userId: 'US.777' }, text: 'hello' })]);
     expect(events[0]?.contact).toEqual({ waId: null, userId: 'US.777' });
   });
 
   it('gives no event for system notices, change errors or account fields', () => {
-    expect(eventsOf(body(
-      [messagesChange({ messages: [{ from: '447700900123', id: 'wamid.s', timestamp: '1760000000', type: 'system', system: { type: 'user_changed_number' } }], errors: [{ code: 131000 }] })],
-      [{ field: 'account_update', value: { event: 'ACCOUNT_DELETED' } }, { field: 'security', value: {} }],
-    ))).toEqual([]);
+    const items: WebhookItem[] = [
+      inbound('wamid.s', 'system', { system: { type: 'user_changed_number', body: null, newWaId: null } }),
+      { kind: 'change_error', source, path: 'entry[0].changes[0].value.errors[0]', error: { code: 131000, title: null, message: null, details: null, href: null } },
+      { kind: 'account_update', source: { wabaId: source.wabaId, phoneNumberId: null }, path: 'entry[1].changes[0]', at: null, event: 'ACCOUNT_DELETED', restrictions: [], violationType: null, banState: null, banDate: null, details: {} },
+      { kind: 'ignored', source: { wabaId: source.wabaId, phoneNumberId: null }, path: 'entry[1].changes[1]', field: 'security', at: null },
+    ];
+    expect(toContactEvents(items)).toEqual([]);
+  });
+
+  it('leaves statuses to applyStatus, which matches them to their outbox row first', () => {
+    expect(toContactEvents([{
+      kind: 'status', source, path: 'entry[0].changes[0].value.statuses[0]', messageId: 'wamid.1', status: 'read', at: 1760000000000,
+      recipient: { waId: '447700900123', userId: null }, groupId: null, callbackData: null, pricing: null, conversation: null, errors: [],
+    }])).toEqual([]);
   });
 
   it('turns stop and resume preferences into preference events, in order, and skips signups', () => {
-    const events = eventsOf(body([{ field: 'user_preferences', value: {
-      metadata: { phone_number_id: '1' },
-      user_preferences: [
-        { wa_id: '447700900123', value: 'stop', category: 'marketing_messages', timestamp: 1760000200 },
-        { user_id: 'US.5', value: 'resume', category: 'marketing_messages', timestamp: '1760000300' },
-        { wa_id: '447700900123', value: 'signup', signup_id: '42', timestamp: 1760000400 },
-      ],
-    } }]));
+    const events = toContactEvents([
+      preference({ waId: '447700900123', userId: null }, 'stop', 1760000200000),
+      preference({ waId: null, userId: 'US.5' }, 'resume', 1760000300000),
+      preference({ waId: '447700900123', userId: null }, 'signup', 1760000400000, { category: null, signupId: '42' }),
+    ]);
     expect(events).toEqual([
       { contact: { waId: '447700900123', userId: null }, event: { type: 'preference', id: expect.stringMatching(/^preference:[0-9a-f]{16}:stop:1760000200000$/), at: 1760000200000, value: 'stop' } },
       { contact: { waId: null, userId: 'US.5' }, event: { type: 'preference', id: expect.stringMatching(/^preference:[0-9a-f]{16}:resume:1760000300000$/), at: 1760000300000, value: 'resume' } },
@@ -117,14 +78,11 @@ describe('toContactEvents', () => {
   });
 
   it('derives preference ids that are stable across redeliveries, differ between users and hide the number', () => {
-    const preference = (waId: string) => body([{ field: 'user_preferences', value: {
-      metadata: { phone_number_id: '1' },
-      user_preferences: [{ wa_id: waId, value: 'stop', timestamp: 1760000200 }],
-    } }]);
-    const first = eventsOf(preference('447700900123'))[0]?.event.id;
+    const stop = (waId: string) => toContactEvents([preference({ waId, userId: null }, 'stop', 1760000200000, { category: null })]);
+    const first = stop('447700900123')[0]?.event.id;
     expect(first).toBeDefined();
-    expect(eventsOf(preference('447700900123'))[0]?.event.id).toBe(first);
-    expect(eventsOf(preference('447700900124'))[0]?.event.id).not.toBe(first);
+    expect(stop('447700900123')[0]?.event.id).toBe(first);
+    expect(stop('447700900124')[0]?.event.id).not.toBe(first);
     expect(first).not.toContain('447700900123');
   });
 });

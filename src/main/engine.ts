@@ -5,6 +5,7 @@ import { buildHttpServer } from '../adapters/http/build-server.js';
 import { operatorApi } from '../adapters/http/api/operator-api.js';
 import { dashboard } from '../adapters/http/dashboard/dashboard-plugin.js';
 import type { HttpLogLevel } from '../adapters/http/log-options.js';
+import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { checkBreakers } from '../app/check-breakers.js';
 import { completeFinishedCampaigns } from '../app/complete-campaigns.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
@@ -70,7 +71,7 @@ const PACE_BURST_MS = 100;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
-  const pump = new InboxPump({ store, policy, clock, random }, (error) => process.stderr.write(`pacer: inbox processing failed: ${String(error)}\n`));
+  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook }, (error) => process.stderr.write(`pacer: inbox processing failed: ${String(error)}\n`));
   const logLevel = o.http.logLevel ?? false;
   let api: CloudApi | null = null;
   let dispatcher: Dispatcher | null = null;
