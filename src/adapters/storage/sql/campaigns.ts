@@ -33,6 +33,14 @@ export async function getCampaign(db: SqlRunner, id: number): Promise<Campaign |
   return row ? toCampaign(db.caps, row) : null;
 }
 
+export async function listCampaigns(db: SqlRunner, filter: { status?: CampaignStatus }): Promise<Campaign[]> {
+  const rows =
+    filter.status === undefined
+      ? await db.query('SELECT * FROM campaigns ORDER BY id')
+      : await db.query('SELECT * FROM campaigns WHERE status = $1 ORDER BY id', [filter.status]);
+  return rows.map((row) => toCampaign(db.caps, row));
+}
+
 export async function setCampaignStatus(db: SqlRunner, id: number, status: CampaignStatus, pauseReason: string | null, now: number): Promise<boolean> {
   const changed = await db.execute('UPDATE campaigns SET status = $2, pause_reason = $3, updated_at = $4 WHERE id = $1', [id, status, pauseReason, now]);
   return changed === 1;
