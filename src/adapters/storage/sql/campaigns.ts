@@ -3,7 +3,7 @@ import type { Capabilities } from '../capabilities.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
 import { int, intOrNull, json, textOrNull, toJson } from './values.js';
 
-export function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
+function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
   return {
     id: int(row['id']),
     name: String(row['name']),

@@ -2,7 +2,7 @@ import type { Sender, SenderInput, SenderState } from '../../../ports/store.js';
 import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { int, intOrNull, textOrNull } from './values.js';
 
-export function toSender(row: SqlRow): Sender {
+function toSender(row: SqlRow): Sender {
   return {
     id: int(row['id']),
     phoneNumberId: String(row['phone_number_id']),

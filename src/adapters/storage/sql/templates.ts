@@ -4,7 +4,7 @@ import type { Template, TemplateInput } from '../../../ports/store.js';
 import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { int, intOrNull, textOrNull } from './values.js';
 
-export function toTemplate(row: SqlRow): Template {
+function toTemplate(row: SqlRow): Template {
   return {
     id: int(row['id']),
     name: String(row['name']),
