@@ -4,7 +4,7 @@ import type { ContactState } from '../core/contact-state.js';
 import type { Policy } from '../core/policy.js';
 import { planRetry, type AttemptHistory } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
-import type { Store } from '../ports/store.js';
+import type { ContactStateStore, SenderStore, TemplateStore } from '../ports/store.js';
 import { retryMove, type RetryMove } from './retry-move.js';
 import { applySenderAndTemplateEffects } from './send-effects.js';
 import { applyContactEvents } from './update-contact-state.js';
@@ -30,7 +30,7 @@ export interface MessageFailure {
 }
 
 export interface FailureDeps {
-  store: Store;
+  store: ContactStateStore & SenderStore & TemplateStore;
   policy: Policy;
   random: () => number;
 }

@@ -1,7 +1,7 @@
 import { classifyCode } from '../core/error-catalogue/index.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { Store } from '../ports/store.js';
+import type { ContactStateStore, EventLogStore, OutboxSettlementStore, SenderStore, TemplateStore } from '../ports/store.js';
 import type { StatusItem } from '../ports/webhook-items.js';
 import { applyFailure } from './apply-failure.js';
 import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';
@@ -9,7 +9,7 @@ import { statusEvent } from './status-event.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 export interface StatusDeps {
-  store: Store;
+  store: EventLogStore & OutboxSettlementStore & ContactStateStore & SenderStore & TemplateStore;
   policy: Policy;
   random: () => number;
   resolveContact: (key: { waId: string | null; userId: string | null }) => Promise<number | null>;
