@@ -2,7 +2,7 @@ import type { Policy } from '../core/policy.js';
 import { MINUTE, SECOND, type Millis } from '../core/time.js';
 import type { Scheduler, Timer } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
-import type { Store } from '../ports/store.js';
+import type { OutboxClaimStore } from '../ports/store.js';
 import { checkBreakers } from './check-breakers.js';
 import { completeFinishedCampaigns } from './complete-campaigns.js';
 import { DispatchTracker, type DispatchStatus, type NextPassReason } from './dispatch-status.js';
@@ -14,9 +14,11 @@ export const RETRY_AFTER_FAILURE = 5 * SECOND;
 const MIN_PACED_WAIT = 10;
 const DUE_RECHECK = 100;
 
+/** Where the next work is, and what the campaign checks read and write. */
+export type DispatchLoopStore = Pick<OutboxClaimStore, 'nextWorkAt'> & Parameters<typeof checkBreakers>[0] & Parameters<typeof completeFinishedCampaigns>[0];
+
 export interface DispatchLoopDeps {
-  /** Where the next work is (`nextWorkAt`), and the campaign checks' reads and writes. */
-  store: Store;
+  store: DispatchLoopStore;
   clock: Scheduler;
   policy: Policy;
   /** Claims due rows and processes them: one pass per `tick`. */
@@ -174,7 +176,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
  * absent (a row fell due while the pass ran, or another worker was claiming it): look again
  * shortly, never after the long idle poll.
  */
-async function idleUntil(store: Pick<Store, 'nextWorkAt'>, now: Millis): Promise<Millis> {
+async function idleUntil(store: Pick<OutboxClaimStore, 'nextWorkAt'>, now: Millis): Promise<Millis> {
   const at = await store.nextWorkAt();
   if (at === null) return now + IDLE_POLL;
   return at > now ? Math.min(at, now + IDLE_POLL) : now + DUE_RECHECK;

@@ -3,8 +3,9 @@ import type { DispatchStatus } from '../../app/dispatch-status.js';
 import type { Policy } from '../../core/policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
-import { operatorApi } from './api/operator-api.js';
+import { operatorApi, type OperatorApiOptions } from './api/operator-api.js';
 import type { RateLimitSettings } from './api/rate-limit.js';
+import type { DashboardDeps } from './dashboard/dashboard-deps.js';
 import { dashboard } from './dashboard/dashboard-plugin.js';
 import { healthRoutes } from './health-routes.js';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
@@ -33,8 +34,11 @@ export interface AppConfig {
   phoneNumberId: string | null;
 }
 
+/** The store roles of every route: the inbox's writes and the read /healthz makes, the API's and the dashboard's. */
+export type AppStore = Pick<Store, 'appendInboxBatch' | 'listUnprocessedInbox'> & OperatorApiOptions['store'] & DashboardDeps['store'];
+
 export interface AppDeps {
-  store: Store;
+  store: AppStore;
   clock: Clock;
   policy: Policy;
   config: AppConfig;
