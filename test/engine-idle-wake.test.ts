@@ -37,8 +37,8 @@ interface Worker {
 }
 
 /**
- * One engine on a hand clock, its dispatcher started (nothing listens at the API address: these
- * passes send nothing). `during` runs inside each claim, after the rows were read, as time that
+ * One engine on a hand clock, dispatching (nothing listens at the API address: these passes send
+ * nothing). `during` runs inside each claim, after the rows were read, as time that
  * passes while a pass runs on real time.
  */
 async function startWorker(store: Store, during: (clock: HandClock) => void = () => undefined): Promise<Worker> {
@@ -57,8 +57,8 @@ async function startWorker(store: Store, during: (clock: HandClock) => void = ()
     store: racing(store), clock, policy: DEFAULT_POLICY, random: () => 0.5,
     http: { host: '127.0.0.1', port: 0, appSecrets: ['idle-wake-secret'], verifyToken: null, mode: 'production' },
     worker: { owner: 'idle-wake', mps: 10, leaseMs: LEASE_MS },
+    cloudApi: { baseUrl: 'http://127.0.0.1:9', apiVersion: 'v24.0', phoneNumberId: 'pn-1', accessToken: 'unused' },
   });
-  engine.start({ baseUrl: 'http://127.0.0.1:9', apiVersion: 'v24.0', phoneNumberId: 'pn-1', accessToken: 'unused' });
   // The dispatcher loop's first pass is the first timer (the campaign checks come next); each pass
   // then sets one timer, its successor.
   let loop = clock.timers[0];
@@ -74,7 +74,7 @@ async function startWorker(store: Store, during: (clock: HandClock) => void = ()
       if (loop === undefined || clock.timers.length !== before + 1) throw new Error('a pass must schedule exactly its successor');
       return loop.at;
     },
-    health: async () => (await fetch(`${engine.url}/healthz`)).json(),
+    health: async () => (await engine.server.inject({ url: '/healthz' })).json(),
   };
 }
 

@@ -87,8 +87,8 @@ const benchmark: Benchmark<Ctx> = {
       store: timingClaims(store, ctx), clock, policy: DEFAULT_POLICY, random: seededRandom(5),
       http: { host: '127.0.0.1', port: 0, appSecrets: ['bench-secret'], verifyToken: null, mode: 'production' },
       worker: { owner: 'bench-wakeup', mps: 80 },
+      cloudApi: { baseUrl: sim.url, apiVersion: 'v23.0', phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken },
     });
-    engine.start({ baseUrl: sim.url, apiVersion: 'v23.0', phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken });
     return Object.assign(ctx, { dir, store, db, clock, sim, engine, window: quick ? MINUTE : 10 * MINUTE, from: START });
   },
   async pacer(ctx): Promise<Sample> {

@@ -22,6 +22,7 @@ const envSchema = z.object({
   PACER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
   PACER_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   PACER_WORKER_MPS: z.coerce.number().int().min(1).max(10_000).default(80),
+  PACER_WORKER_PORT: port.default(0),
   PACER_DATA_DIR: z.string().min(1).default('./data'),
   PACER_HOST: z.string().min(1).default('127.0.0.1'),
   PACER_PORT: port.default(3000),
@@ -45,8 +46,11 @@ export interface Config {
     apiVersion: string;
   };
   storage: { databaseUrl: string | null; dataDir: string; schema: string; poolSize: number };
-  /** Dispatch: how long a claimed row is leased, and this process's own ceiling on sends a second. */
-  worker: { leaseMs: number; mps: number };
+  /**
+   * Dispatch: how long a claimed row is leased, this process's own ceiling on sends a second, and
+   * where `pacer worker` serves its health endpoint on loopback (0 picks a free port).
+   */
+  worker: { leaseMs: number; mps: number; port: number };
   http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   mode: 'production' | 'development';
   policy: Policy;
@@ -76,7 +80,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       apiVersion: e.WHATSAPP_API_VERSION,
     },
     storage: { databaseUrl: e.DATABASE_URL ?? null, dataDir: e.PACER_DATA_DIR, schema: e.PACER_DB_SCHEMA, poolSize: e.PACER_DB_POOL_SIZE },
-    worker: { leaseMs: e.PACER_LEASE_MS, mps: e.PACER_WORKER_MPS },
+    worker: { leaseMs: e.PACER_LEASE_MS, mps: e.PACER_WORKER_MPS, port: e.PACER_WORKER_PORT },
     http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null, logLevel: e.PACER_LOG_LEVEL },
     mode: e.PACER_MODE,
     policy: {

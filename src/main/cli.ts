@@ -4,7 +4,7 @@ import { contactExplainCommand } from '../adapters/cli/contact-command.js';
 import { contactShowCommand } from '../adapters/cli/contact-show.js';
 import { diagnoseCommand, renderDiagnosis, type DiagnoseOptions } from '../adapters/cli/diagnose-command.js';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
-import { diagnosisJson } from '../app/diagnosis-json.js';
+import { diagnosisJson } from '../adapters/presenters/diagnosis-json.js';
 import { explainCommand } from '../adapters/cli/explain-command.js';
 import { sendCommand } from '../adapters/cli/send-command.js';
 import { listQuarantine, replayQuarantine } from '../adapters/cli/webhooks-command.js';

@@ -4,8 +4,10 @@ import { loadContactState } from '../../app/update-contact-state.js';
 import { explainContact } from '../../core/explain-contact.js';
 import type { Policy } from '../../core/policy.js';
 import type { Contact, ContactStateStore, ContactStore } from '../../ports/store.js';
+import { contactExplainJson } from '../presenters/contact-explain-json.js';
+import { mask } from '../presenters/mask.js';
 import { CliFailure, EXIT } from './exit-codes.js';
-import { contactExplainJson, renderContactExplain } from './render-contact-explain.js';
+import { renderContactExplain } from './render-contact-explain.js';
 
 /** Finds a contact by a phone number in any common format, a wa_id, or a business-scoped user id. */
 export async function findContactByInput(store: Pick<ContactStore, 'findContact'>, input: string): Promise<Contact> {
@@ -29,11 +31,4 @@ export async function contactExplainCommand(store: ContactStore & ContactStateSt
   const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164));
   const who = mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id));
   return json ? JSON.stringify(contactExplainJson(who, rows), null, 2) : renderContactExplain(who, rows);
-}
-
-/** Output never carries a full phone number: keep the country code and the last three digits. */
-export function mask(value: string): string {
-  const digits = value.replace(/\D/g, '');
-  if (digits.length < 7) return value;
-  return `${value.startsWith('+') ? '+' : ''}${digits.slice(0, 2)}${'•'.repeat(digits.length - 5)}${digits.slice(-3)}`;
 }

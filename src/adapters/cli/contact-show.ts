@@ -2,7 +2,8 @@ import { findErrorByCode } from '../../core/error-catalogue/index.js';
 import { iso } from '../../core/time.js';
 import { mergeConversation, type ConversationEntry } from '../../app/contact-conversation.js';
 import type { ConsentStore, ContactHistoryStore, ContactStore } from '../../ports/store.js';
-import { findContactByInput, mask } from './contact-command.js';
+import { mask } from '../presenters/mask.js';
+import { findContactByInput } from './contact-command.js';
 
 const RECENT = 20;
 

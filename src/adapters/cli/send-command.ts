@@ -4,7 +4,7 @@ import type { Category } from '../../core/category.js';
 import type { Policy } from '../../core/policy.js';
 import { iso } from '../../core/time.js';
 import type { ContactStateStore, ContactStore, OutboxStore, TemplateStore } from '../../ports/store.js';
-import { mask } from './contact-command.js';
+import { mask } from '../presenters/mask.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
 export interface SendOptions {

@@ -44,7 +44,7 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * The operator surfaces: the REST API under /api/v1 (bearer tokens, per-token rate limit, OpenAPI
- * document and docs page) and /metrics for Prometheus. Registered on the server from buildHttpServer.
+ * document and docs page) and /metrics for Prometheus. Registered on the app by buildApp.
  */
 export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o) => {
   const counters = createAuthCounters();
