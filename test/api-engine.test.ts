@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startSimulator } from '../src/adapters/simulator/index.js';
+import { startSimulator, type Simulator } from '../src/adapters/simulator/index.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { MINUTE } from '../src/core/time.js';
 import { startEngine } from '../src/main/engine.js';
@@ -12,19 +12,23 @@ const SECRET = 'api-engine-secret';
 const ADMIN = 'api-engine-admin-token-0001';
 const PHONE_NUMBER_ID = '106540352242922';
 
-/** The API as `pacer serve` wires it: on the engine's server, sending through the dispatcher. */
+/** The API as `pacer serve` wires it, over a real socket: on the engine's server, sending through the dispatcher. */
 describe.each(BACKENDS)('REST API inside the engine ($name)', (backend) => {
   it('queues a message over the API that the dispatcher sends, then shows its delivery on the timeline and in /metrics', async () => {
     const store = backend.place().open();
     await store.migrate();
     const clock = new VirtualClock(Date.UTC(2026, 2, 2, 8, 0, 0));
+    let sim!: Simulator;
     const engine = await startEngine({
       store, clock, policy: DEFAULT_POLICY, random: () => 0.5,
       http: { host: '127.0.0.1', port: 0, appSecrets: [SECRET], verifyToken: null, mode: 'production' },
       worker: { owner: 'api-engine', mps: 20 },
       api: { adminToken: ADMIN, phoneNumberId: PHONE_NUMBER_ID },
+      cloudApi: async (url) => {
+        sim = await startSimulator({ seed: 3, population: { size: 20 }, appSecret: SECRET, phoneNumberId: PHONE_NUMBER_ID, callbackUrl: `${url}/webhooks/whatsapp` }, { clock });
+        return { baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: PHONE_NUMBER_ID, accessToken: sim.config.accessToken };
+      },
     });
-    const sim = await startSimulator({ seed: 3, population: { size: 20 }, appSecret: SECRET, phoneNumberId: PHONE_NUMBER_ID, callbackUrl: `${engine.url}/webhooks/whatsapp` }, { clock });
     try {
       const call = async (method: 'GET' | 'POST', path: string, json?: unknown) => {
         const res = await request(`${engine.url}${path}`, {
@@ -33,7 +37,6 @@ describe.each(BACKENDS)('REST API inside the engine ($name)', (backend) => {
         const text = await res.body.text();
         return { status: res.statusCode, text, json: (res.headers['content-type'] ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : null };
       };
-      engine.start({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: PHONE_NUMBER_ID, accessToken: sim.config.accessToken });
       // Simulated numbers are random digits: take one that is a valid number in its country.
       const user = sim.users.find((u) => parsePhoneNumberFromString(`+${u.phone}`)?.isValid() === true);
       if (user === undefined) throw new Error('no simulated user');

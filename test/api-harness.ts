@@ -2,17 +2,17 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { request } from 'undici';
 import { onTestFinished } from 'vitest';
-import { operatorApi, type OperatorApiOptions } from '../src/adapters/http/api/operator-api.js';
-import { buildHttpServer } from '../src/adapters/http/build-server.js';
+import type { OperatorApiOptions } from '../src/adapters/http/api/operator-api.js';
+import { buildApp } from '../src/adapters/http/build-app.js';
 import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { createApiToken } from '../src/app/api-tokens.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { Store } from '../src/ports/store.js';
+import { textHeaders } from './inject-headers.js';
 import { PG_URL, type Place, type TestBackend } from './store-backends.js';
 
-/** A real server on loopback with the operator API, over a fresh store of the given backend. */
+/** The HTTP app with the operator API, over a fresh store of the given backend; requests are injected. */
 
 export const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 export const ADMIN_TOKEN = 'admin-bootstrap-token-5e1f9c2a';
@@ -21,8 +21,9 @@ export const PHONE_NUMBER_ID = '106540352242922';
 export interface ApiRig {
   store: Store;
   place: Place;
-  origin: string;
   app: FastifyInstance;
+  /** Listens on loopback (for what only a real socket can send) and returns the origin. */
+  listen(): Promise<string>;
   /** A stored token, created through the app use case. */
   token: string;
   /** Mutable time: move `clock.t` to let rate-limit buckets refill. */
@@ -63,40 +64,35 @@ export async function startApi(backend: TestBackend, options: Partial<Pick<Opera
   await store.migrate();
   const clock = { t: T0, now: () => clock.t };
   const lines: string[] = [];
-  const app = buildHttpServer({
-    store, clock,
-    config: { appSecrets: ['app-secret-for-tests'], verifyToken: 'verify-token-for-tests', mode: 'production' },
+  const routes: ApiRig['routes'] = [];
+  const rig = { replays: 0 } as ApiRig;
+  const { rateLimit, ...config } = options;
+  const app = await buildApp({
+    store, clock, policy: DEFAULT_POLICY,
+    config: { appSecrets: ['app-secret-for-tests'], verifyToken: 'verify-token-for-tests', mode: 'production', host: '127.0.0.1', adminToken: ADMIN_TOKEN, phoneNumberId: PHONE_NUMBER_ID, ...config },
     logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
+    onReplay: () => void rig.replays++,
+    rateLimit,
+    onRoute: (r) => routes.push(r),
   });
   onTestFinished(() => app.close());
-  const routes: ApiRig['routes'] = [];
-  app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
-  });
-  const rig = { replays: 0 } as ApiRig;
-  await app.register(operatorApi, {
-    store, clock, policy: DEFAULT_POLICY, host: '127.0.0.1', adminToken: ADMIN_TOKEN, phoneNumberId: PHONE_NUMBER_ID,
-    onReplay: () => void rig.replays++,
-    ...options,
-  });
-  const origin = await app.listen({ host: '127.0.0.1', port: 0 });
   const { token } = await createApiToken(store, 'tests', T0);
   return Object.assign(rig, {
-    store, place, origin, app, token, clock, routes,
+    store, place, app, token, clock, routes,
+    listen: () => app.listen({ host: '127.0.0.1', port: 0 }),
     logText: () => lines.join(''),
     call: async (method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<Reply> => {
       const auth = o.token === null ? {} : { authorization: `Bearer ${o.token ?? token}` };
       const text = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-      const body = text === undefined ? {} : { body: text, headers: { 'content-type': 'application/json', ...auth, ...o.headers } };
-      const res = await request(`${origin}${url}`, { method, headers: { ...auth, ...o.headers }, ...body });
-      const received = await res.body.text();
+      const headers = text === undefined ? { ...auth, ...o.headers } : { 'content-type': 'application/json', ...auth, ...o.headers };
+      const res = await app.inject({ method, url, headers, ...(text === undefined ? {} : { payload: text }) });
       let json: unknown;
       try {
-        json = JSON.parse(received);
+        json = JSON.parse(res.body);
       } catch {
         json = undefined;
       }
-      return { status: res.statusCode, headers: res.headers, text: received, json };
+      return { status: res.statusCode, headers: textHeaders(res.headers), text: res.body, json };
     },
   });
 }

@@ -2,10 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { operatorApi } from '../src/adapters/http/api/operator-api.js';
-import { buildHttpServer } from '../src/adapters/http/build-server.js';
+import { buildApp } from '../src/adapters/http/build-app.js';
 import { openStore, SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { hashApiToken } from '../src/app/api-tokens.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
@@ -24,15 +22,15 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A server on the CLI's database, to try the token over HTTP. */
+/** The HTTP app on the CLI's database, to try the token against the API. */
 async function statusWith(token: string): Promise<number> {
   const store = openStore({ dataDir: dir });
-  const app = buildHttpServer({ store, clock: { now: () => Date.now() }, config: { appSecrets: ['s'], verifyToken: null, mode: 'production' }, logger: false });
-  await app.register(operatorApi, { store, clock: { now: () => Date.now() }, policy: DEFAULT_POLICY, host: '127.0.0.1', adminToken: null, phoneNumberId: null });
-  const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+  const app = await buildApp({
+    store, clock: { now: () => Date.now() }, policy: DEFAULT_POLICY, logger: false,
+    config: { appSecrets: ['s'], verifyToken: null, mode: 'production', host: '127.0.0.1', adminToken: null, phoneNumberId: null },
+  });
   try {
-    const res = await request(`${origin}/api/v1/templates`, { headers: { authorization: `Bearer ${token}` } });
-    await res.body.dump();
+    const res = await app.inject({ url: '/api/v1/templates', headers: { authorization: `Bearer ${token}` } });
     return res.statusCode;
   } finally {
     await app.close();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { checkBreakers } from '../src/app/check-breakers.js';
 import { processInbox } from '../src/app/process-inbox.js';
 import { loadConfig } from '../src/config/config.js';
@@ -40,7 +41,7 @@ describe.each(BACKENDS)('campaign breaker settings ($name)', (backend) => {
       const store = await backend.open();
       const seed = await seedCampaign(store, T0, 0);
       await templateTurnsRed(store);
-      expect(await processInbox({ store, policy, clock, random: () => 0 })).toMatchObject({ rows: 1, quarantined: 0 });
+      expect(await processInbox({ store, policy, clock, random: () => 0, parse: parseWebhook })).toMatchObject({ rows: 1, quarantined: 0 });
       expect((await store.getTemplateById(seed.templateId))?.quality).toBe('RED');
       expect((await store.getCampaign(seed.campaignId))?.status).toBe(status);
     }

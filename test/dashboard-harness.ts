@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { request } from 'undici';
 import { onTestFinished } from 'vitest';
-import { buildHttpServer } from '../src/adapters/http/build-server.js';
-import { dashboard } from '../src/adapters/http/dashboard/dashboard-plugin.js';
+import { buildApp } from '../src/adapters/http/build-app.js';
 import { createApiToken } from '../src/app/api-tokens.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { Store } from '../src/ports/store.js';
 import type { TestBackend } from './store-backends.js';
 
-/** The dashboard on a real server on loopback, over a fresh migrated store. */
+/** The HTTP app's dashboard over a fresh migrated store; requests are injected. */
 
 export const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 export const ADMIN_TOKEN = 'dashboard-admin-token-7c41';
@@ -16,6 +14,7 @@ export const PHONE_NUMBER_ID = '106540352242922';
 
 export interface DashboardRig {
   store: Store;
+  /** The origin a browser on this server sends (inject's host, localhost:80). */
   origin: string;
   app: FastifyInstance;
   token: string;
@@ -44,20 +43,22 @@ export async function startDashboard(backend: TestBackend, options: { phoneNumbe
   const store = await backend.open();
   const clock = { t: T0, now: () => clock.t };
   const lines: string[] = [];
-  const app = buildHttpServer({
-    store, clock,
-    config: { appSecrets: ['app-secret'], verifyToken: null, mode: 'production' },
+  const app = await buildApp({
+    store, clock, policy: DEFAULT_POLICY,
+    config: {
+      appSecrets: ['app-secret'], verifyToken: null, mode: 'production', host: '127.0.0.1',
+      adminToken: ADMIN_TOKEN, phoneNumberId: options.phoneNumberId === undefined ? PHONE_NUMBER_ID : options.phoneNumberId,
+    },
     logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
   });
   onTestFinished(() => app.close());
-  await app.register(dashboard, { store, clock, policy: DEFAULT_POLICY, adminToken: ADMIN_TOKEN, phoneNumberId: options.phoneNumberId === undefined ? PHONE_NUMBER_ID : options.phoneNumberId });
-  const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+  const origin = 'http://localhost:80';
   const { token } = await createApiToken(store, 'dashboard-tests', T0);
   const send = async (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<Page> => {
-    const res = await request(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const res = await app.inject({ method, url: path, headers, ...(body === undefined ? {} : { payload: body }) });
     const cookie = res.headers['set-cookie'];
     const location = res.headers['location'];
-    return { status: res.statusCode, location: typeof location === 'string' ? location : undefined, setCookie: Array.isArray(cookie) ? cookie[0] : cookie, text: await res.body.text() };
+    return { status: res.statusCode, location: typeof location === 'string' ? location : undefined, setCookie: Array.isArray(cookie) ? cookie[0] : cookie, text: res.body };
   };
   const auth = (o: { cookie?: string; bearer?: string }) => ({
     ...(o.cookie === undefined ? {} : { cookie: o.cookie }),

@@ -3,7 +3,7 @@ import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { MINUTE, type Millis } from '../src/core/time.js';
 import { startEngine, type Engine } from '../src/main/engine.js';
 import type { Scheduler, Task, Timer } from '../src/ports/clock.js';
-import type { Store } from '../src/ports/store.js';
+import type { Store, TxStore } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
 
@@ -37,28 +37,28 @@ interface Worker {
 }
 
 /**
- * One engine on a hand clock, its dispatcher started (nothing listens at the API address: these
- * passes send nothing). `during` runs inside each claim, after the rows were read, as time that
+ * One engine on a hand clock, dispatching (nothing listens at the API address: these passes send
+ * nothing). `during` runs inside each claim, after the rows were read, as time that
  * passes while a pass runs on real time.
  */
 async function startWorker(store: Store, during: (clock: HandClock) => void = () => undefined): Promise<Worker> {
   const clock = new HandClock(T0);
   // The dispatcher claims inside its transaction: the transaction's store races the same way.
-  const racing = (s: Store): Store => ({
+  const racingClaims = <S extends TxStore>(s: S): S => ({
     ...s,
-    transaction: (work) => s.transaction((tx) => work(racing(tx))),
     claimDue: async (options) => {
       const rows = await s.claimDue(options);
       during(clock);
       return rows;
     },
   });
+  const racing = (s: Store): Store => ({ ...racingClaims(s), transaction: (work) => s.transaction((tx) => work(racingClaims(tx))) });
   const engine = await startEngine({
     store: racing(store), clock, policy: DEFAULT_POLICY, random: () => 0.5,
     http: { host: '127.0.0.1', port: 0, appSecrets: ['idle-wake-secret'], verifyToken: null, mode: 'production' },
     worker: { owner: 'idle-wake', mps: 10, leaseMs: LEASE_MS },
+    cloudApi: { baseUrl: 'http://127.0.0.1:9', apiVersion: 'v24.0', phoneNumberId: 'pn-1', accessToken: 'unused' },
   });
-  engine.start({ baseUrl: 'http://127.0.0.1:9', apiVersion: 'v24.0', phoneNumberId: 'pn-1', accessToken: 'unused' });
   // The dispatcher loop's first pass is the first timer (the campaign checks come next); each pass
   // then sets one timer, its successor.
   let loop = clock.timers[0];
@@ -74,7 +74,7 @@ async function startWorker(store: Store, during: (clock: HandClock) => void = ()
       if (loop === undefined || clock.timers.length !== before + 1) throw new Error('a pass must schedule exactly its successor');
       return loop.at;
     },
-    health: async () => (await fetch(`${engine.url}/healthz`)).json(),
+    health: async () => (await engine.server.inject({ url: '/healthz' })).json(),
   };
 }
 

@@ -9,7 +9,7 @@ import { importContactRecords, type ContactRecord } from '../src/app/import-cont
 import { startCampaign, type StartCampaignResult } from '../src/app/start-campaign.js';
 import { DEFAULT_POLICY, type Policy } from '../src/core/policy.js';
 import type { Millis } from '../src/core/time.js';
-import { startEngine, type Engine } from '../src/main/engine.js';
+import { startEngine, type CloudApiOptions, type Engine, type EngineOptions } from '../src/main/engine.js';
 import { VirtualClock } from '../src/ports/clock.js';
 import type { OutboxInput, OutboxRow, Store } from '../src/ports/store.js';
 import type { Place, TestBackend } from './store-backends.js';
@@ -70,32 +70,39 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   const policy = options.policy ?? DEFAULT_POLICY;
   const mps = options.mps ?? 80;
   const engines: Engine[] = [];
-  const launch = async (k: number, workerStore: Store): Promise<Engine> => {
+  const launch = async (k: number, workerStore: Store, cloudApi: EngineOptions['cloudApi']): Promise<Engine> => {
     const started = await startEngine({
       store: workerStore, clock, policy, random: seededRandom(7 + k),
       http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'engine-test', mode: 'production' },
       worker: { owner: `engine-test-worker-${k}`, mps },
+      cloudApi,
     });
     engines.push(started);
     return started;
   };
-  let sim: Simulator | null = null;
+  const sims: Simulator[] = [];
+  const simApi = (s: Simulator): CloudApiOptions => ({ baseUrl: s.url, apiVersion: 'v24.0', phoneNumberId: s.config.phoneNumberId, accessToken: s.config.accessToken });
   try {
-    const engine = await launch(0, store);
-    for (let k = 1; k < (options.workers ?? 1); k++) await launch(k, place.open());
-    sim = await startSimulator({
-      seed: 11,
-      ...options.sim,
-      population: { size: 300, ...options.sim?.population },
-      appSecret: APP_SECRET,
-      callbackUrl: `${engine.url}/webhooks/whatsapp`,
-    }, { clock });
+    // The first worker receives the webhooks: the simulator starts once it listens, and posts to it.
+    await launch(0, store, async (url) => {
+      const s = await startSimulator({
+        seed: 11,
+        ...options.sim,
+        population: { size: 300, ...options.sim?.population },
+        appSecret: APP_SECRET,
+        callbackUrl: `${url}/webhooks/whatsapp`,
+      }, { clock });
+      sims.push(s);
+      return simApi(s);
+    });
+    const [sim] = sims;
+    if (sim === undefined) throw new Error('engine rig: the simulator did not start');
+    for (let k = 1; k < (options.workers ?? 1); k++) await launch(k, place.open(), simApi(sim));
     const rig = await setUp(sim, store, engines, clock, policy, place, options, mps);
-    for (const e of engines) e.start({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: rig.phoneNumberId, accessToken: sim.config.accessToken });
     await body(rig);
   } finally {
     for (const e of engines) await e.stop();
-    await sim?.stop();
+    for (const s of sims) await s.stop();
   }
 }
 

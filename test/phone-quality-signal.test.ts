@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PhoneQualityItem } from '../src/adapters/webhook/webhook-item.js';
+import type { PhoneQualityItem } from '../src/ports/webhook-items.js';
 import { applyPhoneQuality } from '../src/app/apply-account-signals.js';
 import { BACKENDS } from './store-backends.js';
 

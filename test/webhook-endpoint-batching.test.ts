@@ -1,5 +1,5 @@
-import { Pool } from 'undici';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import { signBody } from '../src/adapters/webhook/signature.js';
 import { BACKENDS } from './store-backends.js';
 import { SECRET, VERIFY_TOKEN, WEBHOOK, countingStore, fixtureBodies, get, inbox, rawOf, signedPost, startServer } from './webhook-endpoint-server.js';
@@ -18,16 +18,19 @@ function reaching(count: () => number, n: number): { reached: Promise<void>; pok
   return { reached, poke };
 }
 
-async function postAll(origin: string, bodies: readonly string[], connections: number): Promise<number[]> {
-  const pool = new Pool(origin, { connections, pipelining: 1 });
-  onTestFinished(() => pool.close());
-  return Promise.all(
-    bodies.map(async (body) => {
-      const res = await pool.request({ path: WEBHOOK, method: 'POST', body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
-      await res.body.dump();
-      return res.statusCode;
-    }),
-  );
+/** Every body at once, `connections` requests in flight at a time (all of them when it is as many). */
+async function postAll(app: FastifyInstance, bodies: readonly string[], connections: number): Promise<number[]> {
+  const statuses: number[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < bodies.length; i = next++) {
+      const body = bodies[i] ?? '';
+      const res = await app.inject({ method: 'POST', url: WEBHOOK, payload: body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
+      statuses[i] = res.statusCode;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, lane));
+  return statuses;
 }
 
 describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', (backend) => {
@@ -38,14 +41,14 @@ describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', 
     // The first transaction is held until every request reached its handler, so the rest must share one.
     const { store, batches } = countingStore(await backend.open(), all.reached);
     const stored: number[] = [];
-    const { origin, app } = await startServer(store, {}, { onStored: (ids) => void stored.push(...ids) }, (server) =>
-      server.addHook('preHandler', async () => {
+    const { app } = await startServer(store, {}, { onStored: (ids) => void stored.push(...ids) }, (built) =>
+      built.addHook('preHandler', async () => {
         arrived++;
         all.poke();
       }),
     );
     const bodies = Array.from({ length: n }, (_, i) => statusBody(i));
-    expect(await postAll(origin, bodies, n)).toEqual(bodies.map(() => 200));
+    expect(await postAll(app, bodies, n)).toEqual(bodies.map(() => 200));
 
     expect(batches.length).toBeLessThan(n);
     expect(batches.length).toBeLessThanOrEqual(3);
@@ -61,14 +64,14 @@ describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', 
     let arrived = 0;
     const all = reaching(() => arrived, n);
     const { store, batches } = countingStore(await backend.open(), all.reached);
-    const { origin } = await startServer(store, {}, { maxInboxBatch: 8 }, (server) =>
-      server.addHook('preHandler', async () => {
+    const { app } = await startServer(store, {}, { maxInboxBatch: 8 }, (built) =>
+      built.addHook('preHandler', async () => {
         arrived++;
         all.poke();
       }),
     );
     const bodies = Array.from({ length: n }, (_, i) => statusBody(i));
-    expect(await postAll(origin, bodies, n)).toEqual(bodies.map(() => 200));
+    expect(await postAll(app, bodies, n)).toEqual(bodies.map(() => 200));
     expect(Math.max(...batches)).toBeLessThanOrEqual(8);
     expect(batches.reduce((a, b) => a + b, 0)).toBe(n);
     expect(await inbox(store)).toHaveLength(n);
@@ -76,10 +79,10 @@ describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', 
 
   it('stores every real webhook fixture as sent', async () => {
     const store = await backend.open();
-    const { origin } = await startServer(store);
+    const { app } = await startServer(store);
     const fixtures = fixtureBodies();
     expect(fixtures.length).toBeGreaterThan(30);
-    const statuses = await postAll(origin, fixtures.map((f) => f.body), 16);
+    const statuses = await postAll(app, fixtures.map((f) => f.body), 16);
     expect(statuses).toEqual(fixtures.map(() => 200));
     const stored = (await inbox(store)).map((r) => rawOf(r).toString('utf8')).sort();
     expect(stored).toEqual(fixtures.map((f) => f.body).sort());
@@ -88,13 +91,13 @@ describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', 
   it('answers 200 and logs when the processing callback fails', async () => {
     const store = await backend.open();
     let calls = 0;
-    const { origin, logged } = await startServer(store, {}, {
+    const { app, logged } = await startServer(store, {}, {
       onStored: async () => {
         calls++;
         throw new Error('processor bug');
       },
     });
-    expect((await signedPost(origin, statusBody(1))).status).toBe(200);
+    expect((await signedPost(app, statusBody(1))).status).toBe(200);
     const line = await logged((l) => l['msg'] === 'inbox processing after store failed');
     expect(line).toMatchObject({ level: 50, batch: 1, err: { message: 'processor bug' } });
     expect(calls).toBe(1);
@@ -106,13 +109,13 @@ describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', 
     const phone = '447700900123';
     const body = `{"entry":[{"changes":[{"value":{"contacts":[{"wa_id":"${phone}"}],"messages":[{"from":"${phone}"}]}}]}]}`;
     const signature = signBody(body, SECRET);
-    const { origin, logText } = await startServer(store, { appSecrets: [SECRET, 'second-secret-55aa'] });
-    await get(origin, `${WEBHOOK}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=chal-QZ7`);
-    await get(origin, `${WEBHOOK}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}x&hub.challenge=chal-QZ7`);
-    expect((await signedPost(origin, body)).status).toBe(200);
-    expect((await signedPost(origin, body, 'attacker')).status).toBe(401);
+    const { app, logText } = await startServer(store, { appSecrets: [SECRET, 'second-secret-55aa'] });
+    await get(app, `${WEBHOOK}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=chal-QZ7`);
+    await get(app, `${WEBHOOK}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}x&hub.challenge=chal-QZ7`);
+    expect((await signedPost(app, body)).status).toBe(200);
+    expect((await signedPost(app, body, 'attacker')).status).toBe(401);
     await store.close(); // the 503 path logs the store's error
-    expect((await signedPost(origin, body)).status).toBe(503);
+    expect((await signedPost(app, body)).status).toBe(503);
     const text = logText();
     expect(text).toContain('webhook not stored');
     for (const secret of [VERIFY_TOKEN, SECRET, 'second-secret-55aa', signature.slice(7), phone, 'chal-QZ7']) {

@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { request } from 'undici';
 import { onTestFinished } from 'vitest';
-import { buildHttpServer, type HttpServerConfig, type HttpServerDeps } from '../src/adapters/http/build-server.js';
+import { buildApp, type AppConfig, type AppDeps } from '../src/adapters/http/build-app.js';
+import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { InboxRow, Store } from '../src/ports/store.js';
 import { signBody } from '../src/adapters/webhook/signature.js';
+import { textHeaders } from './inject-headers.js';
 
-/** Real servers on loopback for the webhook endpoint tests. */
+/** The HTTP app for the webhook endpoint tests; requests are injected. */
 
 export const SECRET = 'app-secret-current-4f1c';
 export const OLD_SECRET = 'app-secret-previous-9a2b';
@@ -17,7 +18,8 @@ export const WEBHOOK = '/webhooks/whatsapp';
 
 export interface Running {
   app: FastifyInstance;
-  origin: string;
+  /** Listens on loopback (for what only a real socket can send) and returns the origin. */
+  listen(): Promise<string>;
   /** Every log line so far, parsed. */
   logs: Array<Record<string, unknown>>;
   logText(): string;
@@ -27,9 +29,9 @@ export interface Running {
 
 export async function startServer(
   store: Store,
-  config: Partial<HttpServerConfig> = {},
-  extra: Partial<HttpServerDeps> = {},
-  beforeListen?: (app: FastifyInstance) => void,
+  config: Partial<AppConfig> = {},
+  extra: Partial<AppDeps> = {},
+  extend?: (app: FastifyInstance) => void,
 ): Promise<Running> {
   const logs: Array<Record<string, unknown>> = [];
   const watchers: Array<{ match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
@@ -43,19 +45,19 @@ export async function startServer(
       }
     },
   };
-  const app = buildHttpServer({
+  const app = await buildApp({
     store,
-    config: { appSecrets: [SECRET], verifyToken: VERIFY_TOKEN, mode: 'production', ...config },
+    policy: DEFAULT_POLICY,
+    config: { appSecrets: [SECRET], verifyToken: VERIFY_TOKEN, mode: 'production', host: '127.0.0.1', adminToken: null, phoneNumberId: null, ...config },
     clock: { now: () => T0 },
     logger: { level: 'info', stream },
     ...extra,
   });
   onTestFinished(() => app.close());
-  beforeListen?.(app);
-  const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+  extend?.(app);
   return {
     app,
-    origin,
+    listen: () => app.listen({ host: '127.0.0.1', port: 0 }),
     logs,
     logText: () => logs.map((l) => JSON.stringify(l)).join('\n'),
     logged: (match) => {
@@ -72,18 +74,18 @@ export interface Reply {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export async function post(origin: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await request(`${origin}${WEBHOOK}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
-  return { status: res.statusCode, body: await res.body.text(), headers: res.headers };
+export async function post(app: FastifyInstance, body: string | Buffer, headers: Record<string, string> = {}): Promise<Reply> {
+  const res = await app.inject({ method: 'POST', url: WEBHOOK, payload: body, headers: { 'content-type': 'application/json', ...headers } });
+  return { status: res.statusCode, body: res.body, headers: textHeaders(res.headers) };
 }
 
-export function signedPost(origin: string, body: string | Buffer, secret = SECRET): Promise<Reply> {
-  return post(origin, body, { 'x-hub-signature-256': signBody(body, secret) });
+export function signedPost(app: FastifyInstance, body: string | Buffer, secret = SECRET): Promise<Reply> {
+  return post(app, body, { 'x-hub-signature-256': signBody(body, secret) });
 }
 
-export async function get(origin: string, pathAndQuery: string): Promise<Reply> {
-  const res = await request(`${origin}${pathAndQuery}`);
-  return { status: res.statusCode, body: await res.body.text(), headers: res.headers };
+export async function get(app: FastifyInstance, pathAndQuery: string): Promise<Reply> {
+  const res = await app.inject({ method: 'GET', url: pathAndQuery });
+  return { status: res.statusCode, body: res.body, headers: textHeaders(res.headers) };
 }
 
 export async function inbox(store: Store): Promise<InboxRow[]> {

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
-import { toContactEvents } from '../src/adapters/webhook/to-contact-events.js';
-import type { ParsedWebhook, WebhookItem } from '../src/adapters/webhook/webhook-item.js';
+import { statusEvent } from '../src/app/status-event.js';
+import { toContactEvents } from '../src/app/to-contact-events.js';
+import type { ParsedWebhook, WebhookItem } from '../src/ports/webhook-items.js';
 
 // Real payloads, shared by the whole project; the repository sits next to them.
 const FIXTURE_DIR = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
@@ -39,7 +40,7 @@ const BSUID = 'US.13491208655302741918';
 const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => void> = {
   message_status(name, parsed) {
     const status = only(parsed, 'status');
-    const [keyed] = toContactEvents(parsed.items);
+    const keyed = statusEvent(status);
     if (name === 'group') {
       expect(status.source).toEqual({ wabaId: '<WHATSAPP_BUSINESS_ACCOUNT_ID>', phoneNumberId: '<BUSINESS_PHONE_NUMBER_ID>' });
       expect(status.groupId).toBe('fowefinoewcnw');
@@ -59,7 +60,8 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
         details: "Failed to send message because this user's phone number is part of an experiment",
         href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
       }]);
-      expect(keyed?.event).toMatchObject({ status: 'failed', errorCode: 130472, category: null, at: 1689380458000 });
+      // A failure counts from the end of its stated second.
+      expect(keyed?.event).toMatchObject({ status: 'failed', errorCode: 130472, category: null, at: 1689380458999 });
     } else {
       expect(status.pricing).toEqual({ billable: true, model: 'CBP', type: null, category: 'service' });
       expect(keyed?.event).toMatchObject({ category: 'service', errorCode: null });

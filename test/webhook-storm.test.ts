@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { statusError, webhookBody, type OutEvent, type StatusObject } from '../src/adapters/simulator/payloads.js';
+import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { processInbox } from '../src/app/process-inbox.js';
 import { loadContactState } from '../src/app/update-contact-state.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
@@ -132,7 +133,7 @@ async function deliverTo(store: Store, stories: readonly Story[], order: (bodies
   const { rowIds, contactIds } = await sentCampaign(store);
   const bodies = timeline(stories, rowIds).map((t) => Buffer.from(JSON.stringify(webhookBody(WHO, [t.event]))));
   for (const raw of order(bodies)) await store.appendInbox({ raw, receivedAt: NOW, signatureOk: true });
-  const deps = { store, policy: DEFAULT_POLICY, clock: { now: () => NOW }, random: () => 0.5 };
+  const deps = { store, policy: DEFAULT_POLICY, clock: { now: () => NOW }, random: () => 0.5, parse: parseWebhook };
   for (;;) if ((await processInbox(deps)).rows === 0) break;
   expect(await store.listQuarantinedInbox(0, 10)).toEqual([]);
   return finalState(store, rowIds, contactIds);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { request } from 'undici';
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { processInbox } from '../src/app/process-inbox.js';
 import { applyContactEvents, loadContactState } from '../src/app/update-contact-state.js';
+import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { signBody } from '../src/adapters/webhook/signature.js';
 import { decide } from '../src/core/decide.js';
 import type { SendIntent } from '../src/core/decision.js';
@@ -29,9 +30,8 @@ function edit(body: Record<string, unknown>, replace: Record<string, string>): s
   return text;
 }
 
-async function post(origin: string, body: string): Promise<number> {
-  const res = await request(`${origin}${WEBHOOK}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
-  await res.body.dump();
+async function post(app: FastifyInstance, body: string): Promise<number> {
+  const res = await app.inject({ method: 'POST', url: WEBHOOK, payload: body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
   return res.statusCode;
 }
 
@@ -55,16 +55,16 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
   async function rig() {
     const store = await backend.open();
     const server = await startServer(store);
-    const process = () => processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5 });
-    return { store, origin: server.origin, process };
+    const process = () => processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5, parse: parseWebhook });
+    return { store, app: server.app, process };
   }
 
   it('a failed status with 131049 cools marketing off and leaves utility sendable', async () => {
-    const { store, origin, process } = await rig();
+    const { store, app, process } = await rig();
     const id = await contactWith(store, RECIPIENT);
     // The real failed status, re-coded as the per-user cap, timed now, with a field Meta might add later.
     const body = edit(fixture('message_status.json', 'failed'), { '"code":130472': '"code":131049', [FIXTURE_TS]: NOW_TS, '"recipient_id":"': '"x_added_later":{"a":1},"recipient_id":"' });
-    expect(await post(origin, body)).toBe(200);
+    expect(await post(app, body)).toBe(200);
     expect(await process()).toMatchObject({ rows: 1, quarantined: 0 });
     const state = await loadContactState(store, id);
     expect(decide(state, intent('marketing'), NOW + 3_600_000, DEFAULT_POLICY)).toMatchObject({ kind: 'defer', reason: 'marketing_cool_off' });
@@ -72,21 +72,21 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
   });
 
   it('the real 130472 failure holds marketing for a window', async () => {
-    const { store, origin, process } = await rig();
+    const { store, app, process } = await rig();
     const id = await contactWith(store, RECIPIENT);
-    await post(origin, edit(fixture('message_status.json', 'failed'), { [FIXTURE_TS]: NOW_TS }));
+    await post(app, edit(fixture('message_status.json', 'failed'), { [FIXTURE_TS]: NOW_TS }));
     await process();
     expect(decide(await loadContactState(store, id), intent('marketing'), NOW + 1, DEFAULT_POLICY)).toMatchObject({ kind: 'hold', reason: 'experiment_group' });
   });
 
   it('a user_preferences stop, and a "Stop promotions" tap, stop marketing but not utility', async () => {
-    const { store, origin, process } = await rig();
+    const { store, app, process } = await rig();
     // The fixture holds only resume and signup cases; its resume, turned into a stop.
     const a = await contactWith(store, '16505551234');
-    await post(origin, edit(fixture('user_marketing_preferences.json', 'resume'), { '"value":"resume"': '"value":"stop"', 'resume marketing': 'stop marketing' }));
+    await post(app, edit(fixture('user_marketing_preferences.json', 'resume'), { '"value":"resume"': '"value":"stop"', 'resume marketing': 'stop marketing' }));
     // The real quick-reply tap, with the label our templates use.
     const b = await contactWith(store, RECIPIENT);
-    await post(origin, edit(fixture('callback_button.json', 'quick_reply'), { '"text":"title"': '"text":"Stop promotions"' }));
+    await post(app, edit(fixture('callback_button.json', 'quick_reply'), { '"text":"title"': '"text":"Stop promotions"' }));
     expect(await process()).toMatchObject({ quarantined: 0 });
     for (const id of [a, b]) {
       const state = await loadContactState(store, id);
@@ -96,7 +96,7 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
   });
 
   it('a status for a message whose send was not recorded yet is reconciled through our callback data; duplicates and late statuses change nothing', async () => {
-    const { store, origin, process } = await rig();
+    const { store, app, process } = await rig();
     const id = await contactWith(store, '447700900125');
     await store.insertOutbox([{ campaignId: null, contactId: id, senderId: null, category: 'utility', intent: { phoneNumberId: '1', template: { name: 't', language: 'en' } }, idempotencyKey: 'k1', nextAttemptAt: NOW }], NOW);
     const [row] = await store.claimDue({ owner: 'w', now: NOW, leaseMs: 60_000, limit: 1 });
@@ -104,21 +104,21 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
     await store.recordIntent(row.id, 'w', NOW); // the answer to the send never got recorded
     const status = (s: string, ts: number) => JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '1', phone_number_id: '1' },
       statuses: [{ id: 'wamid.R1', status: s, timestamp: String(ts), recipient_id: '447700900125', biz_opaque_callback_data: `pacer:${row.id}` }] } }] }] });
-    await post(origin, status('read', 1767603700));
-    await post(origin, status('delivered', 1767603650)); // older, arrives later
-    await post(origin, status('read', 1767603700)); // duplicate
+    await post(app, status('read', 1767603700));
+    await post(app, status('delivered', 1767603650)); // older, arrives later
+    await post(app, status('read', 1767603700)); // duplicate
     await process();
     expect(await store.getOutbox(row.id)).toMatchObject({ wamid: 'wamid.R1', outcome: 'read' });
     const before = await store.loadContactState(id);
-    await post(origin, status('read', 1767603700));
+    await post(app, status('read', 1767603700));
     await process();
     expect((await store.loadContactState(id))?.version).toBe(before?.version);
   });
 
   it('quarantines a signed but malformed payload with the reason, and still answers 200', async () => {
-    const { store, origin, process } = await rig();
-    expect(await post(origin, '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"statuses":[{"id":7}]}}]}]}')).toBe(200);
-    expect(await post(origin, 'not json at all')).toBe(200);
+    const { store, app, process } = await rig();
+    expect(await post(app, '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"statuses":[{"id":7}]}}]}]}')).toBe(200);
+    expect(await post(app, 'not json at all')).toBe(200);
     expect(await process()).toMatchObject({ rows: 2, quarantined: 2 });
     expect(await store.listUnprocessedInbox(0, 10)).toHaveLength(0);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { processInbox } from '../src/app/process-inbox.js';
 import { loadContactState } from '../src/app/update-contact-state.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
@@ -18,13 +19,13 @@ describe.each(BACKENDS)('webhook quarantine and replay ($name)', (backend) => {
     const bad = await store.appendInbox({ raw: Buffer.from('{"object":"whatsapp_business_account","entry":"oops"}'), receivedAt: NOW, signatureOk: true });
     // As if a processing bug had quarantined the good payload: nothing of it was applied.
     await store.quarantineInbox(good, 'processing failed: a bug', NOW);
-    expect(await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0 })).toMatchObject({ rows: 1, quarantined: 1 });
+    expect(await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0, parse: parseWebhook })).toMatchObject({ rows: 1, quarantined: 1 });
     const listed = await store.listQuarantinedInbox(0, 10);
     expect(listed.map((r) => r.id)).toEqual([good, bad]);
     expect(listed[1]?.quarantineReason).toMatch(/entry/);
 
     expect(await store.releaseQuarantine([good])).toBe(1);
-    expect(await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0 })).toMatchObject({ rows: 1, quarantined: 0 });
+    expect(await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0, parse: parseWebhook })).toMatchObject({ rows: 1, quarantined: 0 });
     const contact = await store.findContact({ waId: '447700900123' });
     expect((await loadContactState(store, contact?.id ?? -1)).marketing.stopped).not.toBeNull();
     expect((await store.listQuarantinedInbox(0, 10)).map((r) => r.id)).toEqual([bad]);

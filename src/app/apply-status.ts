@@ -1,20 +1,15 @@
-import type { DeliveryStatus } from '../core/contact-event.js';
 import { classifyCode } from '../core/error-catalogue/index.js';
 import type { Policy } from '../core/policy.js';
-import { planRetry } from '../core/retry-plan.js';
-import { SECOND, type Millis } from '../core/time.js';
-import type { StatusItem } from '../adapters/webhook/webhook-item.js';
-import { categoryFromPricing } from '../adapters/webhook/to-contact-events.js';
-import type { Store } from '../ports/store.js';
+import type { Millis } from '../core/time.js';
+import type { ContactStateStore, EventLogStore, OutboxSettlementStore, SenderStore, TemplateStore } from '../ports/store.js';
+import type { StatusItem } from '../ports/webhook-items.js';
+import { applyFailure } from './apply-failure.js';
 import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';
-import { retryMove } from './retry-move.js';
-import { applySenderAndTemplateEffects } from './send-effects.js';
+import { statusEvent } from './status-event.js';
 import { applyContactEvents } from './update-contact-state.js';
 
-const DELIVERY: readonly string[] = ['sent', 'delivered', 'read', 'played', 'failed'] satisfies DeliveryStatus[];
-
 export interface StatusDeps {
-  store: Store;
+  store: EventLogStore & OutboxSettlementStore & ContactStateStore & SenderStore & TemplateStore;
   policy: Policy;
   random: () => number;
   resolveContact: (key: { waId: string | null; userId: string | null }) => Promise<number | null>;
@@ -25,10 +20,10 @@ export interface StatusDeps {
  * for a message we did not send), and give an asynchronous failure its retry rule.
  */
 export async function applyStatus(item: StatusItem, inboxId: number, deps: StatusDeps, now: Millis): Promise<void> {
-  if (!DELIVERY.includes(item.status)) return; // a status Meta added later: kept in the inbox, no effect yet
-  const status = item.status as DeliveryStatus;
+  const keyed = statusEvent(item);
+  if (keyed === null) return; // a status Meta added later: kept in the inbox, no effect yet
   const { store, policy } = deps;
-  const errorCode = item.errors[0]?.code ?? null;
+  const { status, errorCode } = keyed.event;
   const outboxId = outboxIdFromCallbackData(item.callbackData);
   const { inserted } = await store.appendMessageEvent({ wamid: item.messageId, status, at: item.at, errorCode, inboxId, outboxId }, now);
   if (!inserted) return; // a duplicate delivery changes nothing
@@ -36,24 +31,30 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   const row = await store.recordDelivery({ wamid: item.messageId, outboxId }, status, errorCode, now);
   // `sent` says nothing about what the contact can receive; skipping it saves a state write per message.
   if (status === 'sent') return;
-  const contactId = row?.contactId ?? (await deps.resolveContact(item.recipient));
+  const contactId = row?.contactId ?? (await deps.resolveContact(keyed.contact));
   if (contactId === null) return;
+  // Our own row knows the category it was sent in; Meta's pricing stands in for a message we cannot match.
+  const event = row === null ? keyed.event : { ...keyed.event, category: row.category };
+  if (status !== 'failed' || errorCode === null || row === null) {
+    await applyContactEvents(store, contactId, [event], policy, now);
+    return;
+  }
 
-  const category = row?.category ?? categoryFromPricing(item.pricing?.category ?? null);
-  // Status timestamps have whole seconds: a failure may have happened up to a second after the one
-  // stated, so it counts from the end of that second and a 24 h cool-off never ends early.
-  const at = status === 'failed' ? item.at + SECOND - 1 : item.at;
-  const event = { type: 'status' as const, id: `${item.messageId}:${status}`, at, messageId: item.messageId, status, category: category ?? null, errorCode };
-  const state = await applyContactEvents(store, contactId, [event], policy, now);
-  if (status !== 'failed' || errorCode === null || row === null) return;
-
-  const isCap = classifyCode(errorCode, policy.capCodes) === 'per_user_marketing_cap';
-  const plan = planRetry(errorCode, item.at, { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) }, policy, deps.random());
   const intent = parseOutboxIntent(row.intent, row.id);
-  const template = intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null;
-  await applySenderAndTemplateEffects(store, errorCode, { phoneNumberId: intent.phoneNumberId, template, backoffUntil: now + policy.senderBackoff.baseMs }, now);
+  const isCap = classifyCode(errorCode, policy.capCodes) === 'per_user_marketing_cap';
+  const { move, state } = await applyFailure(deps, {
+    contactId,
+    event,
+    code: errorCode,
+    failedAt: item.at,
+    // The row read back by recordDelivery already counts this attempt (recordIntent did).
+    history: { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) },
+    phoneNumberId: intent.phoneNumberId,
+    template: intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null,
+    // The plan counts from the status's time, not now; a throttled sender backs off from now.
+    senderBackoff: 'base',
+  }, now);
 
-  const move = retryMove(plan, now, state.marketing.coolOffUntil, errorCode, policy.blockedRecheckMs);
   if (move.kind === 'reschedule') {
     // Held rows wait for the contact to write in. If the message that opened the window was applied
     // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.

@@ -6,16 +6,16 @@ import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
-import type { Contact, DecisionAuditInput, OutboxRow, Sender, Store, Template } from '../ports/store.js';
+import type { Contact, ContactStateStore, ContactStore, ConversationStore, DecisionAuditInput, OutboxLeaseStore, OutboxRow, Sender, SenderStore, Template, TemplateStore } from '../ports/store.js';
+import { applyFailure } from './apply-failure.js';
 import type { NumberPacing } from './number-pacing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
 import { recipientRegion } from './recipient-region.js';
 import { retryMove, type RetryMove } from './retry-move.js';
-import { applySenderAndTemplateEffects } from './send-effects.js';
 import { applyContactEvents, loadContactState } from './update-contact-state.js';
 
 export interface RowContext {
-  store: Store;
+  store: Pick<ContactStore, 'getContact'> & ContactStateStore & OutboxLeaseStore & ConversationStore & SenderStore & TemplateStore;
   api: CloudApi;
   policy: Policy;
   owner: string;
@@ -126,12 +126,18 @@ async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResu
       return moveRow(row, ctx, retryMove(planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()), now, null, null, ctx.policy.blockedRecheckMs));
     case 'rejected': {
       const code = result.code;
-      const state = await applyContactEvents(store, row.contactId, [{ type: 'send_error', id: `err:${row.id}:${row.attempts}`, at: now, messageId: null, category: row.category, errorCode: code }], ctx.policy, now);
-      const plan = planRetry(code, now, { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) }, ctx.policy, ctx.random());
-      const backoffUntil = plan.kind === 'retry_at' ? plan.at : now + ctx.policy.senderBackoff.baseMs;
-      const tpl = intent.template ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category } : null;
-      await applySenderAndTemplateEffects(store, code, { phoneNumberId: intent.phoneNumberId, template: tpl, backoffUntil }, now);
-      return moveRow(row, ctx, retryMove(plan, now, state.marketing.coolOffUntil, code, ctx.policy.blockedRecheckMs));
+      const { move } = await applyFailure(ctx, {
+        contactId: row.contactId,
+        event: { type: 'send_error', id: `err:${row.id}:${row.attempts}`, at: now, messageId: null, category: row.category, errorCode: code },
+        code,
+        failedAt: now,
+        // The claimed row was read before recordIntent counted this attempt.
+        history: { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) },
+        phoneNumberId: intent.phoneNumberId,
+        template: intent.template ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category } : null,
+        senderBackoff: 'until_retry',
+      }, now);
+      return moveRow(row, ctx, move);
     }
   }
 }

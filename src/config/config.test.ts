@@ -24,9 +24,10 @@ describe('loadConfig', () => {
   });
 
   it('reads the scale-out settings: schema, pool size, lease length and the per-process pace', () => {
-    const c = loadConfig({ PACER_DB_SCHEMA: 'pacer_eu', PACER_DB_POOL_SIZE: '25', PACER_LEASE_MS: '15000', PACER_WORKER_MPS: '200' });
+    const c = loadConfig({ PACER_DB_SCHEMA: 'pacer_eu', PACER_DB_POOL_SIZE: '25', PACER_LEASE_MS: '15000', PACER_WORKER_MPS: '200', PACER_WORKER_PORT: '3101' });
     expect(c.storage).toMatchObject({ schema: 'pacer_eu', poolSize: 25 });
-    expect(c.worker).toEqual({ leaseMs: 15_000, mps: 200, port: 0 });
+    expect(c.worker).toEqual({ leaseMs: 15_000, mps: 200, port: 3101 });
+    expect(() => loadConfig({ PACER_WORKER_PORT: '70000' })).toThrow(/PACER_WORKER_PORT/);
     expect(() => loadConfig({ PACER_DB_SCHEMA: 'Robert"; DROP' })).toThrow(/PACER_DB_SCHEMA: a lower-case SQL identifier/);
     expect(() => loadConfig({ PACER_LEASE_MS: '10' })).toThrow(/PACER_LEASE_MS/);
     expect(() => loadConfig({ PACER_DB_POOL_SIZE: '0' })).toThrow(/PACER_DB_POOL_SIZE/);

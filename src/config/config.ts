@@ -50,7 +50,10 @@ export interface Config {
     apiVersion: string;
   };
   storage: { databaseUrl: string | null; dataDir: string; schema: string; poolSize: number };
-  /** Dispatch: how long a claimed row is leased, this process's own ceiling on sends a second, and `pacer worker`'s loopback health port (0 picks one). */
+  /**
+   * Dispatch: how long a claimed row is leased, this process's own ceiling on sends a second, and
+   * where `pacer worker` serves its health endpoint on loopback (0 picks a free port).
+   */
   worker: { leaseMs: number; mps: number; port: number };
   http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   mode: 'production' | 'development';

@@ -4,12 +4,13 @@ import { contactExplainCommand } from '../adapters/cli/contact-command.js';
 import { contactShowCommand } from '../adapters/cli/contact-show.js';
 import { diagnoseCommand, renderDiagnosis, type DiagnoseOptions } from '../adapters/cli/diagnose-command.js';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
-import { diagnosisJson } from '../app/diagnosis-json.js';
+import { diagnosisJson } from '../adapters/presenters/diagnosis-json.js';
 import { explainCommand } from '../adapters/cli/explain-command.js';
 import { sendCommand } from '../adapters/cli/send-command.js';
 import { listQuarantine, replayQuarantine } from '../adapters/cli/webhooks-command.js';
 import { planContactImport, runContactImport, type ImportContactsCliOptions } from '../adapters/import/import-contacts-command.js';
 import { startSimulator } from '../adapters/simulator/index.js';
+import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { createApiToken } from '../app/api-tokens.js';
 import { ConfigError, loadConfig, redactConfig } from '../config/config.js';
 import { isCategory, type Category } from '../core/category.js';
@@ -109,7 +110,7 @@ export function buildProgram(out: (text: string) => void): Command {
       const ids = opts.all ? null : (opts.id ?? []).map(Number);
       if (ids !== null && ids.some((n) => !Number.isInteger(n) || n < 1)) throw new CliFailure('--id takes payload ids as shown by pacer webhooks quarantine', EXIT.usage);
       const config = loadConfig(process.env);
-      await withStore(config, async (store) => out(await replayQuarantine(store, ids, config.policy, opts.json === true)));
+      await withStore(config, async (store) => out(await replayQuarantine(store, ids, config.policy, parseWebhook, opts.json === true)));
     });
 
   registerCampaignCommands(program, out);

@@ -1,3 +1,4 @@
+import { stderrLogger } from '../adapters/logging/stderr-logger.js';
 import { openStore } from '../adapters/storage/open-store.js';
 import type { Config } from '../config/config.js';
 import { systemClock } from '../ports/clock.js';
@@ -26,25 +27,23 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
     applicationName: `pacer ${as.role} ${process.pid}`, backgroundCheckpoint: true,
   });
   const migrated = await store.migrate();
+  const { accessToken, phoneNumberId } = config.whatsapp;
+  const sending = as.dispatch && accessToken !== null && phoneNumberId !== null;
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
+    logger: stderrLogger({ level: config.http.logLevel }),
     http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? config.worker.port : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: config.http.logLevel },
     worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
-    api: { adminToken: config.http.adminToken, phoneNumberId: config.whatsapp.phoneNumberId },
+    api: { adminToken: config.http.adminToken, phoneNumberId },
+    ...(sending ? { cloudApi: { baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken } } : {}),
     ...(as.role === 'worker' ? { inboxEveryMs: WORKER_INBOX_EVERY } : {}),
   });
   out(as.role === 'worker'
     ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
     : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`);
-  const { accessToken, phoneNumberId } = config.whatsapp;
-  if (!as.dispatch) {
-    out('Not dispatching (--no-dispatch): workers send.');
-  } else if (accessToken !== null && phoneNumberId !== null) {
-    engine.start({ baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken });
-    out(`Dispatching from phone number id ${phoneNumberId} through ${config.whatsapp.apiBaseUrl}.`);
-  } else {
-    out('WHATSAPP_ACCESS_TOKEN or WHATSAPP_PHONE_NUMBER_ID is not set: receiving webhooks only, sending nothing.');
-  }
+  if (!as.dispatch) out('Not dispatching (--no-dispatch): workers send.');
+  else if (sending) out(`Dispatching from phone number id ${phoneNumberId} through ${config.whatsapp.apiBaseUrl}.`);
+  else out('WHATSAPP_ACCESS_TOKEN or WHATSAPP_PHONE_NUMBER_ID is not set: receiving webhooks only, sending nothing.');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

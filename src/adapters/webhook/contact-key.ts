@@ -1,5 +1,5 @@
 import type { MetaContact } from './webhook-schema.js';
-import type { ContactKey } from './webhook-item.js';
+import type { ContactKey } from '../../ports/webhook-items.js';
 
 export function isEmptyKey(key: ContactKey): boolean {
   return key.waId === null && key.userId === null;

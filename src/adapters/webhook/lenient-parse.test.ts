@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { parseLenient, type WebhookProblem } from './lenient-parse.js';
+import type { WebhookProblem } from '../../ports/webhook-items.js';
+import { parseLenient } from './lenient-parse.js';
 import { unixMillis } from './webhook-schema.js';
 
 const item = z.object({ id: z.string(), note: z.string().optional(), tags: z.array(z.object({ k: z.string() })).optional() });

@@ -1,11 +1,6 @@
 import { z } from 'zod';
+import type { WebhookProblem } from '../../ports/webhook-items.js';
 import { formatPath, type Path } from './webhook-path.js';
-
-/** Something in a webhook body that could not be used: where (exact field path) and what is wrong. */
-export interface WebhookProblem {
-  path: string;
-  message: string;
-}
 
 type Repaired = { ok: true; value: unknown } | { ok: false };
 

@@ -8,7 +8,7 @@ import {
   templateStatusValueSchema,
 } from './management-schema.js';
 import type { ChangeContext } from './messages-items.js';
-import type { WebhookItem, WebhookSource } from './webhook-item.js';
+import type { WebhookItem, WebhookSource } from '../../ports/webhook-items.js';
 import { formatPath } from './webhook-path.js';
 
 /** Account-level changes (templates, quality, limits, account events): one item per change. */

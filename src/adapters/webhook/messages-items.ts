@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Millis } from '../../core/time.js';
 import { completeKey, isEmptyKey } from './contact-key.js';
-import { parseLenient, type WebhookProblem } from './lenient-parse.js';
+import { parseLenient } from './lenient-parse.js';
 import { inboundMessageSchema, MEDIA_TYPES, messagesValueSchema, statusSchema, type MetaInboundMessage, type MetaStatus } from './messages-schema.js';
 import { userPreferenceSchema, userPreferencesValueSchema } from './management-schema.js';
-import type { ContactKey, InboundItem, StatusItem, WebhookError, WebhookItem, WebhookSource } from './webhook-item.js';
+import type { ContactKey, InboundItem, StatusItem, WebhookError, WebhookItem, WebhookProblem, WebhookSource } from '../../ports/webhook-items.js';
 import { formatPath, type Path } from './webhook-path.js';
 import type { MetaContact, MetaError } from './webhook-schema.js';
 

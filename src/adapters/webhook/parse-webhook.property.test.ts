@@ -3,8 +3,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseWebhook } from './parse-webhook.js';
-import { toContactEvents } from './to-contact-events.js';
-import type { ParsedWebhook } from './webhook-item.js';
+import { statusEvent } from '../../app/status-event.js';
+import { toContactEvents } from '../../app/to-contact-events.js';
+import type { ParsedWebhook } from '../../ports/webhook-items.js';
 
 const FIXTURE_DIR = path.resolve(import.meta.dirname, '../../../test/fixtures/meta-webhooks');
 
@@ -53,6 +54,7 @@ function wellFormed(parsed: ParsedWebhook): void {
   }
   // Everything parsed must also map to events without throwing.
   toContactEvents(parsed.items);
+  for (const item of parsed.items) if (item.kind === 'status') statusEvent(item);
 }
 
 describe('parseWebhook properties', () => {

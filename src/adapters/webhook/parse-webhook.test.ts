@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebhook } from './parse-webhook.js';
 import { body, messagesChange, PNID, status, textMessage, WABA } from './test-support.js';
-import type { StatusItem, WebhookItem } from './webhook-item.js';
+import type { StatusItem, WebhookItem } from '../../ports/webhook-items.js';
 
 const kinds = (items: WebhookItem[]) => items.map((i) => i.kind);
 const statuses = (items: WebhookItem[]) => items.filter((i): i is StatusItem => i.kind === 'status');
@@ -170,6 +170,24 @@ describe('parseWebhook: tolerance', () => {
       { waId: null, userId: 'US.222' },
       { waId: null, userId: 'US.111' },
     ]);
+  });
+
+  it('fills the BSUID of a status recipient from the contacts of the change', () => {
+    const parsed = parseWebhook(body([messagesChange({ contacts: [{ wa_id: '447700900123', user_id: 'GB.abc' }], statuses: [status('wamid.1', 'read')] })]));
+    expect(parsed.problems).toEqual([]);
+    expect(statuses(parsed.items)[0]?.recipient).toEqual({ waId: '447700900123', userId: 'GB.abc' });
+  });
+
+  it('keeps a status with no recipient identifiers, for the app to resolve by message id', () => {
+    const parsed = parseWebhook(body([messagesChange({ statuses: [{ id: 'wamid.9', status: 'failed', timestamp: '1760000000', errors: [{ code: 131026 }] }] })]));
+    expect(parsed.problems).toEqual([]);
+    expect(statuses(parsed.items)).toEqual([expect.objectContaining({ messageId: 'wamid.9', recipient: { waId: null, userId: null }, errors: [expect.objectContaining({ code: 131026 })] })]);
+  });
+
+  it('takes a failed status error from the change when the status carries none', () => {
+    const parsed = parseWebhook(body([messagesChange({ statuses: [status('wamid.1', 'failed')], errors: [{ code: 131050, title: 'stopped' }] })]));
+    expect(parsed.problems).toEqual([]);
+    expect(statuses(parsed.items)[0]).toMatchObject({ status: 'failed', errors: [{ code: 131050, title: 'stopped' }] });
   });
 
   it('takes the sender from the only contact when the message names none', () => {

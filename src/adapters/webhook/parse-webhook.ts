@@ -1,4 +1,4 @@
-import { parseLenient, type WebhookProblem } from './lenient-parse.js';
+import { parseLenient } from './lenient-parse.js';
 import {
   accountUpdateItems,
   businessCapabilityItems,
@@ -8,7 +8,7 @@ import {
   templateStatusItems,
 } from './management-items.js';
 import { messagesItems, userPreferenceItems, type ChangeContext } from './messages-items.js';
-import type { ParsedWebhook, WebhookItem } from './webhook-item.js';
+import type { ParsedWebhook, WebhookItem, WebhookProblem } from '../../ports/webhook-items.js';
 import { formatPath, ROOT_PATH } from './webhook-path.js';
 import { changeSchema, entrySchema, WHATSAPP_OBJECT } from './webhook-schema.js';
 

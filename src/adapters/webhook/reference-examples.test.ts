@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebhook } from './parse-webhook.js';
 import { body, messagesChange } from './test-support.js';
-import { toContactEvents } from './to-contact-events.js';
+import { statusEvent } from '../../app/status-event.js';
+import { toContactEvents } from '../../app/to-contact-events.js';
+import type { WebhookItem } from '../../ports/webhook-items.js';
 
 // The example payloads of the Cloud API reference (§2.2–2.9), each wrapped in a full body where the
 // reference gives only a change or an object.
+
+/** What the app makes of each status (applyStatus builds its event with statusEvent). */
+const statusEvents = (items: readonly WebhookItem[]) => items.flatMap((item) => (item.kind === 'status' ? [statusEvent(item)] : []));
 
 describe('reference examples', () => {
   it('§2.2 failed status with the per-user marketing cap', () => {
@@ -20,9 +25,10 @@ describe('reference examples', () => {
       kind: 'status', source: { wabaId: '<WABA_ID>', phoneNumberId: '<PNID>' }, conversation: null, pricing: null,
       errors: [{ code: 131049, details: 'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.', href: '/documentation/business-messaging/whatsapp/support/error-codes' }],
     });
-    expect(toContactEvents(parsed.items)).toEqual([{
+    // A failure counts from the end of its stated second.
+    expect(statusEvents(parsed.items)).toEqual([{
       contact: { waId: '447700900123', userId: null },
-      event: { type: 'status', id: 'wamid.ABC:failed', at: 1760000000000, messageId: 'wamid.ABC', status: 'failed', category: null, errorCode: 131049 },
+      event: { type: 'status', id: 'wamid.ABC:failed', at: 1760000000999, messageId: 'wamid.ABC', status: 'failed', category: null, errorCode: 131049 },
     }]);
   });
 
@@ -31,7 +37,7 @@ describe('reference examples', () => {
       "pricing":{"billable":true,"pricing_model":"PMP","type":"regular","category":"marketing"}}] })]));
     expect(parsed.problems).toEqual([]);
     expect(parsed.items[0]).toMatchObject({ pricing: { billable: true, model: 'PMP', type: 'regular', category: 'marketing' } });
-    expect(toContactEvents(parsed.items)[0]?.event).toMatchObject({ status: 'delivered', category: 'marketing', errorCode: null });
+    expect(statusEvents(parsed.items)[0]?.event).toMatchObject({ status: 'delivered', category: 'marketing', errorCode: null });
   });
 
   it('§2.3 "Stop promotions" quick-reply tap', () => {

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { startSimulator, type GroundTruth, type SimulatorConfigInput, type SimUser } from '../../adapters/simulator/index.js';
+import { startSimulator, type GroundTruth, type Simulator, type SimulatorConfigInput, type SimUser } from '../../adapters/simulator/index.js';
 import { openStore } from '../../adapters/storage/open-store.js';
 import { importContactRecords, type ContactRecord } from '../../app/import-contact-records.js';
 import { startCampaign } from '../../app/start-campaign.js';
@@ -32,15 +32,19 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   const store = openStore({ dataDir, backgroundCheckpoint: true });
   await store.migrate();
 
-  // The server listens first, so the simulator knows where to post webhooks.
+  // The server listens first, so the simulator knows where to post webhooks; the engine sends to it.
+  let sim!: Simulator;
   const pacer = await startEngine({
     store, clock, policy, random: seededRandom(plan.seed),
     http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production', logLevel: process.env.PACER_DEMO_LOG ? 'error' : false },
     // One process: nothing to share, so a whole second's throughput per pass (fewer passes).
     worker: { owner: 'demo-worker', mps: plan.mps, paceBurstMs: 1000 },
     batchInbox: true,
+    cloudApi: async (url) => {
+      sim = await startSimulator({ ...simulator, appSecret: APP_SECRET, callbackUrl: `${url}/webhooks/whatsapp` }, { clock });
+      return { baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken };
+    },
   });
-  const sim = await startSimulator({ ...simulator, appSecret: APP_SECRET, callbackUrl: `${pacer.url}/webhooks/whatsapp` }, { clock });
 
   // The audience: the simulated users, with consent as the business collected it.
   const records: ContactRecord[] = sim.users.map((u, i) => ({
@@ -69,7 +73,6 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
     });
     await store.insertOutbox(rows, clock.now());
   }));
-  pacer.start({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId, accessToken: sim.config.accessToken });
 
   for (let day = 1; day <= plan.days; day++) {
     await sim.advance(DAY);

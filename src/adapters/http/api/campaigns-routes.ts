@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { campaignAction, CampaignActionError } from '../../../app/campaign-actions.js';
-import { campaignOutcomes, frequencyCapInEffect, outcomesJson } from '../../../app/campaign-outcomes.js';
+import { campaignOutcomes, frequencyCapInEffect } from '../../../app/campaign-outcomes.js';
+import { outcomesJson } from '../../presenters/outcomes-json.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
 import { iso } from '../../../core/time.js';
 import type { Campaign, CampaignCounters } from '../../../ports/store.js';

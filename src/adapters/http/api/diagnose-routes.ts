@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DiagnoseInputError, parseSince, runDiagnosis } from '../../../app/diagnose.js';
-import { diagnosisJson } from '../../../app/diagnosis-json.js';
+import { diagnosisJson } from '../../presenters/diagnosis-json.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, notFound } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';

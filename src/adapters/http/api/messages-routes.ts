@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-off-message.js';
 import { iso } from '../../../core/time.js';
-import { mask } from '../../cli/contact-command.js';
+import { mask } from '../../presenters/mask.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, type Issue } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';

@@ -1,7 +1,13 @@
-import type { Millis } from '../../core/time.js';
-import type { WebhookProblem } from './lenient-parse.js';
+import type { Millis } from '../core/time.js';
 
-export type { WebhookProblem };
+// The normalised webhook items: what the webhook adapter's parser hands the app. Types only; the
+// schemas that read Meta's payloads stay in the adapter.
+
+/** Something in a webhook body that could not be used: where (exact field path) and what is wrong. */
+export interface WebhookProblem {
+  path: string;
+  message: string;
+}
 
 /** Who a fact is about. Never a phone number alone: `userId` (BSUID) stands in when there is no `wa_id`. */
 export interface ContactKey {
@@ -173,3 +179,6 @@ export interface ParsedWebhook {
   items: WebhookItem[];
   problems: WebhookProblem[];
 }
+
+/** Reads one webhook body (already JSON-decoded) into items; never throws on a malformed body. */
+export type ParseWebhook = (body: unknown) => ParsedWebhook;

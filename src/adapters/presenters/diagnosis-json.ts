@@ -1,5 +1,5 @@
-import { iso } from '../core/time.js';
-import type { DiagnosisReport } from './diagnose.js';
+import { iso } from '../../core/time.js';
+import type { DiagnosisReport } from '../../app/diagnose.js';
 
 /** The report as JSON (times in ISO 8601), the same for `pacer diagnose --json` and the REST API. */
 export function diagnosisJson(report: DiagnosisReport) {

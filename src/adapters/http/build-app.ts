@@ -1,7 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DispatchStatus } from '../../app/dispatch-status.js';
+import type { Policy } from '../../core/policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
+import { operatorApi, type OperatorApiOptions } from './api/operator-api.js';
+import type { RateLimitSettings } from './api/rate-limit.js';
+import type { DashboardDeps } from './dashboard/dashboard-deps.js';
+import { dashboard } from './dashboard/dashboard-plugin.js';
 import { healthRoutes } from './health-routes.js';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { InboxWriter } from './inbox-writer.js';
@@ -15,38 +20,54 @@ declare module 'fastify' {
   }
 }
 
-export interface HttpServerConfig {
+export interface AppConfig {
   /** `WHATSAPP_APP_SECRET`, split: every secret a webhook signature may be made with. */
   appSecrets: readonly string[];
   /** `WHATSAPP_VERIFY_TOKEN`: null refuses every subscription handshake. */
   verifyToken: string | null;
   mode: 'production' | 'development';
+  /** The address the server binds (`PACER_HOST`): /metrics is open without a token only on loopback. */
+  host: string;
+  /** `PACER_ADMIN_TOKEN`, accepted as the bootstrap token by the API and the dashboard; null accepts stored tokens only. */
+  adminToken: string | null;
+  /** `WHATSAPP_PHONE_NUMBER_ID`, the number one-off messages and replies go from; null refuses them. */
+  phoneNumberId: string | null;
 }
 
-export interface HttpServerDeps {
-  store: Store;
-  config: HttpServerConfig;
+/** The store roles of every route: the inbox's writes and the read /healthz makes, the API's and the dashboard's. */
+export type AppStore = Pick<Store, 'appendInboxBatch' | 'listUnprocessedInbox'> & OperatorApiOptions['store'] & DashboardDeps['store'];
+
+export interface AppDeps {
+  store: AppStore;
   clock: Clock;
+  policy: Policy;
+  config: AppConfig;
   /**
    * Called with the ids of each committed inbox batch, after the requests were answered, so the
    * processor can run at once. Fire and forget: its failures are logged, never sent to Meta.
    */
   onStored?: (ids: number[]) => void | Promise<void>;
+  /** After a quarantine replay through the API released payloads: lets the inbox processor run at once. */
+  onReplay?: () => void;
+  /** What the dispatcher loop is doing, for /healthz, in a process that dispatches. */
+  dispatchStatus?: () => DispatchStatus | null;
   /** Logger settings, or false for none. Redaction is always on. */
   logger?: HttpLoggerOptions | false;
   /** Largest inbox group commit (default 500). */
   maxInboxBatch?: number;
-  /** What the dispatcher loop is doing, for /healthz, in a process that dispatches. */
-  dispatchStatus?: () => DispatchStatus | null;
+  /** The API's per-token rate limit (default 50 requests/s, bursts of 100); null turns it off. */
+  rateLimit?: RateLimitSettings | null;
+  /** Told of each route as it is registered (the API reference test lists them). */
+  onRoute?: (route: { method: string; url: string }) => void;
 }
 
 /**
- * The HTTP app as a value: routes are encapsulated plugins (webhooks, health; the REST API and the
- * dashboard register theirs on the returned instance before `listen`). The caller listens and closes;
- * closing waits for payloads already queued for the inbox.
+ * The HTTP app as a value: webhooks, /healthz, the REST API with /metrics, and the dashboard, each
+ * an encapsulated plugin, all registered before it returns. It does not listen: `src/main` does, and
+ * tests `inject()` requests. Closing waits for payloads already queued for the inbox.
  */
-export function buildHttpServer(deps: HttpServerDeps): FastifyInstance {
-  const { store, config, clock } = deps;
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { store, clock, policy, config } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : buildLoggerOptions(deps.logger),
     // Meta retries slow acknowledgements; a stalled client must not hold a connection forever.
@@ -54,6 +75,12 @@ export function buildHttpServer(deps: HttpServerDeps): FastifyInstance {
   });
   const metrics = createHttpMetrics();
   app.decorate('pacerMetrics', metrics);
+  const onRoute = deps.onRoute;
+  if (onRoute !== undefined) {
+    app.addHook('onRoute', (r) => {
+      for (const method of [r.method].flat()) if (method !== 'HEAD') onRoute({ method, url: r.url });
+    });
+  }
 
   const onStored = deps.onStored;
   const writer = new InboxWriter(store, {
@@ -72,19 +99,22 @@ export function buildHttpServer(deps: HttpServerDeps): FastifyInstance {
   });
 
   warnAboutConfig(app, config);
-  void app.register(healthRoutes, { store, ...(deps.dispatchStatus === undefined ? {} : { dispatchStatus: deps.dispatchStatus }) });
-  void app.register(webhookRoutes, {
+  const { adminToken, phoneNumberId, host } = config;
+  await app.register(healthRoutes, { store, dispatchStatus: deps.dispatchStatus });
+  await app.register(webhookRoutes, {
     auth: { appSecrets: [...config.appSecrets], mode: config.mode },
     verifyToken: config.verifyToken,
     clock,
     writer,
     metrics,
   });
+  await app.register(operatorApi, { store, clock, policy, host, adminToken, phoneNumberId, rateLimit: deps.rateLimit, onReplay: deps.onReplay });
+  await app.register(dashboard, { store, clock, policy, adminToken, phoneNumberId });
   return app;
 }
 
 /** Startup warnings for configurations that make webhooks fail or that weaken them. */
-function warnAboutConfig(app: FastifyInstance, config: HttpServerConfig): void {
+function warnAboutConfig(app: FastifyInstance, config: AppConfig): void {
   if (config.appSecrets.length === 0 && config.mode === 'production') {
     app.log.warn('no WHATSAPP_APP_SECRET is configured: in production every webhook POST is refused with 401 until one is set');
   } else if (config.appSecrets.length === 0) {

@@ -1,53 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Category } from '../../core/category.js';
-import type { ContactEvent, DeliveryStatus } from '../../core/contact-event.js';
-import { assertNever } from '../../core/error-class.js';
-import type { ContactKey, InboundItem, StatusItem, UserPreferenceItem, WebhookItem } from './webhook-item.js';
+import type { ContactEvent } from '../core/contact-event.js';
+import { assertNever } from '../core/error-class.js';
+import type { ContactKey, InboundItem, UserPreferenceItem, WebhookItem } from '../ports/webhook-items.js';
 
 /** A fact about one contact, ready for the reducer. */
-export interface KeyedContactEvent {
+export interface KeyedContactEvent<E extends ContactEvent = ContactEvent> {
   /** A status may carry no identifier at all (Meta omits them on some failures); the caller then resolves it by `messageId`. */
   contact: ContactKey;
-  event: ContactEvent;
-}
-
-const DELIVERY_STATUSES: readonly string[] = ['sent', 'delivered', 'read', 'played', 'failed'] satisfies DeliveryStatus[];
-
-function isDeliveryStatus(value: string): value is DeliveryStatus {
-  return DELIVERY_STATUSES.includes(value);
-}
-
-/** Meta's `pricing.category` names our categories with variants (marketing-messages path, international auth rates). */
-const PRICING_CATEGORIES: Readonly<Record<string, Category>> = {
-  marketing: 'marketing',
-  marketing_lite: 'marketing',
-  utility: 'utility',
-  authentication: 'authentication',
-  authentication_international: 'authentication',
-  service: 'service',
-};
-
-export function categoryFromPricing(category: string | null): Category | null {
-  if (category === null) return null;
-  const key = category.toLowerCase();
-  return Object.hasOwn(PRICING_CATEGORIES, key) ? (PRICING_CATEGORIES[key] ?? null) : null;
-}
-
-function statusEvent(item: StatusItem): KeyedContactEvent | null {
-  // A status Meta added after this code was written is kept in the item but means nothing to the reducer yet.
-  if (!isDeliveryStatus(item.status)) return null;
-  return {
-    contact: item.recipient,
-    event: {
-      type: 'status',
-      id: `${item.messageId}:${item.status}`,
-      at: item.at,
-      messageId: item.messageId,
-      status: item.status,
-      category: categoryFromPricing(item.pricing?.category ?? null),
-      errorCode: item.errors[0]?.code ?? null,
-    },
-  };
+  event: E;
 }
 
 function inboundKind(item: InboundItem): 'text' | 'button' | 'interactive' | 'other' {
@@ -94,12 +54,12 @@ function preferenceEvent(item: UserPreferenceItem): KeyedContactEvent | null {
 
 function eventFor(item: WebhookItem): KeyedContactEvent | null {
   switch (item.kind) {
-    case 'status':
-      return statusEvent(item);
     case 'inbound':
       return inboundEvent(item);
     case 'user_preference':
       return preferenceEvent(item);
+    case 'status':
+      return null; // applied by applyStatus, which matches it to its outbox row first (status-event.ts)
     case 'change_error':
     case 'template_status':
     case 'template_quality':
@@ -114,7 +74,7 @@ function eventFor(item: WebhookItem): KeyedContactEvent | null {
   }
 }
 
-/** The contact events carried by parsed webhook items, in body order. */
+/** The contact events carried by parsed inbound messages and preferences, in body order. */
 export function toContactEvents(items: readonly WebhookItem[]): KeyedContactEvent[] {
   const events: KeyedContactEvent[] = [];
   for (const item of items) {

@@ -1,0 +1,183 @@
+import type { Policy } from '../core/policy.js';
+import { MINUTE, SECOND, type Millis } from '../core/time.js';
+import type { Scheduler, Timer } from '../ports/clock.js';
+import { errorFields, type Logger } from '../ports/logger.js';
+import type { OutboxClaimStore } from '../ports/store.js';
+import { checkBreakers } from './check-breakers.js';
+import { completeFinishedCampaigns } from './complete-campaigns.js';
+import { DispatchTracker, type DispatchStatus, type NextPassReason } from './dispatch-status.js';
+import type { Dispatcher, TickResult } from './dispatcher.js';
+
+export const IDLE_POLL = 5 * MINUTE;
+export const CHECKS_EVERY = 10 * MINUTE;
+export const RETRY_AFTER_FAILURE = 5 * SECOND;
+const MIN_PACED_WAIT = 10;
+const DUE_RECHECK = 100;
+
+/** Where the next work is, and what the campaign checks read and write. */
+export type DispatchLoopStore = Pick<OutboxClaimStore, 'nextWorkAt'> & Parameters<typeof checkBreakers>[0] & Parameters<typeof completeFinishedCampaigns>[0];
+
+export interface DispatchLoopDeps {
+  store: DispatchLoopStore;
+  clock: Scheduler;
+  policy: Policy;
+  /** Claims due rows and processes them: one pass per `tick`. */
+  dispatcher: Pick<Dispatcher, 'tick' | 'progress'>;
+  /** The inbox processor, drained before each pass (or every `inboxEveryMs`). */
+  pump: { drain(): Promise<void> };
+  logger: Logger;
+}
+
+export interface DispatchLoopOptions {
+  /** A busy pass starts this long after the previous one started: the share of throughput one pass takes. */
+  paceBurstMs: Millis;
+  /**
+   * Apply stored webhooks every this often instead of before each pass: for a worker that receives
+   * none (the edge applies them as they arrive), where several workers would repeat its work.
+   */
+  inboxEveryMs?: Millis;
+}
+
+/** One pass of the loop as it ended: what it did (or why it failed), and when the next one comes. */
+export interface PassReport {
+  startedAt: Millis;
+  endedAt: Millis;
+  outcome: { result: TickResult } | { error: unknown };
+  next: { at: Millis; why: NextPassReason };
+}
+
+export interface DispatchLoop {
+  /** One pass now, outside the schedule (stored webhooks first, unless they have their own loop). */
+  tick(): Promise<TickResult>;
+  /** What the loop is doing, for /healthz. */
+  status(): DispatchStatus;
+  /** Calls `listener` after each scheduled pass, its successor already set; returns the unsubscribe. */
+  onPass(listener: (pass: PassReport) => void): () => void;
+  /** The next scheduled pass, once it has ended: tests await it instead of polling. */
+  nextPass(): Promise<PassReport>;
+  /** Cancels what is scheduled and waits for the passes under way (their sends must be recorded). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The dispatcher's schedule, and the campaign checks' and (for workers) the inbox's, all on one
+ * clock. Each loop has at most one pending timer: its next pass. A failing pass (the database away
+ * for a moment) is logged and tried again; the loop never dies. Starts at once.
+ */
+export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopOptions): DispatchLoop {
+  const { store, clock, policy, dispatcher, pump, logger } = deps;
+  const tracker = new DispatchTracker(() => clock.now());
+  const timers: { pass: Timer | null; checks: Timer | null; inbox: Timer | null } = { pass: null, checks: null, inbox: null };
+  const listeners = new Set<(pass: PassReport) => void>();
+  let stopped = false;
+  // Passes under way. A graceful stop waits for them: a dispatcher pass has sends in flight, and
+  // their answers must be recorded, or those rows are left mid-send and end up unknown.
+  const running = new Set<Promise<void>>();
+  const tracked = (work: () => Promise<void>) => (): Promise<void> => {
+    const pass = work().finally(() => running.delete(pass));
+    running.add(pass);
+    return pass;
+  };
+
+  const tick = async (): Promise<TickResult> => {
+    if (options.inboxEveryMs === undefined) {
+      tracker.step('applying stored webhooks');
+      await pump.drain();
+      tracker.step(null);
+    }
+    return dispatcher.tick();
+  };
+
+  const pass = tracked(async (): Promise<void> => {
+    if (stopped) return;
+    const startedAt = clock.now();
+    tracker.begin();
+    let next: PassReport['next'];
+    let outcome: PassReport['outcome'];
+    try {
+      const result = await tick();
+      outcome = { result };
+      // Held back by the shared throughput: come back when the next token is due. Busy: the next pass
+      // one burst's worth of time after this one started (not ended), so the budget flows evenly and
+      // the number reaches its full throughput.
+      if (result.pacedUntil !== null) next = { at: Math.max(result.pacedUntil, clock.now() + MIN_PACED_WAIT), why: 'paced' };
+      else if (result.claimed > 0) next = { at: Math.max(startedAt + options.paceBurstMs, clock.now()), why: 'busy' };
+      else {
+        tracker.step('finding the next work');
+        next = { at: await idleUntil(store, clock.now()), why: 'idle' };
+      }
+    } catch (error) {
+      logger.error('dispatch failed, retrying', errorFields(error));
+      outcome = { error };
+      next = { at: clock.now() + RETRY_AFTER_FAILURE, why: 'after_failure' };
+    }
+    tracker.end(outcome, next);
+    const endedAt = clock.now();
+    if ('result' in outcome) logger.debug('dispatch pass', { pass: outcome.result, ms: endedAt - startedAt, next: next.why, nextInMs: next.at - endedAt });
+    if (!stopped) passAt(next.at);
+    for (const listener of [...listeners]) listener({ startedAt, endedAt, outcome, next });
+  });
+  // The one place the next dispatcher pass is set. Queued work can wake an idle loop through it
+  // (a pass at `now`, unless one is under way: its successor then finds the work).
+  function passAt(at: Millis): void {
+    timers.pass?.cancel();
+    timers.pass = clock.at(at, pass);
+  }
+
+  const breakerMemo = { lastEventId: -1 };
+  const checks = tracked(async (): Promise<void> => {
+    if (stopped) return;
+    try {
+      await checkBreakers(store, policy, clock.now(), undefined, breakerMemo);
+      await completeFinishedCampaigns(store, clock.now());
+    } catch (error) {
+      logger.error('campaign checks failed, retrying', errorFields(error));
+    }
+    if (!stopped) timers.checks = clock.at(clock.now() + CHECKS_EVERY, checks);
+  });
+
+  const inboxEvery = options.inboxEveryMs;
+  const inbox = tracked(async (): Promise<void> => {
+    if (stopped || inboxEvery === undefined) return;
+    await pump.drain(); // the pump reports its own failures and is tried again next time
+    if (!stopped) timers.inbox = clock.at(clock.now() + inboxEvery, inbox);
+  });
+
+  const onPass = (listener: (p: PassReport) => void): (() => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  passAt(clock.now());
+  timers.checks = clock.at(clock.now(), checks);
+  if (inboxEvery !== undefined) timers.inbox = clock.at(clock.now(), inbox);
+  return {
+    tick,
+    status: () => tracker.report(dispatcher.progress()),
+    onPass,
+    nextPass: () => new Promise((resolve) => {
+      const off = onPass((p) => {
+        off();
+        resolve(p);
+      });
+    }),
+    async stop() {
+      stopped = true;
+      timers.pass?.cancel();
+      timers.checks?.cancel();
+      timers.inbox?.cancel();
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/**
+ * An idle worker sleeps until it next has work (a row falls due, or a lease runs out and must be
+ * swept), looking again at least every few minutes. Work due already was missed by a race, not
+ * absent (a row fell due while the pass ran, or another worker was claiming it): look again
+ * shortly, never after the long idle poll.
+ */
+async function idleUntil(store: Pick<OutboxClaimStore, 'nextWorkAt'>, now: Millis): Promise<Millis> {
+  const at = await store.nextWorkAt();
+  if (at === null) return now + IDLE_POLL;
+  return at > now ? Math.min(at, now + IDLE_POLL) : now + DUE_RECHECK;
+}
