@@ -8,8 +8,8 @@ import type { JsonObject, Store } from '../ports/store.js';
 import { recipientRegion } from './recipient-region.js';
 import { loadContactState } from './update-contact-state.js';
 
-export interface OneOffMessage {
-  to: string;
+/** What a one-off message says and where it goes from, whoever receives it. */
+export interface OneOffContent {
   category: Category;
   template?: { name: string; language: string };
   text?: string;
@@ -17,6 +17,11 @@ export interface OneOffMessage {
   idempotencyKey: string;
   /** The business number to send from. */
   phoneNumberId: string;
+}
+
+export interface OneOffMessage extends OneOffContent {
+  /** The recipient's phone number, international format. */
+  to: string;
 }
 
 /** Why a one-off message was refused before anything was stored; each caller words it for its users. */
@@ -31,14 +36,38 @@ export type OneOffResult =
  * campaigns, and returns what `decide` says about it right now. Shared by `pacer send` and the API.
  */
 export async function queueOneOffMessage(store: Store, m: OneOffMessage, policy: Policy, now: Millis): Promise<OneOffResult> {
-  if ((m.template === undefined) === (m.text === undefined)) return { ok: false, problem: 'template_or_text' };
-  if (m.text !== undefined && m.category !== 'service') return { ok: false, problem: 'text_needs_service' };
-  if (m.template !== undefined && m.category === 'service') return { ok: false, problem: 'template_not_service' };
+  const problem = contentProblem(m);
+  if (problem !== null) return { ok: false, problem };
   const phone = parsePhoneNumberFromString(m.to.trim().startsWith('+') ? m.to.trim() : `+${m.to.replace(/\D/g, '')}`);
   if (!phone?.isValid()) return { ok: false, problem: 'invalid_phone' };
   const existing = await store.findContact({ phoneE164: phone.number });
   const contactId = existing?.id ?? (await store.upsertContacts([{ phoneE164: phone.number, waId: phone.number.slice(1) }], now)).ids[0];
   if (contactId === undefined) throw new Error('could not record the contact');
+  const { queued, decision } = await queue(store, contactId, phone.number, m, policy, now);
+  return { ok: true, queued, contactId, phoneE164: phone.number, decision };
+}
+
+export type ContactOneOffResult =
+  | { ok: false; problem: Exclude<OneOffProblem, 'invalid_phone'> | 'unknown_contact' }
+  | { ok: true; queued: boolean; decision: Decision };
+
+/** The same for a contact already stored, named by its id (a broadcast to known contacts): no number to check. */
+export async function queueOneOffMessageToContact(store: Store, contactId: number, m: OneOffContent, policy: Policy, now: Millis): Promise<ContactOneOffResult> {
+  const problem = contentProblem(m);
+  if (problem !== null) return { ok: false, problem };
+  const contact = await store.getContact(contactId);
+  if (contact === null) return { ok: false, problem: 'unknown_contact' };
+  return { ok: true, ...(await queue(store, contactId, contact.phoneE164, m, policy, now)) };
+}
+
+function contentProblem(m: OneOffContent): Exclude<OneOffProblem, 'invalid_phone'> | null {
+  if ((m.template === undefined) === (m.text === undefined)) return 'template_or_text';
+  if (m.text !== undefined && m.category !== 'service') return 'text_needs_service';
+  if (m.template !== undefined && m.category === 'service') return 'template_not_service';
+  return null;
+}
+
+async function queue(store: Store, contactId: number, phoneE164: string | null, m: OneOffContent, policy: Policy, now: Millis): Promise<{ queued: boolean; decision: Decision }> {
   const intent: JsonObject = m.text !== undefined
     ? { phoneNumberId: m.phoneNumberId, text: m.text }
     : { phoneNumberId: m.phoneNumberId, template: { name: m.template?.name ?? '', language: m.template?.language ?? 'en_US' } };
@@ -47,11 +76,11 @@ export async function queueOneOffMessage(store: Store, m: OneOffMessage, policy:
   const decision = decide(await loadContactState(store, contactId), {
     category: m.category,
     kind: m.text !== undefined ? 'freeform' : 'template',
-    recipientRegion: recipientRegion(phone.number),
+    recipientRegion: recipientRegion(phoneE164),
     template: m.template === undefined ? null : { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null },
     sender: { state: 'ok' },
     capAttempts: 0,
     marketingApiRefused: false,
   }, now, policy);
-  return { ok: true, queued: inserted === 1, contactId, phoneE164: phone.number, decision };
+  return { queued: inserted === 1, decision };
 }

@@ -23,7 +23,7 @@ export async function findContactByInput(store: Store, input: string): Promise<C
   throw new CliFailure(`No contact matches ${mask(raw)}. Check the number, or import the contact first (pacer import contacts FILE).`);
 }
 
-export async function contactExplainCommand(store: Store, input: string, policy: Policy, now: number, json: boolean): Promise<string> {
+export async function contactExplainText(store: Store, input: string, policy: Policy, now: number, json: boolean): Promise<string> {
   const contact = await findContactByInput(store, input);
   const state = await loadContactState(store, contact.id);
   const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164));
