@@ -1,7 +1,7 @@
 import type { CapSchedulePreset } from '../core/policy.js';
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
-import type { Campaign, JsonObject, SenderInput, Store } from '../ports/store.js';
+import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, TemplateStore } from '../ports/store.js';
 
 /**
  * What Pacer assumes of a sending number Meta has told it nothing about yet: Meta's default
@@ -35,7 +35,7 @@ export type CreateCampaignProblem = 'template_not_registered' | 'ends_before_sta
 export type CreateCampaignResult = { ok: true; campaign: Campaign } | { ok: false; problem: CreateCampaignProblem };
 
 /** Creates a draft campaign from a registered template and a segment (`pacer campaign create`, the demo). */
-export async function createCampaign(store: Store, c: NewCampaign, now: Millis): Promise<CreateCampaignResult> {
+export async function createCampaign(store: TemplateStore & SenderStore & CampaignStore, c: NewCampaign, now: Millis): Promise<CreateCampaignResult> {
   const template = await store.getTemplate(c.template.name, c.template.language);
   if (template === null) return { ok: false, problem: 'template_not_registered' };
   const scheduledAt = c.scheduledAt ?? null;
@@ -52,7 +52,7 @@ export async function createCampaign(store: Store, c: NewCampaign, now: Millis):
   return { ok: true, campaign };
 }
 
-async function senderIdFor(store: Store, sender: NewCampaign['sender'], now: Millis): Promise<number> {
+async function senderIdFor(store: SenderStore, sender: NewCampaign['sender'], now: Millis): Promise<number> {
   const known = await store.getSender(sender.phoneNumberId);
   if (known !== null) return known.id;
   const [id] = await store.upsertSenders([{ displayNumber: sender.phoneNumberId, ...NEW_SENDER_DEFAULTS, ...sender }], now);

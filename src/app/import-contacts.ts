@@ -54,7 +54,7 @@ export interface ImportSummary {
  * as they are read and written in batches, so memory stays flat whatever the input's size. A bad row
  * is reported and skipped; it never stops the import. Importing the same rows again creates nothing.
  */
-export async function importContacts(store: Store, source: ContactSource, options: ImportContactsOptions): Promise<ImportSummary> {
+export async function importContacts(store: Pick<Store, 'transaction'>, source: ContactSource, options: ImportContactsOptions): Promise<ImportSummary> {
   const summary: ImportSummary = { source: `import:${source.name}`, accepted: 0, rejected: 0, created: 0, updated: 0, duplicates: 0 };
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   const seen = new PhoneLineMap();

@@ -4,7 +4,7 @@ import { decide } from '../core/decide.js';
 import type { Decision } from '../core/decision.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { JsonObject, Store } from '../ports/store.js';
+import type { ContactStateStore, ContactStore, JsonObject, OutboxStore, TemplateStore } from '../ports/store.js';
 import { recipientRegion } from './recipient-region.js';
 import { loadContactState } from './update-contact-state.js';
 
@@ -35,7 +35,7 @@ export type OneOffResult =
  * Queues one message in the outbox, where the dispatcher sends it through the same decision as
  * campaigns, and returns what `decide` says about it right now. Shared by `pacer send` and the API.
  */
-export async function queueOneOffMessage(store: Store, m: OneOffMessage, policy: Policy, now: Millis): Promise<OneOffResult> {
+export async function queueOneOffMessage(store: ContactStore & OutboxStore & TemplateStore & ContactStateStore, m: OneOffMessage, policy: Policy, now: Millis): Promise<OneOffResult> {
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
   const phone = parsePhoneNumberFromString(m.to.trim().startsWith('+') ? m.to.trim() : `+${m.to.replace(/\D/g, '')}`);
@@ -52,7 +52,7 @@ export type ContactOneOffResult =
   | { ok: true; queued: boolean; decision: Decision };
 
 /** The same for a contact already stored, named by its id (a broadcast to known contacts): no number to check. */
-export async function queueOneOffMessageToContact(store: Store, contactId: number, m: OneOffContent, policy: Policy, now: Millis): Promise<ContactOneOffResult> {
+export async function queueOneOffMessageToContact(store: Pick<ContactStore, 'getContact'> & OutboxStore & TemplateStore & ContactStateStore, contactId: number, m: OneOffContent, policy: Policy, now: Millis): Promise<ContactOneOffResult> {
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
   const contact = await store.getContact(contactId);
@@ -67,7 +67,7 @@ function contentProblem(m: OneOffContent): Exclude<OneOffProblem, 'invalid_phone
   return null;
 }
 
-async function queue(store: Store, contactId: number, phoneE164: string | null, m: OneOffContent, policy: Policy, now: Millis): Promise<{ queued: boolean; decision: Decision }> {
+async function queue(store: OutboxStore & TemplateStore & Pick<ContactStateStore, 'loadContactState'>, contactId: number, phoneE164: string | null, m: OneOffContent, policy: Policy, now: Millis): Promise<{ queued: boolean; decision: Decision }> {
   const intent: JsonObject = m.text !== undefined
     ? { phoneNumberId: m.phoneNumberId, text: m.text }
     : { phoneNumberId: m.phoneNumberId, template: { name: m.template?.name ?? '', language: m.template?.language ?? 'en_US' } };

@@ -3,10 +3,10 @@ import { paceSentence } from '../../core/messaging-limit.js';
 import type { Policy } from '../../core/policy.js';
 import { recipientOutcomes } from '../../core/recipient-outcomes.js';
 import { iso } from '../../core/time.js';
-import type { Campaign, Store } from '../../ports/store.js';
+import type { Campaign, CampaignReportStore, ConversationStore, SenderStore } from '../../ports/store.js';
 
 /** A campaign with its counters, pace and what happened to each group of recipients, as text and as JSON. */
-export async function campaignStatus(store: Store, c: Campaign, now: number, policy: Pick<Policy, 'capCodes'>): Promise<{ text: string; json: unknown }> {
+export async function campaignStatus(store: CampaignReportStore & SenderStore & ConversationStore, c: Campaign, now: number, policy: Pick<Policy, 'capCodes'>): Promise<{ text: string; json: unknown }> {
   const counters = await store.campaignCounters(c.id);
   const pace = await campaignPace(store, c, counters.queued + counters.held, now);
   const outcomes = recipientOutcomes(await store.outboxBreakdown(c.id), await store.skipReasons(c.id), policy.capCodes);

@@ -1,5 +1,5 @@
 import { iso } from '../../../core/time.js';
-import type { Store } from '../../../ports/store.js';
+import type { CampaignReportStore, CampaignStore } from '../../../ports/store.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { parseCampaignId } from '../parse-campaign-id.js';
@@ -39,7 +39,7 @@ function parseRecipientsQuery(id: string, o: { waiting: string; after: string; l
 }
 
 /** One page of pending retries or held recipients (contact ids, never phone numbers). */
-async function recipientsPage(store: Store, q: RecipientsQuery): Promise<{ text: string; json: unknown }> {
+async function recipientsPage(store: CampaignStore & CampaignReportStore, q: RecipientsQuery): Promise<{ text: string; json: unknown }> {
   if ((await store.getCampaign(q.campaignId)) === null) throw new CliFailure(`campaign ${q.campaignId} does not exist`);
   const rows = await store.listOutboxRows({ campaignId: q.campaignId, kind: q.kind, afterId: q.afterId, limit: q.limit });
   const items = rows.map((r) => ({ ...r, nextAttemptAt: r.nextAttemptAt === null ? null : iso(r.nextAttemptAt), updatedAt: iso(r.updatedAt) }));

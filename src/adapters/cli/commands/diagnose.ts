@@ -2,7 +2,7 @@ import { DiagnoseInputError, parseSince, runDiagnosis, type DiagnosisReport } fr
 import { diagnosisJson } from '../../../app/diagnosis-json.js';
 import type { Policy } from '../../../core/policy.js';
 import { iso } from '../../../core/time.js';
-import type { Store } from '../../../ports/store.js';
+import type { CampaignStore, DiagnosisStore, SenderHistoryStore, SenderStore, TemplateStore } from '../../../ports/store.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 
@@ -27,7 +27,7 @@ export const diagnoseCommand: CliCommand = {
 };
 
 /** Bad options are usage errors (2); an unknown campaign is a failure (1). */
-async function diagnose(store: Store, policy: Policy, o: DiagnoseOptions, now: number): Promise<DiagnosisReport> {
+async function diagnose(store: DiagnosisStore & CampaignStore & TemplateStore & SenderStore & SenderHistoryStore, policy: Policy, o: DiagnoseOptions, now: number): Promise<DiagnosisReport> {
   let campaignId: number | null = null;
   if (o.campaign !== undefined) {
     if (!/^\d{1,15}$/.test(o.campaign) || Number(o.campaign) < 1) throw new CliFailure(`--campaign must be a campaign id (a positive number), got "${o.campaign}"`, EXIT.usage);

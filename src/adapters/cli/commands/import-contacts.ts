@@ -53,7 +53,7 @@ function planContactImport(files: ContactFiles, file: string, opts: ImportContac
 }
 
 /** Runs the import and prints the report; exits 1 (after printing) when any row was rejected. */
-async function runContactImport(store: Store, plan: ContactImportPlan, deps: Pick<CliDeps, 'contactFiles' | 'policy' | 'now' | 'out' | 'terminal'>): Promise<ImportReport> {
+async function runContactImport(store: Pick<Store, 'transaction'>, plan: ContactImportPlan, deps: Pick<CliDeps, 'contactFiles' | 'policy' | 'now' | 'out' | 'terminal'>): Promise<ImportReport> {
   const errorsFile = plan.errorsFile === null ? null : await asCli(() => deps.contactFiles.openErrorsFile(plan.errorsFile!));
   const name = path.basename(plan.file);
   const errors: ImportReport['errors'] = [];

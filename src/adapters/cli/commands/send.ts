@@ -3,7 +3,7 @@ import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-o
 import { isCategory, type Category } from '../../../core/category.js';
 import type { Policy } from '../../../core/policy.js';
 import { iso } from '../../../core/time.js';
-import type { Store } from '../../../ports/store.js';
+import type { ContactStateStore, ContactStore, OutboxStore, TemplateStore } from '../../../ports/store.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { mask } from '../contact-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -57,7 +57,7 @@ const PROBLEMS: Record<Exclude<OneOffProblem, 'invalid_phone'>, string> = {
  * Queues one message in the outbox, where the running server's dispatcher sends it through the same
  * decision as campaigns. Prints what `decide` says about it right now.
  */
-async function queueOne(store: Store, o: SendOptions, policy: Policy, now: number, json: boolean): Promise<string> {
+async function queueOne(store: ContactStore & OutboxStore & TemplateStore & ContactStateStore, o: SendOptions, policy: Policy, now: number, json: boolean): Promise<string> {
   const key = o.key ?? `cli-${randomUUID()}`;
   const r = await queueOneOffMessage(store, {
     to: o.to, category: o.category, idempotencyKey: key, phoneNumberId: o.phoneNumberId,
