@@ -4,17 +4,15 @@ import { decide } from '../core/decide.js';
 import type { Decision } from '../core/decision.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { ContactStateStore, ContactStore, JsonObject, OutboxStore, TemplateStore } from '../ports/store.js';
+import type { ContactStateStore, ContactStore, JsonObject, OutboxInput, OutboxStore, TemplateStore } from '../ports/store.js';
 import { recipientRegion } from './recipient-region.js';
 import { loadContactState } from './update-contact-state.js';
 
-/** What a one-off message says and where it goes from, whoever receives it. */
+/** What a one-off message says and the number it goes from, whoever receives it. */
 export interface OneOffContent {
   category: Category;
   template?: { name: string; language: string };
   text?: string;
-  /** The same key never queues twice. */
-  idempotencyKey: string;
   /** The business number to send from. */
   phoneNumberId: string;
 }
@@ -22,6 +20,8 @@ export interface OneOffContent {
 export interface OneOffMessage extends OneOffContent {
   /** The recipient's phone number, international format. */
   to: string;
+  /** The same key never queues twice. */
+  idempotencyKey: string;
 }
 
 /** Why a one-off message was refused before anything was stored; each caller words it for its users. */
@@ -43,21 +43,38 @@ export async function queueOneOffMessage(store: ContactStore & OutboxStore & Tem
   const existing = await store.findContact({ phoneE164: phone.number });
   const contactId = existing?.id ?? (await store.upsertContacts([{ phoneE164: phone.number, waId: phone.number.slice(1) }], now)).ids[0];
   if (contactId === undefined) throw new Error('could not record the contact');
-  const { queued, decision } = await queue(store, contactId, phone.number, m, policy, now);
-  return { ok: true, queued, contactId, phoneE164: phone.number, decision };
+  const { inserted } = await store.insertOutbox([oneOffRow(contactId, m.idempotencyKey, m, now)], now);
+  const template = m.template === undefined ? null : await store.getTemplate(m.template.name, m.template.language);
+  const decision = decide(await loadContactState(store, contactId), {
+    category: m.category,
+    kind: m.text !== undefined ? 'freeform' : 'template',
+    recipientRegion: recipientRegion(phone.number),
+    template: m.template === undefined ? null : { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null },
+    sender: { state: 'ok' },
+    capAttempts: 0,
+    marketingApiRefused: false,
+  }, now, policy);
+  return { ok: true, queued: inserted === 1, contactId, phoneE164: phone.number, decision };
 }
 
-export type ContactOneOffResult =
-  | { ok: false; problem: Exclude<OneOffProblem, 'invalid_phone'> | 'unknown_contact' }
-  | { ok: true; queued: boolean; decision: Decision };
+/** One recipient of a broadcast: a stored contact, and the key that keeps it from being queued twice. */
+export interface BroadcastRecipient {
+  contactId: number;
+  idempotencyKey: string;
+}
 
-/** The same for a contact already stored, named by its id (a broadcast to known contacts): no number to check. */
-export async function queueOneOffMessageToContact(store: Pick<ContactStore, 'getContact'> & OutboxStore & TemplateStore & ContactStateStore, contactId: number, m: OneOffContent, policy: Policy, now: Millis): Promise<ContactOneOffResult> {
+export type BroadcastResult = { ok: false; problem: Exclude<OneOffProblem, 'invalid_phone'> } | { ok: true; queued: number };
+
+/**
+ * The same one-off message for many stored contacts (order updates to their buyers, say), queued in
+ * one statement: no number to check, and nothing decided here, since the dispatcher decides each
+ * row when it comes up. A recipient already queued under its key is left as it is.
+ */
+export async function queueOneOffBroadcast(store: Pick<OutboxStore, 'insertOutbox'>, recipients: readonly BroadcastRecipient[], m: OneOffContent, now: Millis): Promise<BroadcastResult> {
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
-  const contact = await store.getContact(contactId);
-  if (contact === null) return { ok: false, problem: 'unknown_contact' };
-  return { ok: true, ...(await queue(store, contactId, contact.phoneE164, m, policy, now)) };
+  const { inserted } = await store.insertOutbox(recipients.map((r) => oneOffRow(r.contactId, r.idempotencyKey, m, now)), now);
+  return { ok: true, queued: inserted };
 }
 
 function contentProblem(m: OneOffContent): Exclude<OneOffProblem, 'invalid_phone'> | null {
@@ -67,20 +84,9 @@ function contentProblem(m: OneOffContent): Exclude<OneOffProblem, 'invalid_phone
   return null;
 }
 
-async function queue(store: OutboxStore & TemplateStore & Pick<ContactStateStore, 'loadContactState'>, contactId: number, phoneE164: string | null, m: OneOffContent, policy: Policy, now: Millis): Promise<{ queued: boolean; decision: Decision }> {
+function oneOffRow(contactId: number, idempotencyKey: string, m: OneOffContent, now: Millis): OutboxInput {
   const intent: JsonObject = m.text !== undefined
     ? { phoneNumberId: m.phoneNumberId, text: m.text }
     : { phoneNumberId: m.phoneNumberId, template: { name: m.template?.name ?? '', language: m.template?.language ?? 'en_US' } };
-  const { inserted } = await store.insertOutbox([{ campaignId: null, contactId, senderId: null, category: m.category, intent, idempotencyKey: m.idempotencyKey, nextAttemptAt: now }], now);
-  const template = m.template === undefined ? null : await store.getTemplate(m.template.name, m.template.language);
-  const decision = decide(await loadContactState(store, contactId), {
-    category: m.category,
-    kind: m.text !== undefined ? 'freeform' : 'template',
-    recipientRegion: recipientRegion(phoneE164),
-    template: m.template === undefined ? null : { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null },
-    sender: { state: 'ok' },
-    capAttempts: 0,
-    marketingApiRefused: false,
-  }, now, policy);
-  return { queued: inserted === 1, decision };
+  return { campaignId: null, contactId, senderId: null, category: m.category, intent, idempotencyKey, nextAttemptAt: now };
 }

@@ -3,7 +3,7 @@ import { startSimulator, type GroundTruth, type SimulatorConfigInput, type SimUs
 import { openStore } from '../../adapters/storage/open-store.js';
 import { createCampaign } from '../../app/create-campaign.js';
 import { importContactRecords, type ContactRecord } from '../../app/import-contact-records.js';
-import { queueOneOffMessageToContact } from '../../app/queue-one-off-message.js';
+import { queueOneOffBroadcast } from '../../app/queue-one-off-message.js';
 import { startCampaign } from '../../app/start-campaign.js';
 import { DEFAULT_POLICY, type Policy } from '../../core/policy.js';
 import { DAY, type Millis } from '../../core/time.js';
@@ -73,7 +73,7 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   const campaignId = created.campaign.id;
 
   clock.at(start + plan.marketing.at, () => startCampaign(store, campaignId, { phoneNumberId }, clock.now()).then(() => undefined));
-  plan.utility.forEach((u, k) => clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, policy, now: clock.now() })));
+  plan.utility.forEach((u, k) => clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now() })));
   pacer.start({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId, accessToken: sim.config.accessToken });
 
   for (let day = 1; day <= plan.days; day++) {
@@ -89,11 +89,8 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
 }
 
 /** Order updates are one-off utility messages to a share of the audience: they pass the same decision as the campaign. */
-async function sendOrderUpdates(store: Store, contactIds: readonly number[], u: DemoPlan['utility'][number], k: number, at: { phoneNumberId: string; policy: Policy; now: Millis }): Promise<void> {
-  for (const [i, contactId] of contactIds.entries()) {
-    if (!inShare(i, 100 + k, u.share)) continue;
-    const message = { category: 'utility' as const, template: { name: u.template, language: u.language }, idempotencyKey: `order-update-${k}-${i}`, phoneNumberId: at.phoneNumberId };
-    const r = await queueOneOffMessageToContact(store, contactId, message, at.policy, at.now);
-    if (!r.ok) throw new Error(`demo: order update refused (${r.problem})`);
-  }
+async function sendOrderUpdates(store: Store, contactIds: readonly number[], u: DemoPlan['utility'][number], k: number, at: { phoneNumberId: string; now: Millis }): Promise<void> {
+  const recipients = contactIds.flatMap((contactId, i) => (inShare(i, 100 + k, u.share) ? [{ contactId, idempotencyKey: `order-update-${k}-${i}` }] : []));
+  const r = await queueOneOffBroadcast(store, recipients, { category: 'utility', template: { name: u.template, language: u.language }, phoneNumberId: at.phoneNumberId }, at.now);
+  if (!r.ok) throw new Error(`demo: order update refused (${r.problem})`);
 }
