@@ -33,6 +33,9 @@ const envSchema = z.object({
   PACER_CAP_CODES: list.transform((codes) => codes.map(Number)).pipe(z.array(z.number().int().positive())).optional(),
   PACER_MARKETING_PATH: z.enum(['cloud', 'marketing_messages', 'marketing_messages_after_cap']).default('cloud'),
   PACER_US_MARKETING_PAUSE: z.enum(['true', 'false']).default('true'),
+  PACER_DEMO_AUDIENCE: z.coerce.number().int().min(100).optional(),
+  PACER_DEMO_DIR: z.string().min(1).optional(),
+  PACER_DEMO_LOG: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -54,6 +57,8 @@ export interface Config {
   http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   mode: 'production' | 'development';
   policy: Policy;
+  /** `pacer demo` (and `npm run demo`) when its flags are not given: audience size and folder; `log` prints its server's errors. */
+  demo: { audience: number | null; dir: string | null; log: boolean };
 }
 
 export class ConfigError extends Error {
@@ -90,6 +95,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       marketingPath: e.PACER_MARKETING_PATH,
       usMarketingPause: e.PACER_US_MARKETING_PAUSE === 'true',
     },
+    demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },
   };
   return deepFreeze(config);
 }
