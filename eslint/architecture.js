@@ -1,0 +1,33 @@
+// The shape of the code as lint configuration: the layer table and no import cycles. eslint.config.js uses it
+// for the repository; test/lint-rules.test.ts uses the same blocks on a fixture tree.
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { layerRule } from './layer-rule.js';
+import { typeCycleRule } from './type-cycle-rule.js';
+
+const tests = ['**/*.test.ts', 'test/**'];
+const pacer = { rules: { layers: layerRule, 'no-type-cycle': typeCycleRule } };
+
+/**
+ * @param {{ root: string, temporary?: { layers?: Exception[], typeCycles?: Exception[] } }} options
+ *   root: the directory holding src/; temporary: exact imports allowed for now (see eslint.config.js).
+ * @typedef {{ file: string, import: string }} Exception
+ */
+export function architecture({ root, temporary = {} }) {
+  return [
+    {
+      files: ['src/**/*.ts'],
+      ignores: tests,
+      plugins: { pacer },
+      rules: { 'pacer/layers': ['error', { root, exceptions: temporary.layers ?? [] }] },
+    },
+    {
+      files: ['**/*.ts'],
+      plugins: { pacer, 'import-x': importX },
+      settings: {
+        // Sources import './x.js' for './x.ts' (NodeNext): the built-in resolver maps the extension back.
+        'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+      },
+      rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }], 'pacer/no-type-cycle': ['error', { root, exceptions: temporary.typeCycles ?? [] }] },
+    },
+  ];
+}
