@@ -43,6 +43,9 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Lines of 140 at most, as in .prettierrc.json; Prettier wraps code, this catches what it leaves (comments).
+      // Off until the formatter has run over the tree (hundreds of lines are longer today): then 'off' → 'error'.
+      'max-len': ['off', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
   },
   {

@@ -30,7 +30,10 @@ export function architecture({ root, temporary = {} }) {
         'import-x/extensions': ['.ts', '.js'],
         'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
       },
-      rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }], 'pacer/no-type-cycle': ['error', { root, exceptions: temporary.typeCycles ?? [] }] },
+      rules: {
+        'import-x/no-cycle': ['error', { ignoreExternal: true }],
+        'pacer/no-type-cycle': ['error', { root, exceptions: temporary.typeCycles ?? [] }],
+      },
     },
   ];
 }

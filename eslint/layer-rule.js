@@ -28,22 +28,25 @@ function locate(root, file) {
   return { row, zone };
 }
 
-const allowedText = (row, own) => [own, ...row.may].join(', ') + (row.packages === false ? ' (no package or Node module)' : ' and packages');
+const allowedText = (row, own) =>
+  [own, ...row.may].join(', ') + (row.packages === false ? ' (no package or Node module)' : ' and packages');
 
 /** @type {import('eslint').Rule.RuleModule} */
 export const layerRule = {
   meta: {
     type: 'problem',
     docs: { description: 'Each layer of src/ imports only the layers the table in eslint/layer-rule.js allows.' },
-    schema: [{
-      type: 'object',
-      properties: {
-        root: { type: 'string' },
-        exceptions: exceptionsSchema,
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          root: { type: 'string' },
+          exceptions: exceptionsSchema,
+        },
+        required: ['root'],
+        additionalProperties: false,
       },
-      required: ['root'],
-      additionalProperties: false,
-    }],
+    ],
     messages: {
       layer: "Layer {{from}} may import only {{allowed}}; '{{source}}' is in {{to}} (table: eslint/layer-rule.js).",
       package: "Layer {{from}} may import only {{allowed}}; '{{source}}' is a package or Node module (table: eslint/layer-rule.js).",

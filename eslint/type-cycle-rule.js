@@ -11,7 +11,8 @@ const CACHE_MS = 5_000;
 const cache = new Map();
 // Static imports and re-exports (`… from '…'`, `import '…'`) at the start of a line, and `import('…')`. A scan,
 // not a parse: on this tree it finds exactly what TypeScript's preProcessFile finds, sixty times faster.
-const IMPORT = /^[ \t]*(?:import|export)\b[^;'"`]*?\bfrom[ \t]*['"]([^'"]+)['"]|^[ \t]*import[ \t]*['"]([^'"]+)['"]|\bimport\([ \t]*['"]([^'"]+)['"][ \t]*\)/gm;
+const IMPORT =
+  /^[ \t]*(?:import|export)\b[^;'"`]*?\bfrom[ \t]*['"]([^'"]+)['"]|^[ \t]*import[ \t]*['"]([^'"]+)['"]|\bimport\([ \t]*['"]([^'"]+)['"][ \t]*\)/gm;
 
 /** The files a module imports (every kind: value, type, re-export, dynamic), as absolute .ts paths. */
 function importsOf(file, now) {
@@ -59,7 +60,8 @@ function pathBack(start, target, now) {
 }
 
 const typeOnly = (node) =>
-  node.importKind === 'type' || node.exportKind === 'type' ||
+  node.importKind === 'type' ||
+  node.exportKind === 'type' ||
   (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
 
 /** @type {import('eslint').Rule.RuleModule} */
@@ -67,7 +69,14 @@ export const typeCycleRule = {
   meta: {
     type: 'problem',
     docs: { description: 'No import cycle, type-only imports included (import-x/no-cycle covers the all-value ones).' },
-    schema: [{ type: 'object', properties: { root: { type: 'string' }, exceptions: exceptionsSchema }, required: ['root'], additionalProperties: false }],
+    schema: [
+      {
+        type: 'object',
+        properties: { root: { type: 'string' }, exceptions: exceptionsSchema },
+        required: ['root'],
+        additionalProperties: false,
+      },
+    ],
     messages: {
       cycle: "Import cycle through type-only import '{{source}}': {{chain}} imports this file back.",
       staleException: staleMessage,
