@@ -6,7 +6,8 @@ import type { GroundTruth, MessageTruth } from '../src/adapters/simulator/index.
 import { MINUTE } from '../src/core/time.js';
 import { seededRandom } from '../src/adapters/simulator/prng.js';
 import type { OutboxOutcome, OutboxRow } from '../src/ports/store.js';
-import { campaignRows, eventually, inboxRows, killHard, setUpCrashWorld, startServe, statusCounts, stopGracefully, type CrashWorld, type ServeProcess } from './crash-rig.js';
+import { eventually } from './await-state.js';
+import { campaignRows, inboxRows, killHard, setUpCrashWorld, startServe, statusCounts, stopGracefully, type CrashWorld, type ServeProcess } from './crash-rig.js';
 import { attemptsByRow, isFinalOrScheduled } from './engine-rig.js';
 
 const SEED = 4242;
