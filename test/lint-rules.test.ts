@@ -19,6 +19,8 @@ const fixture: Record<string, string> = {
   'src/app/legal.ts':
     "import { HOUR } from '../core/time.js';\nimport type { Clock } from '../ports/clock.js';\nimport { z } from 'zod';\nexport const f = (c: Clock) => [c.now() + HOUR, z];\n",
   'src/app/uses-adapter.ts': "import { EXIT } from '../adapters/cli/exit-codes.js';\nexport const code = EXIT;\n",
+  'src/app/other-forms.ts':
+    "export type Exit = typeof import('../adapters/cli/exit-codes.js').EXIT;\nexport const load = () => import('../adapters/cli/exit-codes.js');\nexport * from '../adapters/cli/exit-codes.js';\n",
   'src/app/excused.ts': "import { EXIT } from '../adapters/cli/exit-codes.js';\nexport const code = EXIT;\n",
   'src/app/cycle-a.ts': "import { b } from './cycle-b.js';\nexport const a = () => b;\n",
   'src/app/cycle-b.ts': "import { a } from './cycle-a.js';\nexport const b = () => a;\n",
@@ -82,6 +84,14 @@ describe('layer table', () => {
         message:
           "Layer app may import only app, core, ports and packages; '../adapters/cli/exit-codes.js' is in adapters/cli (table: eslint/layer-rule.js).",
       },
+    ]);
+  });
+
+  it('reports type imports, dynamic imports and re-exports too', () => {
+    expect(of('src/app/other-forms.ts').map((p) => [p.line, p.ruleId])).toEqual([
+      [1, 'pacer/layers'],
+      [2, 'pacer/layers'],
+      [3, 'pacer/layers'],
     ]);
   });
 
@@ -151,6 +161,9 @@ describe('import cycles', () => {
   it('reports nothing else in the tree', () => {
     const expected = [
       'src/app/uses-adapter.ts',
+      'src/app/other-forms.ts',
+      'src/app/other-forms.ts',
+      'src/app/other-forms.ts',
       'src/adapters/http/routes.ts',
       'src/core/reads-disk.ts',
       'src/config/config.ts',
