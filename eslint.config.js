@@ -26,10 +26,6 @@ const temporary = {
     { file: 'src/adapters/import/import-contacts-command.ts', import: '../cli/exit-codes.js' },
   ],
   typeCycles: [
-    { file: 'src/ports/store.ts', import: './store-reports.js' },
-    { file: 'src/ports/store.ts', import: './store-outbox.js' },
-    { file: 'src/ports/store-outbox.ts', import: './store.js' },
-    { file: 'src/ports/store-reports.ts', import: './store.js' },
     { file: 'src/adapters/import/render-import-report.ts', import: './import-contacts-command.js' },
   ],
 };

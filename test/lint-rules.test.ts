@@ -38,6 +38,7 @@ const fixture: Record<string, string> = {
 };
 
 let root: string;
+let architecture: Architecture;
 let problems: { file: string; line: number; ruleId: string | null; message: string }[];
 const of = (file: string) => problems.filter((p) => p.file === file);
 
@@ -47,9 +48,9 @@ beforeAll(async () => {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
   }
-  const { architecture } = (await import(pathToFileURL(path.join(repo, 'eslint', 'architecture.js')).href)) as {
+  ({ architecture } = (await import(pathToFileURL(path.join(repo, 'eslint', 'architecture.js')).href)) as {
     architecture: Architecture;
-  };
+  });
   const temporary = {
     layers: [
       { file: 'src/app/excused.ts', import: '../adapters/cli/exit-codes.js' },
@@ -135,6 +136,11 @@ describe('layer table', () => {
         "The temporary exception for '../core/time.js' in src/app/legal.ts is no longer needed: delete it from eslint.config.js.",
       ],
     ]);
+  });
+
+  it('refuses an exception for a file that no longer exists', () => {
+    const gone = { file: 'src/app/moved-away.ts', import: '../adapters/cli/exit-codes.js' };
+    expect(() => architecture({ root, temporary: { typeCycles: [gone] } })).toThrow(/no longer exist.*src\/app\/moved-away\.ts/);
   });
 });
 
