@@ -4,32 +4,6 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { architecture } from './eslint/architecture.js';
 
-// TEMPORARY — delete each entry once the move that removes it has merged (lint reports an entry that no longer
-// matches anything). Exact imports that break the layer table or close a type cycle today; nothing else is excused.
-const temporary = {
-  layers: [
-    { file: 'src/app/apply-account-signals.ts', import: '../adapters/webhook/webhook-item.js' },
-    { file: 'src/app/apply-status.ts', import: '../adapters/webhook/webhook-item.js' },
-    { file: 'src/app/apply-status.ts', import: '../adapters/webhook/to-contact-events.js' },
-    { file: 'src/app/process-inbox.ts', import: '../adapters/webhook/parse-webhook.js' },
-    { file: 'src/app/process-inbox.ts', import: '../adapters/webhook/to-contact-events.js' },
-    { file: 'src/app/process-inbox.ts', import: '../adapters/webhook/webhook-item.js' },
-    { file: 'src/app/import-contacts-file.ts', import: '../adapters/import/contact-row.js' },
-    { file: 'src/app/import-contacts-file.ts', import: '../adapters/import/open-contact-source.js' },
-    { file: 'src/app/import-contacts-file.ts', import: '../adapters/import/phone-line-map.js' },
-    { file: 'src/app/import-contacts-file.ts', import: '../adapters/import/source-row.js' },
-    { file: 'src/adapters/http/api/contacts-routes.ts', import: '../../cli/contact-command.js' },
-    { file: 'src/adapters/http/api/contacts-routes.ts', import: '../../cli/render-contact-explain.js' },
-    { file: 'src/adapters/http/api/messages-routes.ts', import: '../../cli/contact-command.js' },
-    { file: 'src/adapters/http/webhook-auth.ts', import: '../webhook/signature.js' },
-    { file: 'src/adapters/simulator/webhook-delivery.ts', import: '../webhook/signature.js' },
-    { file: 'src/adapters/import/import-contacts-command.ts', import: '../cli/exit-codes.js' },
-  ],
-  typeCycles: [
-    { file: 'src/adapters/import/render-import-report.ts', import: './import-contacts-command.js' },
-  ],
-};
-
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'bench/results/**', 'coverage/**', 'test-artifacts/**'] },
   js.configs.recommended,
@@ -49,7 +23,7 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: false }] },
   },
-  ...architecture({ root: import.meta.dirname, temporary }),
+  ...architecture({ root: import.meta.dirname }),
   {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
