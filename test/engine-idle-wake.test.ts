@@ -3,7 +3,7 @@ import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { MINUTE, type Millis } from '../src/core/time.js';
 import { startEngine, type Engine } from '../src/main/engine.js';
 import type { Scheduler, Task, Timer } from '../src/ports/clock.js';
-import type { Store } from '../src/ports/store.js';
+import type { Store, TxStore } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
 
@@ -44,15 +44,15 @@ interface Worker {
 async function startWorker(store: Store, during: (clock: HandClock) => void = () => undefined): Promise<Worker> {
   const clock = new HandClock(T0);
   // The dispatcher claims inside its transaction: the transaction's store races the same way.
-  const racing = (s: Store): Store => ({
+  const racingClaims = <S extends TxStore>(s: S): S => ({
     ...s,
-    transaction: (work) => s.transaction((tx) => work(racing(tx))),
     claimDue: async (options) => {
       const rows = await s.claimDue(options);
       during(clock);
       return rows;
     },
   });
+  const racing = (s: Store): Store => ({ ...racingClaims(s), transaction: (work) => s.transaction((tx) => work(racingClaims(tx))) });
   const engine = await startEngine({
     store: racing(store), clock, policy: DEFAULT_POLICY, random: () => 0.5,
     http: { host: '127.0.0.1', port: 0, appSecrets: ['idle-wake-secret'], verifyToken: null, mode: 'production' },

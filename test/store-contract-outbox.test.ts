@@ -2,7 +2,7 @@ import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { EMPTY_CONTACT_STATE } from '../src/core/contact-state.js';
 import { HOUR, MINUTE } from '../src/core/time.js';
-import type { Store } from '../src/ports/store.js';
+import type { Store, TxStore } from '../src/ports/store.js';
 import { eventually } from './crash-rig.js';
 import { BACKENDS, PG_URL } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
@@ -229,7 +229,7 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
   }
 
   /** Runs one statement in a transaction and keeps it open (its row locks held) until released. */
-  function holdOpen<T>(store: Store, statement: (tx: Store) => Promise<T>) {
+  function holdOpen<T>(store: Store, statement: (tx: TxStore) => Promise<T>) {
     let release = (): void => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let ranWith = (_value: T): void => undefined;

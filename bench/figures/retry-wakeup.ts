@@ -9,7 +9,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { DAY, MINUTE, SECOND, type Millis } from '../../src/core/time.js';
 import { startEngine, type Engine } from '../../src/main/engine.js';
 import { VirtualClock } from '../../src/ports/clock.js';
-import type { Store } from '../../src/ports/store.js';
+import type { Store, TxStore } from '../../src/ports/store.js';
 import { seedWorld, UTILITY_TEMPLATE } from '../fixtures/dispatch-rig.js';
 import { lateness } from '../fixtures/lateness.js';
 import type { Benchmark, Sample } from '../harness/types.js';
@@ -47,9 +47,12 @@ function scheduleRows(db: Database.Database, rows: number, senderId: number, pho
  * the claim returned. The dispatcher claims inside a transaction, so the transaction's store is timed too.
  */
 function timingClaims(store: Store, ctx: { claims: number[] }): Store {
+  return { ...timedClaimDue(store, ctx), transaction: (work) => store.transaction((tx) => work(timedClaimDue(tx, ctx))) };
+}
+
+function timedClaimDue<S extends TxStore>(store: S, ctx: { claims: number[] }): S {
   return {
     ...store,
-    transaction: (work) => store.transaction((tx) => work(timingClaims(tx, ctx))),
     async claimDue(options) {
       const started = performance.now();
       const rows = await store.claimDue(options);

@@ -2,7 +2,7 @@ import type { Category } from '../core/category.js';
 import type { TemplateStatus } from '../core/decision.js';
 import { HOUR, type Millis } from '../core/time.js';
 import type { AccountUpdateItem, BusinessCapabilityItem, PhoneQualityItem, TemplateCategoryItem, TemplateQualityItem, TemplateStatusItem } from '../adapters/webhook/webhook-item.js';
-import type { Sender, Store, Template } from '../ports/store.js';
+import type { Sender, SenderHistoryStore, SenderStore, Template, TemplateStore } from '../ports/store.js';
 
 /** Meta's template events, as the template status `decide` reads. */
 const TEMPLATE_STATUS: Record<string, TemplateStatus> = {
@@ -16,7 +16,7 @@ const PAUSE_LENGTH: Record<string, Millis> = { FIRST_PAUSE: 3 * HOUR, SECOND_PAU
 
 const CATEGORY: Record<string, Category> = { MARKETING: 'marketing', UTILITY: 'utility', AUTHENTICATION: 'authentication' };
 
-export async function applyTemplateStatus(store: Store, item: TemplateStatusItem, now: Millis): Promise<Template | null> {
+export async function applyTemplateStatus(store: TemplateStore, item: TemplateStatusItem, now: Millis): Promise<Template | null> {
   if (item.name === null || item.language === null) return null;
   const status = TEMPLATE_STATUS[item.event.toUpperCase()] ?? (item.otherInfo?.title === 'UNPAUSE' ? 'approved' : undefined);
   if (status === undefined) return null; // FLAGGED and unknown events change nothing we send on
@@ -28,7 +28,7 @@ export async function applyTemplateStatus(store: Store, item: TemplateStatusItem
   return store.getTemplate(item.name, item.language);
 }
 
-export async function applyTemplateQuality(store: Store, item: TemplateQualityItem, now: Millis): Promise<Template | null> {
+export async function applyTemplateQuality(store: TemplateStore, item: TemplateQualityItem, now: Millis): Promise<Template | null> {
   if (item.name === null || item.language === null) return null;
   const current = await store.getTemplate(item.name, item.language);
   if (current === null) return null; // a template we never registered: nothing of ours uses it
@@ -36,7 +36,7 @@ export async function applyTemplateQuality(store: Store, item: TemplateQualityIt
   return { ...current, quality: item.newScore.toUpperCase() };
 }
 
-export async function applyTemplateCategory(store: Store, item: TemplateCategoryItem, now: Millis): Promise<void> {
+export async function applyTemplateCategory(store: TemplateStore, item: TemplateCategoryItem, now: Millis): Promise<void> {
   // A notice (correct_category set) changes nothing yet; the completed change names the new category.
   if (item.name === null || item.language === null || item.correctCategory !== null) return;
   const current = await store.getTemplate(item.name, item.language);
@@ -49,7 +49,7 @@ export async function applyTemplateCategory(store: Store, item: TemplateCategory
  * `FLAGGED`/`DOWNGRADE` mean the number's quality fell; `UNFLAGGED`/`UPGRADE` that it recovered.
  * Returns true when quality dropped, so running campaigns pause before Meta restricts the number.
  */
-export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, now: Millis): Promise<boolean> {
+export async function applyPhoneQuality(store: SenderStore & SenderHistoryStore, item: PhoneQualityItem, now: Millis): Promise<boolean> {
   const sender = await senderOf(store, item);
   if (sender === null) return false;
   const event = item.event.toUpperCase();
@@ -66,14 +66,14 @@ export async function applyPhoneQuality(store: Store, item: PhoneQualityItem, no
  * Meta names the number of a quality update by its display number (a WABA-level webhook has no
  * phone-number id), so the sender is matched on the digits of its display number.
  */
-async function senderOf(store: Store, item: PhoneQualityItem): Promise<Sender | null> {
+async function senderOf(store: SenderStore, item: PhoneQualityItem): Promise<Sender | null> {
   if (item.source.phoneNumberId !== null) return store.getSender(item.source.phoneNumberId);
   const digits = (item.displayPhoneNumber ?? '').replace(/\D/g, '');
   if (digits === '') return null;
   return (await store.listSenders()).find((s) => s.displayNumber.replace(/\D/g, '') === digits) ?? null;
 }
 
-export async function applyBusinessCapability(store: Store, item: BusinessCapabilityItem, now: Millis): Promise<void> {
+export async function applyBusinessCapability(store: SenderStore & SenderHistoryStore, item: BusinessCapabilityItem, now: Millis): Promise<void> {
   if (item.maxDailyConversations === null) return;
   for (const sender of await store.listSenders()) {
     await store.upsertSenders([{ ...sender, messagingLimitTier: item.maxDailyConversations }], now);
@@ -82,7 +82,7 @@ export async function applyBusinessCapability(store: Store, item: BusinessCapabi
 }
 
 /** Returns a reason when the account can no longer send business-initiated messages. */
-export async function applyAccountUpdate(store: Store, item: AccountUpdateItem, now: Millis): Promise<string | null> {
+export async function applyAccountUpdate(store: SenderStore & SenderHistoryStore, item: AccountUpdateItem, now: Millis): Promise<string | null> {
   const event = item.event.toUpperCase();
   const blocking = event === 'ACCOUNT_RESTRICTION' || event === 'DISABLED_UPDATE' || event === 'ACCOUNT_DELETED' || event === 'ACCOUNT_OFFBOARDED';
   if (!blocking) return null;
@@ -100,7 +100,7 @@ export async function applyAccountUpdate(store: Store, item: AccountUpdateItem, 
 type SenderFacts = Pick<Sender, 'qualityRating' | 'messagingLimitTier' | 'state' | 'stateReason'>;
 
 /** Keeps the sender's history (for the dashboard's quality chart) when a signal changed something. */
-async function recordSenderChange(store: Store, before: Sender, after: SenderFacts, source: string, at: Millis): Promise<void> {
+async function recordSenderChange(store: SenderHistoryStore, before: Sender, after: SenderFacts, source: string, at: Millis): Promise<void> {
   const same = before.qualityRating === after.qualityRating && before.messagingLimitTier === after.messagingLimitTier
     && before.state === after.state && before.stateReason === after.stateReason;
   if (same) return;

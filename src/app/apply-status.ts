@@ -5,7 +5,7 @@ import { planRetry } from '../core/retry-plan.js';
 import { SECOND, type Millis } from '../core/time.js';
 import type { StatusItem } from '../adapters/webhook/webhook-item.js';
 import { categoryFromPricing } from '../adapters/webhook/to-contact-events.js';
-import type { Store } from '../ports/store.js';
+import type { ContactStateStore, EventLogStore, OutboxSettlementStore, SenderStore, TemplateStore } from '../ports/store.js';
 import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';
 import { retryMove } from './retry-move.js';
 import { applySenderAndTemplateEffects } from './send-effects.js';
@@ -14,7 +14,7 @@ import { applyContactEvents } from './update-contact-state.js';
 const DELIVERY: readonly string[] = ['sent', 'delivered', 'read', 'played', 'failed'] satisfies DeliveryStatus[];
 
 export interface StatusDeps {
-  store: Store;
+  store: EventLogStore & OutboxSettlementStore & ContactStateStore & SenderStore & TemplateStore;
   policy: Policy;
   random: () => number;
   resolveContact: (key: { waId: string | null; userId: string | null }) => Promise<number | null>;

@@ -2,7 +2,7 @@ import { DEFAULT_BREAKER, evaluateBreaker, type BreakerConfig } from '../core/ca
 import { ERROR_CATALOGUE } from '../core/error-catalogue/index.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { Store } from '../ports/store.js';
+import type { CampaignStore, EventLogStore, SenderStore, TemplateStore } from '../ports/store.js';
 
 /** Codes whose arrival means the account itself is being limited (spam limits, locks, restrictions). */
 const ACCOUNT_STOP_CODES = ERROR_CATALOGUE.filter((e) => e.class === 'account_problem' && e.effects.campaign === 'pause').map((e) => e.code);
@@ -24,7 +24,7 @@ export interface BreakerTrip {
  * Looks at every running campaign's recent outcomes and its template and sender, and pauses the
  * ones the breaker says must stop, with the reason operators will see. Returns what tripped.
  */
-export async function checkBreakers(store: Store, policy: Policy, now: Millis, config: BreakerConfig = DEFAULT_BREAKER, seen: BreakerMemo = { lastEventId: -1 }): Promise<BreakerTrip[]> {
+export async function checkBreakers(store: EventLogStore & CampaignStore & TemplateStore & SenderStore, policy: Policy, now: Millis, config: BreakerConfig = DEFAULT_BREAKER, seen: BreakerMemo = { lastEventId: -1 }): Promise<BreakerTrip[]> {
   const trips: BreakerTrip[] = [];
   // Outcome windows only change when message events arrive; reading them is the costly part.
   const lastEventId = await store.latestMessageEventId();

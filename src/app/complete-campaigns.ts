@@ -1,5 +1,5 @@
 import { DAY, type Millis } from '../core/time.js';
-import type { Store } from '../ports/store.js';
+import type { CampaignOutboxStore, CampaignReportStore, CampaignStore } from '../ports/store.js';
 
 /** How long an accepted message may still come back failed (Meta reports most failures in minutes). */
 export const SETTLE_MS = DAY;
@@ -9,7 +9,7 @@ export const SETTLE_MS = DAY;
  * mid-send, and nothing accepted so recently that a failure webhook could still put it back in line.
  * (Before its end time, a paused campaign stays paused: an operator decides what happens to its rows.)
  */
-export async function completeFinishedCampaigns(store: Store, now: Millis): Promise<number[]> {
+export async function completeFinishedCampaigns(store: CampaignStore & CampaignOutboxStore & CampaignReportStore, now: Millis): Promise<number[]> {
   const done: number[] = [];
   // Past its end time a campaign ends, paused or not: rows still held or not yet due are skipped.
   const running = await store.listCampaigns({ status: 'running' });

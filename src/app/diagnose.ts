@@ -2,7 +2,7 @@ import { diagnose, type Diagnosis } from '../core/diagnose.js';
 import { DEFAULT_DIAGNOSE_THRESHOLDS, type DiagnoseThresholds, type DiagnosisFacts, type TemplateUsage } from '../core/diagnosis-facts.js';
 import type { Policy } from '../core/policy.js';
 import { DAY, HOUR, MINUTE, type Millis } from '../core/time.js';
-import type { DiagnosisScope, Store, Template, TemplateSends } from '../ports/store.js';
+import type { CampaignStore, DiagnosisScope, DiagnosisStore, SenderHistoryStore, SenderStore, Template, TemplateSends, TemplateStore } from '../ports/store.js';
 
 /** A bad `since` or an unknown campaign: the caller's mistake, named so it can be fixed. */
 export class DiagnoseInputError extends Error {
@@ -55,7 +55,7 @@ export function parseSince(text: string, now: Millis): Millis {
  * Loads the facts of one scope (a campaign, or all sends since a time) and asks the core where
  * the failures come from: recipients, the campaign, or the account.
  */
-export async function runDiagnosis(store: Store, policy: Policy, request: DiagnoseRequest, thresholds: DiagnoseThresholds = DEFAULT_DIAGNOSE_THRESHOLDS): Promise<DiagnosisReport> {
+export async function runDiagnosis(store: DiagnosisStore & CampaignStore & TemplateStore & SenderStore & SenderHistoryStore, policy: Policy, request: DiagnoseRequest, thresholds: DiagnoseThresholds = DEFAULT_DIAGNOSE_THRESHOLDS): Promise<DiagnosisReport> {
   const campaign = request.campaignId === null ? null : await store.getCampaign(request.campaignId);
   if (request.campaignId !== null && campaign === null) throw new DiagnoseInputError('campaign', `campaign ${request.campaignId} does not exist`);
   const until = request.now + 1; // the window includes sends made at this very moment

@@ -2,7 +2,7 @@ import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
-import type { ContactWithState, DecisionAuditInput, Sender, Store, Template } from '../ports/store.js';
+import type { ContactStateStore, ContactStore, ContactWithState, DecisionAuditInput, OutboxClaimStore, PaceStore, Sender, SenderStore, Store, Template, TemplateStore } from '../ports/store.js';
 import { NumberPacing } from './number-pacing.js';
 import { finishOutboxRow, prepareOutboxRow, sendPrepared, type PreparedRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
 
@@ -53,6 +53,9 @@ export interface PaceSeen {
 /** The shared bucket of a sender number's throughput. */
 export const senderPaceKey = (phoneNumberId: string): string => `sender:${phoneNumberId}`;
 
+/** Claims and pacing, what each row's processing uses (`RowContext`), and transactions for the batches. */
+type DispatcherStore = RowContext['store'] & OutboxClaimStore & PaceStore & Pick<Store, 'transaction'>;
+
 /**
  * Claims due outbox rows with a lease and processes each through `decide`, at no more than the
  * sender's throughput: each tick may use the send budget that accrued since the previous one, and,
@@ -69,7 +72,7 @@ export class Dispatcher {
   private paceSeen: PaceSeen | null = null;
 
   constructor(
-    private readonly deps: { store: Store; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
+    private readonly deps: { store: DispatcherStore; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
     private readonly options: DispatcherOptions,
   ) {
     this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
@@ -114,7 +117,7 @@ export class Dispatcher {
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
     // Templates and senders are read once per pass, through whichever transaction is open.
-    let reader: Store = store;
+    let reader: Pick<TemplateStore, 'getTemplate'> & Pick<SenderStore, 'getSender'> = store;
     const ctx: RowContext = {
       store,
       api: this.deps.api,
@@ -199,7 +202,7 @@ export class Dispatcher {
 }
 
 /** The store, answering contact and contact-state reads for these contacts from memory. */
-function withKnownContacts(store: Store, known: readonly ContactWithState[]): Store {
+function withKnownContacts<S extends Pick<ContactStore, 'getContact'> & Pick<ContactStateStore, 'loadContactState'>>(store: S, known: readonly ContactWithState[]): S {
   const byId = new Map(known.map((k) => [k.contact.id, k]));
   return {
     ...store,

@@ -2,7 +2,7 @@ import type { Category } from '../core/category.js';
 import type { ContactEvent } from '../core/contact-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { ConsentEntry, JsonObject, Store } from '../ports/store.js';
+import type { ConsentEntry, ConsentStore, ContactStateStore, ContactStore, JsonObject, Store } from '../ports/store.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 /** One validated contact, phone already in E.164. */
@@ -18,12 +18,12 @@ export interface ContactRecord {
  * Upserts contacts and records their consent (history and contact state) in batches. Idempotent:
  * importing the same file twice changes nothing the second time but the consent history's evidence.
  */
-export function importContactRecords(store: Store, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
+export function importContactRecords(store: Pick<Store, 'transaction'>, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
   // One transaction per batch: a batch lands whole or not at all, and commits are few.
   return store.transaction((tx) => importBatch(tx, records, source, policy, now));
 }
 
-async function importBatch(store: Store, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
+async function importBatch(store: ContactStore & ConsentStore & ContactStateStore, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
   const { ids, created, updated } = await store.upsertContacts(
     records.map((r) => ({ phoneE164: r.phoneE164, waId: r.phoneE164.replace(/^\+/, ''), name: r.name, tags: r.tags, attributes: r.attributes })),
     now,

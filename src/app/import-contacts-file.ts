@@ -58,7 +58,7 @@ export interface ImportSummary {
  * memory stays flat whatever the file's size. A bad row is reported and skipped; it never stops the
  * file. Re-importing the same file creates nothing.
  */
-export async function importContactsFile(store: Store, options: ImportContactsFileOptions): Promise<ImportSummary> {
+export async function importContactsFile(store: Pick<Store, 'transaction'>, options: ImportContactsFileOptions): Promise<ImportSummary> {
   const source = await openContactSource(options.file, options.format);
   const summary: ImportSummary = { source: `import:${path.basename(options.file)}`, accepted: 0, rejected: 0, created: 0, updated: 0, duplicates: 0 };
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;

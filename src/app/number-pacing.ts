@@ -1,6 +1,6 @@
 import { MESSAGING_LIMIT_WINDOW_MS, messagingLimitOf, type MessagingLimitUse } from '../core/messaging-limit.js';
 import type { Millis } from '../core/time.js';
-import type { Sender, Store } from '../ports/store.js';
+import type { ConversationStore, Sender } from '../ports/store.js';
 
 interface Budget {
   perDay: number;
@@ -32,7 +32,7 @@ export class NumberPacing {
   }
 
   /** The limit as it stands for a message to `contactId`; null when the number has no known limit. */
-  async limitFor(store: Store, sender: Sender | null, contactId: number, now: Millis): Promise<MessagingLimitUse | null> {
+  async limitFor(store: ConversationStore, sender: Sender | null, contactId: number, now: Millis): Promise<MessagingLimitUse | null> {
     if (sender === null) return null;
     const budget = await this.budget(store, sender, now);
     if (budget === null) return null;
@@ -42,7 +42,7 @@ export class NumberPacing {
   }
 
   /** After a send was decided: spaces the next one to this person and, if it counts, uses the limit. */
-  async noteSend(store: Store, sender: Sender | null, contactId: number, counts: boolean, now: Millis): Promise<void> {
+  async noteSend(store: ConversationStore, sender: Sender | null, contactId: number, counts: boolean, now: Millis): Promise<void> {
     this.lastSent.set(contactId, now);
     if (!counts || sender === null) return;
     const budget = await this.budget(store, sender, now);
@@ -51,7 +51,7 @@ export class NumberPacing {
     budget.used++;
   }
 
-  private budget(store: Store, sender: Sender, now: Millis): Promise<Budget | null> {
+  private budget(store: ConversationStore, sender: Sender, now: Millis): Promise<Budget | null> {
     let found = this.budgets.get(sender.id);
     if (found === undefined) {
       const perDay = messagingLimitOf(sender.messagingLimitTier);

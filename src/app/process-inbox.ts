@@ -4,18 +4,21 @@ import type { InboundItem, WebhookItem } from '../adapters/webhook/webhook-item.
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
-import { StoreError, type InboxRow, type Store } from '../ports/store.js';
+import { StoreError, type CampaignStore, type ContactHistoryStore, type ContactStore, type InboxRow, type InboxStore, type SenderHistoryStore, type Store } from '../ports/store.js';
 import { applyAccountUpdate, applyBusinessCapability, applyPhoneQuality, applyTemplateCategory, applyTemplateQuality, applyTemplateStatus } from './apply-account-signals.js';
-import { applyStatus } from './apply-status.js';
+import { applyStatus, type StatusDeps } from './apply-status.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 export interface InboxDeps {
-  store: Store;
+  store: Pick<InboxStore, 'listUnprocessedInbox'> & Pick<Store, 'transaction'>;
   policy: Policy;
   clock: Clock;
   random: () => number;
 }
+
+/** Inside the batch's transaction: the roles the payloads' items are applied with. */
+type ApplyDeps = Omit<InboxDeps, 'store'> & { store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore };
 
 export interface InboxResult {
   rows: number;
@@ -54,7 +57,7 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   });
 }
 
-async function processRow(row: InboxRow, deps: InboxDeps): Promise<{ items: number; quarantine: string | null }> {
+async function processRow(row: InboxRow, deps: ApplyDeps): Promise<{ items: number; quarantine: string | null }> {
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(row.raw).toString('utf8'));
@@ -70,7 +73,7 @@ async function processRow(row: InboxRow, deps: InboxDeps): Promise<{ items: numb
   return { items: parsed.items.length, quarantine: `${applied}malformed: ${listed}${more}` };
 }
 
-async function applyItem(item: WebhookItem, inboxId: number, deps: InboxDeps): Promise<void> {
+async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): Promise<void> {
   const { store, policy } = deps;
   const now = deps.clock.now();
   switch (item.kind) {
@@ -125,7 +128,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: InboxDeps): P
 }
 
 /** Finds the contact a webhook speaks about, creating it if Pacer has never seen them. */
-export async function resolveContact(store: Store, key: { waId: string | null; userId: string | null }, now: Millis): Promise<number | null> {
+export async function resolveContact(store: ContactStore, key: { waId: string | null; userId: string | null }, now: Millis): Promise<number | null> {
   if (key.waId === null && key.userId === null) return null;
   const found = key.waId !== null ? await store.findContact({ waId: key.waId }) : await store.findContact({ bsuid: key.userId ?? '' });
   if (found !== null) return found.id;

@@ -6,7 +6,7 @@ import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
-import type { Contact, DecisionAuditInput, OutboxRow, Sender, Store, Template } from '../ports/store.js';
+import type { Contact, ContactStateStore, ContactStore, ConversationStore, DecisionAuditInput, OutboxLeaseStore, OutboxRow, Sender, SenderStore, Template, TemplateStore } from '../ports/store.js';
 import type { NumberPacing } from './number-pacing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
 import { recipientRegion } from './recipient-region.js';
@@ -15,7 +15,7 @@ import { applySenderAndTemplateEffects } from './send-effects.js';
 import { applyContactEvents, loadContactState } from './update-contact-state.js';
 
 export interface RowContext {
-  store: Store;
+  store: Pick<ContactStore, 'getContact'> & ContactStateStore & OutboxLeaseStore & ConversationStore & SenderStore & TemplateStore;
   api: CloudApi;
   policy: Policy;
   owner: string;

@@ -4,7 +4,7 @@ import { decide } from '../core/decide.js';
 import type { Decision } from '../core/decision.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { JsonObject, Store } from '../ports/store.js';
+import type { ContactStateStore, ContactStore, JsonObject, OutboxStore, TemplateStore } from '../ports/store.js';
 import { recipientRegion } from './recipient-region.js';
 import { loadContactState } from './update-contact-state.js';
 
@@ -30,7 +30,7 @@ export type OneOffResult =
  * Queues one message in the outbox, where the dispatcher sends it through the same decision as
  * campaigns, and returns what `decide` says about it right now. Shared by `pacer send` and the API.
  */
-export async function queueOneOffMessage(store: Store, m: OneOffMessage, policy: Policy, now: Millis): Promise<OneOffResult> {
+export async function queueOneOffMessage(store: ContactStore & OutboxStore & TemplateStore & ContactStateStore, m: OneOffMessage, policy: Policy, now: Millis): Promise<OneOffResult> {
   if ((m.template === undefined) === (m.text === undefined)) return { ok: false, problem: 'template_or_text' };
   if (m.text !== undefined && m.category !== 'service') return { ok: false, problem: 'text_needs_service' };
   if (m.template !== undefined && m.category === 'service') return { ok: false, problem: 'template_not_service' };

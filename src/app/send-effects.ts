@@ -1,14 +1,14 @@
 import type { Category } from '../core/category.js';
 import { findErrorByCode } from '../core/error-catalogue/index.js';
 import type { Millis } from '../core/time.js';
-import type { Store } from '../ports/store.js';
+import type { SenderStore, TemplateStore } from '../ports/store.js';
 
 /**
  * What a refused send means beyond the message itself: a template Meta paused or disabled, a sender
  * that must back off, or one that must stop until an operator acts. Driven by the catalogue's effects.
  */
 export async function applySenderAndTemplateEffects(
-  store: Store,
+  store: SenderStore & TemplateStore,
   code: number,
   ctx: { phoneNumberId: string; template: { name: string; language: string; category: Category } | null; backoffUntil: Millis },
   now: Millis,

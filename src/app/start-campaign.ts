@@ -1,5 +1,5 @@
 import type { Millis } from '../core/time.js';
-import type { Store } from '../ports/store.js';
+import type { CampaignOutboxStore, CampaignStore, TemplateStore } from '../ports/store.js';
 import type { OutboxIntent } from './outbox-intent.js';
 import { parseSegment } from './segment-schema.js';
 
@@ -17,7 +17,7 @@ export interface StartCampaignResult {
  * Expands a campaign's segment into one outbox row per contact and sets it running. Rows are due at
  * the campaign's scheduled time; `decide` still judges each one when it comes up.
  */
-export async function startCampaign(store: Store, campaignId: number, sender: { phoneNumberId: string }, now: Millis): Promise<StartCampaignResult> {
+export async function startCampaign(store: CampaignStore & TemplateStore & CampaignOutboxStore, campaignId: number, sender: { phoneNumberId: string }, now: Millis): Promise<StartCampaignResult> {
   const campaign = await store.getCampaign(campaignId);
   if (campaign === null) throw new Error(`campaign ${campaignId} does not exist`);
   if (campaign.status === 'cancelled' || campaign.status === 'completed') throw new Error(`campaign ${campaignId} is ${campaign.status}; it cannot start again`);

@@ -3,7 +3,7 @@ import { EMPTY_CONTACT_STATE, type ContactState } from '../core/contact-state.js
 import type { Policy } from '../core/policy.js';
 import { reduceContact } from '../core/reduce-contact.js';
 import type { Millis } from '../core/time.js';
-import type { Store } from '../ports/store.js';
+import type { ContactStateStore } from '../ports/store.js';
 
 const MAX_TRIES = 8;
 
@@ -12,7 +12,7 @@ const MAX_TRIES = 8;
  * the same contact (a webhook and the dispatcher); a lost race re-reads and re-applies, which is
  * safe because the reducer is idempotent.
  */
-export async function applyContactEvents(store: Store, contactId: number, events: readonly ContactEvent[], policy: Policy, now: Millis): Promise<ContactState> {
+export async function applyContactEvents(store: ContactStateStore, contactId: number, events: readonly ContactEvent[], policy: Policy, now: Millis): Promise<ContactState> {
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     const stored = await store.loadContactState(contactId);
     const current = stored?.state ?? EMPTY_CONTACT_STATE;
@@ -24,6 +24,6 @@ export async function applyContactEvents(store: Store, contactId: number, events
   throw new Error(`contact ${contactId}: state kept changing under ${MAX_TRIES} concurrent updates`);
 }
 
-export async function loadContactState(store: Store, contactId: number): Promise<ContactState> {
+export async function loadContactState(store: Pick<ContactStateStore, 'loadContactState'>, contactId: number): Promise<ContactState> {
   return (await store.loadContactState(contactId))?.state ?? EMPTY_CONTACT_STATE;
 }

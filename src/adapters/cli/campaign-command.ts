@@ -7,7 +7,7 @@ import { parseSegment } from '../../app/segment-schema.js';
 import { startCampaign } from '../../app/start-campaign.js';
 import { isCategory } from '../../core/category.js';
 import { iso } from '../../core/time.js';
-import type { Campaign, JsonObject, Store } from '../../ports/store.js';
+import type { Campaign, CampaignOutboxStore, CampaignReportStore, CampaignStore, ConversationStore, JsonObject, SenderStore, TemplateStore } from '../../ports/store.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
 export interface CreateOptions {
@@ -21,7 +21,7 @@ export interface CreateOptions {
 }
 
 /** `pacer campaign create`: the template must be registered; the sender is the configured number. */
-export async function createCampaignCommand(store: Store, o: CreateOptions, sender: { phoneNumberId: string }, now: number): Promise<Campaign> {
+export async function createCampaignCommand(store: TemplateStore & SenderStore & CampaignStore, o: CreateOptions, sender: { phoneNumberId: string }, now: number): Promise<Campaign> {
   const template = await store.getTemplate(o.template, o.language);
   if (template === null) throw new CliFailure(`Template ${o.template} (${o.language}) is not registered: pacer template add ${o.template} --language ${o.language} --category marketing`, EXIT.usage);
   let segmentJson: unknown = {};
@@ -53,7 +53,7 @@ export async function createCampaignCommand(store: Store, o: CreateOptions, send
   return created;
 }
 
-export async function startCampaignCommand(store: Store, id: number, now: number): Promise<string> {
+export async function startCampaignCommand(store: CampaignStore & SenderStore & TemplateStore & CampaignOutboxStore, id: number, now: number): Promise<string> {
   const campaign = await store.getCampaign(id);
   if (campaign === null) throw new CliFailure(`campaign ${id} does not exist`);
   const sender = await store.getSenderById(campaign.senderId);
@@ -62,7 +62,7 @@ export async function startCampaignCommand(store: Store, id: number, now: number
   return JSON.stringify({ id, ...r });
 }
 
-export async function actionCommand(store: Store, id: number, action: 'pause' | 'resume' | 'cancel', now: number): Promise<Campaign> {
+export async function actionCommand(store: CampaignStore & CampaignOutboxStore, id: number, action: 'pause' | 'resume' | 'cancel', now: number): Promise<Campaign> {
   try {
     return await campaignAction(store, id, action, now);
   } catch (error) {
@@ -71,7 +71,7 @@ export async function actionCommand(store: Store, id: number, action: 'pause' | 
   }
 }
 
-export async function statusText(store: Store, c: Campaign, now: number, policy: Pick<Policy, 'capCodes'>): Promise<{ text: string; json: unknown }> {
+export async function statusText(store: CampaignReportStore & SenderStore & ConversationStore, c: Campaign, now: number, policy: Pick<Policy, 'capCodes'>): Promise<{ text: string; json: unknown }> {
   const counters = await store.campaignCounters(c.id);
   const pace = await campaignPace(store, c, counters.queued + counters.held, now);
   const outcomes = recipientOutcomes(await store.outboxBreakdown(c.id), await store.skipReasons(c.id), policy.capCodes);
@@ -109,7 +109,7 @@ export function parseRecipientsQuery(id: string, o: { waiting: string; after: st
 }
 
 /** `pacer campaign recipients`: one page of pending retries or held recipients (contact ids, never phone numbers). */
-export async function recipientsPage(store: Store, q: RecipientsQuery): Promise<{ text: string; json: unknown }> {
+export async function recipientsPage(store: CampaignStore & CampaignReportStore, q: RecipientsQuery): Promise<{ text: string; json: unknown }> {
   if ((await store.getCampaign(q.campaignId)) === null) throw new CliFailure(`campaign ${q.campaignId} does not exist`);
   const rows = await store.listOutboxRows({ campaignId: q.campaignId, kind: q.kind, afterId: q.afterId, limit: q.limit });
   const items = rows.map((r) => ({ ...r, nextAttemptAt: r.nextAttemptAt === null ? null : iso(r.nextAttemptAt), updatedAt: iso(r.updatedAt) }));

@@ -3,12 +3,12 @@ import { recipientRegion } from '../../app/recipient-region.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import { explainContact } from '../../core/explain-contact.js';
 import type { Policy } from '../../core/policy.js';
-import type { Contact, Store } from '../../ports/store.js';
+import type { Contact, ContactStateStore, ContactStore } from '../../ports/store.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 import { contactExplainJson, renderContactExplain } from './render-contact-explain.js';
 
 /** Finds a contact by a phone number in any common format, a wa_id, or a business-scoped user id. */
-export async function findContactByInput(store: Store, input: string): Promise<Contact> {
+export async function findContactByInput(store: Pick<ContactStore, 'findContact'>, input: string): Promise<Contact> {
   const raw = input.trim();
   if (raw === '') throw new CliFailure('Give a phone number (+447700900123), a wa_id or a business-scoped user id.', EXIT.usage);
   if (/^[A-Z]{2}\.[A-Za-z0-9]+$/.test(raw)) {
@@ -23,7 +23,7 @@ export async function findContactByInput(store: Store, input: string): Promise<C
   throw new CliFailure(`No contact matches ${mask(raw)}. Check the number, or import the contact first (pacer import contacts FILE).`);
 }
 
-export async function contactExplainCommand(store: Store, input: string, policy: Policy, now: number, json: boolean): Promise<string> {
+export async function contactExplainCommand(store: ContactStore & ContactStateStore, input: string, policy: Policy, now: number, json: boolean): Promise<string> {
   const contact = await findContactByInput(store, input);
   const state = await loadContactState(store, contact.id);
   const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164));

@@ -1,7 +1,7 @@
 import { findErrorByCode } from '../../core/error-catalogue/index.js';
 import { iso } from '../../core/time.js';
 import { mergeConversation, type ConversationEntry } from '../../app/contact-conversation.js';
-import type { Store } from '../../ports/store.js';
+import type { ConsentStore, ContactHistoryStore, ContactStore } from '../../ports/store.js';
 import { findContactByInput, mask } from './contact-command.js';
 
 const RECENT = 20;
@@ -11,7 +11,7 @@ const RECENT = 20;
  * happened lately (consent changes, decisions, delivery events with their meaning, replies).
  * Phone numbers are masked; reply texts are shown, as the operator's own conversation.
  */
-export async function contactShowCommand(store: Store, input: string, json: boolean): Promise<string> {
+export async function contactShowCommand(store: ContactStore & ConsentStore & ContactHistoryStore, input: string, json: boolean): Promise<string> {
   const contact = await findContactByInput(store, input);
   const [consent, timeline, inbound] = await Promise.all([
     store.getConsent(contact.id),

@@ -1,7 +1,7 @@
 import { DiagnoseInputError, parseSince, runDiagnosis, type DiagnosisReport } from '../../app/diagnose.js';
 import type { Policy } from '../../core/policy.js';
 import { iso } from '../../core/time.js';
-import type { Store } from '../../ports/store.js';
+import type { CampaignStore, DiagnosisStore, SenderHistoryStore, SenderStore, TemplateStore } from '../../ports/store.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
 export interface DiagnoseOptions {
@@ -10,7 +10,7 @@ export interface DiagnoseOptions {
 }
 
 /** `pacer diagnose`: bad options are usage errors (2); an unknown campaign is a failure (1). */
-export async function diagnoseCommand(store: Store, policy: Policy, o: DiagnoseOptions, now: number): Promise<DiagnosisReport> {
+export async function diagnoseCommand(store: DiagnosisStore & CampaignStore & TemplateStore & SenderStore & SenderHistoryStore, policy: Policy, o: DiagnoseOptions, now: number): Promise<DiagnosisReport> {
   let campaignId: number | null = null;
   if (o.campaign !== undefined) {
     if (!/^\d{1,15}$/.test(o.campaign) || Number(o.campaign) < 1) throw new CliFailure(`--campaign must be a campaign id (a positive number), got "${o.campaign}"`, EXIT.usage);

@@ -3,7 +3,7 @@ import { queueOneOffMessage, type OneOffProblem } from '../../app/queue-one-off-
 import type { Category } from '../../core/category.js';
 import type { Policy } from '../../core/policy.js';
 import { iso } from '../../core/time.js';
-import type { Store } from '../../ports/store.js';
+import type { ContactStateStore, ContactStore, OutboxStore, TemplateStore } from '../../ports/store.js';
 import { mask } from './contact-command.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
@@ -27,7 +27,7 @@ const PROBLEMS: Record<Exclude<OneOffProblem, 'invalid_phone'>, string> = {
  * `pacer send`: queues one message in the outbox, where the running server's dispatcher sends it
  * through the same decision as campaigns. Prints what `decide` says about it right now.
  */
-export async function sendCommand(store: Store, o: SendOptions, policy: Policy, now: number, json: boolean): Promise<string> {
+export async function sendCommand(store: ContactStore & OutboxStore & TemplateStore & ContactStateStore, o: SendOptions, policy: Policy, now: number, json: boolean): Promise<string> {
   const key = o.key ?? `cli-${randomUUID()}`;
   const r = await queueOneOffMessage(store, {
     to: o.to, category: o.category, idempotencyKey: key, phoneNumberId: o.phoneNumberId,

@@ -1,11 +1,11 @@
 import { processInbox } from '../../app/process-inbox.js';
 import type { Policy } from '../../core/policy.js';
 import { iso } from '../../core/time.js';
-import type { Store } from '../../ports/store.js';
+import type { QuarantineStore, Store } from '../../ports/store.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
 /** `pacer webhooks quarantine`: payloads the processor could not apply, with the reason. */
-export async function listQuarantine(store: Store, limit: number, json: boolean): Promise<string> {
+export async function listQuarantine(store: QuarantineStore, limit: number, json: boolean): Promise<string> {
   const rows = await store.listQuarantinedInbox(0, limit);
   const items = rows.map((r) => ({ id: r.id, receivedAt: iso(r.receivedAt), bytes: r.raw.byteLength, signed: r.signatureOk, reason: r.quarantineReason }));
   if (json) return JSON.stringify(items, null, 2);
@@ -14,7 +14,7 @@ export async function listQuarantine(store: Store, limit: number, json: boolean)
 }
 
 /** `pacer webhooks replay`: release quarantined payloads and process the inbox again. */
-export async function replayQuarantine(store: Store, ids: readonly number[] | null, policy: Policy, json: boolean): Promise<string> {
+export async function replayQuarantine(store: QuarantineStore & Pick<Store, 'listUnprocessedInbox' | 'transaction'>, ids: readonly number[] | null, policy: Policy, json: boolean): Promise<string> {
   if (ids !== null && ids.length === 0) throw new CliFailure('Name the payloads to replay (--id 12 --id 13) or use --all.', EXIT.usage);
   const released = await store.releaseQuarantine(ids);
   const totals = { released, processed: 0, items: 0, quarantined: 0 };

@@ -24,7 +24,8 @@ export interface HttpServerConfig {
 }
 
 export interface HttpServerDeps {
-  store: Store;
+  /** The inbox's writes, and the read /healthz makes. */
+  store: Pick<Store, 'appendInboxBatch' | 'listUnprocessedInbox'>;
   config: HttpServerConfig;
   clock: Clock;
   /**

@@ -56,7 +56,7 @@ export interface RunImportDeps {
 }
 
 /** Runs the import and prints the report; exits 1 (after printing) when any row was rejected. */
-export async function runContactImport(store: Store, plan: ContactImportPlan, deps: RunImportDeps): Promise<ImportReport> {
+export async function runContactImport(store: Pick<Store, 'transaction'>, plan: ContactImportPlan, deps: RunImportDeps): Promise<ImportReport> {
   const errorsFile = plan.errorsFile === null ? null : await asCli(() => ErrorsFile.open(plan.errorsFile!));
   const name = path.basename(plan.file);
   const errors: ImportReport['errors'] = [];

@@ -1,4 +1,4 @@
-import type { StoreError } from '../../ports/store.js';
+import type { StoreError } from '../../ports/store-error.js';
 import type { Capabilities } from './capabilities.js';
 
 /** A bound value: SQL text never contains values, only `$1`-style placeholders. */
@@ -14,9 +14,13 @@ export interface SqlRunner {
   execute(sql: string, params?: readonly SqlParam[]): Promise<number>;
 }
 
-export interface SqlExecutor extends SqlRunner {
+/** What a store operation is given: a connection, or an open transaction that its own `transaction` joins. */
+export interface SqlSession extends SqlRunner {
   /** Runs `work` in one write transaction (SQLite: BEGIN IMMEDIATE), committing when it resolves. */
   transaction<T>(operation: string, work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+}
+
+export interface SqlExecutor extends SqlSession {
   /**
    * Inside a migration transaction, excludes every other migrator before anything is read
    * (PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE already did).

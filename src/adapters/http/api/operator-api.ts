@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { isIP } from 'node:net';
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { Store } from '../../../ports/store.js';
-import type { ApiDeps } from './api-deps.js';
+import type { ApiTokenStore, DeliveryReportStore } from '../../../ports/store.js';
+import type { ApiDeps, ApiStore } from './api-deps.js';
 import { apiErrorHandler } from './api-error.js';
 import { bearerAuth, createAuthCounters, type AuthCounters } from './auth-hook.js';
 import { campaignRoutes } from './campaigns-routes.js';
@@ -20,7 +20,8 @@ import { webhookRoutes } from './webhooks-routes.js';
 export const API_PREFIX = '/api/v1';
 
 export interface OperatorApiOptions {
-  store: Store;
+  /** The routes' roles, the tokens' lookup, and what /metrics reports. */
+  store: ApiStore & Pick<ApiTokenStore, 'findApiToken'> & Pick<DeliveryReportStore, 'outboxTotals'>;
   clock: Clock;
   policy: Policy;
   /** PACER_ADMIN_TOKEN, accepted as the bootstrap token; null accepts stored tokens only. */

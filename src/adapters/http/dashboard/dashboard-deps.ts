@@ -1,9 +1,17 @@
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { Store } from '../../../ports/store.js';
+import type {
+  ApiTokenStore, CampaignOutboxStore, CampaignReportStore, CampaignStore, ConsentStore, ContactHistoryStore, ContactStateStore,
+  ContactStore, ConversationStore, DeliveryReportStore, OutboxStore, SenderHistoryStore, SenderStore, TemplateStore,
+} from '../../../ports/store.js';
+
+/** The store roles the dashboard's pages, actions and sign-in use. */
+export type DashboardStore = ContactStore & ConsentStore & ContactStateStore & ContactHistoryStore & CampaignStore & CampaignOutboxStore
+  & CampaignReportStore & DeliveryReportStore & SenderStore & SenderHistoryStore & ConversationStore & TemplateStore & OutboxStore
+  & Pick<ApiTokenStore, 'findApiToken'>;
 
 export interface DashboardDeps {
-  store: Store;
+  store: DashboardStore;
   clock: Clock;
   policy: Policy;
   /** PACER_ADMIN_TOKEN, accepted at sign-in like a stored API token; null accepts stored tokens only. */

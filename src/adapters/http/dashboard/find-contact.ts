@@ -1,8 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { Contact, Store } from '../../../ports/store.js';
+import type { Contact, ContactStore } from '../../../ports/store.js';
 
 /** A contact by its id (`#12` or a short number), business-scoped user id, phone number or wa_id. */
-export async function findContactByQuery(store: Store, query: string): Promise<Contact | null> {
+export async function findContactByQuery(store: Pick<ContactStore, 'findContact' | 'getContact'>, query: string): Promise<Contact | null> {
   const q = query.trim();
   if (q === '') return null;
   const id = /^#?(\d{1,6})$/.exec(q);

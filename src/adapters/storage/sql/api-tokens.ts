@@ -1,8 +1,8 @@
-import type { ApiToken, ApiTokenInput, OutboxOutcome, OutboxStatus, OutboxTotals } from '../../../ports/store.js';
+import type { ApiToken, ApiTokenInput } from '../../../ports/store.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
 import { int, intOrNull } from './values.js';
 
-/** REST API tokens (hashes only) and the outbox totals the metrics endpoint reports. */
+/** REST API tokens: hashes only. */
 
 function toApiToken(row: SqlRow): ApiToken {
   return {
@@ -33,22 +33,4 @@ export async function listApiTokens(db: SqlRunner): Promise<ApiToken[]> {
 /** False when there is no such token or it was already revoked (the first revocation time stays). */
 export async function revokeApiToken(db: SqlRunner, id: number, now: number): Promise<boolean> {
   return (await db.execute('UPDATE api_tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) > 0;
-}
-
-const STATUSES: readonly OutboxStatus[] = ['queued', 'held', 'leased', 'sending', 'sent', 'done', 'unknown'];
-const OUTCOMES: readonly OutboxOutcome[] = ['accepted', 'delivered', 'read', 'failed', 'skipped', 'capped_exhausted', 'cancelled'];
-
-/** Every outbox row counted once by status and, when it has one, once by outcome. */
-export async function outboxTotals(db: SqlRunner): Promise<OutboxTotals> {
-  const rows = await db.query('SELECT status, outcome, COUNT(*) AS n FROM outbox GROUP BY status, outcome');
-  const totals: OutboxTotals = {
-    byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<OutboxStatus, number>,
-    byOutcome: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<OutboxOutcome, number>,
-  };
-  for (const row of rows) {
-    const n = int(row['n']);
-    totals.byStatus[String(row['status']) as OutboxStatus] += n;
-    if (row['outcome'] !== null && row['outcome'] !== undefined) totals.byOutcome[String(row['outcome']) as OutboxOutcome] += n;
-  }
-  return totals;
 }

@@ -30,9 +30,3 @@ FROM recent`;
   const [row] = await db.query(sql, [campaignId, limit, ...capCodes, ...stopCodes]);
   return { outcomes: int(row?.['outcomes'] ?? 0), caps: int(row?.['caps'] ?? 0), accountStops: int(row?.['stops'] ?? 0) };
 }
-
-/** The newest message event's id: when it has not moved, no campaign window has changed either. */
-export async function latestMessageEventId(db: SqlRunner): Promise<number> {
-  const [row] = await db.query('SELECT MAX(id) AS id FROM message_events', []);
-  return int(row?.['id'] ?? 0);
-}

@@ -3,7 +3,7 @@ import type { Capabilities } from '../capabilities.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
 import { int, intOrNull, json, textOrNull, toJson } from './values.js';
 
-export function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
+function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
   return {
     id: int(row['id']),
     name: String(row['name']),
@@ -31,6 +31,14 @@ export async function createCampaign(db: SqlRunner, c: CampaignInput, now: numbe
 export async function getCampaign(db: SqlRunner, id: number): Promise<Campaign | null> {
   const [row] = await db.query('SELECT * FROM campaigns WHERE id = $1', [id]);
   return row ? toCampaign(db.caps, row) : null;
+}
+
+export async function listCampaigns(db: SqlRunner, filter: { status?: CampaignStatus }): Promise<Campaign[]> {
+  const rows =
+    filter.status === undefined
+      ? await db.query('SELECT * FROM campaigns ORDER BY id')
+      : await db.query('SELECT * FROM campaigns WHERE status = $1 ORDER BY id', [filter.status]);
+  return rows.map((row) => toCampaign(db.caps, row));
 }
 
 export async function setCampaignStatus(db: SqlRunner, id: number, status: CampaignStatus, pauseReason: string | null, now: number): Promise<boolean> {

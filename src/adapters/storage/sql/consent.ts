@@ -1,7 +1,7 @@
 import type { Category } from '../../../core/category.js';
 import type { ConsentStatus } from '../../../core/contact-event.js';
 import type { ConsentEntry, ConsentInput, ConsentRecord } from '../../../ports/store.js';
-import type { SqlExecutor, SqlRow, SqlRunner } from '../sql-executor.js';
+import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { chunks, int, textOrNull, valuesList } from './values.js';
 
 function toConsent(row: SqlRow): ConsentRecord {
@@ -27,7 +27,7 @@ WHERE consent_current.at <= excluded.at`;
 
 const CURRENT = 'SELECT * FROM consent_current WHERE contact_id = $1';
 
-export function setConsent(db: SqlExecutor, contactId: number, input: ConsentInput, now: number): Promise<ConsentRecord> {
+export function setConsent(db: SqlSession, contactId: number, input: ConsentInput, now: number): Promise<ConsentRecord> {
   return db.transaction('setConsent', async (tx) => {
     const params = [contactId, input.category, input.status, input.source, input.evidence, input.at];
     await tx.execute(APPEND, [...params, now]);
@@ -43,7 +43,7 @@ export function setConsent(db: SqlExecutor, contactId: number, input: ConsentInp
  * input order; the current value per contact and category is the newest, the later one on a tie),
  * in two multi-row statements per chunk instead of three statements per record.
  */
-export function setConsents(db: SqlExecutor, entries: readonly ConsentEntry[], now: number): Promise<void> {
+export function setConsents(db: SqlSession, entries: readonly ConsentEntry[], now: number): Promise<void> {
   if (entries.length === 0) return Promise.resolve();
   return db.transaction('setConsents', async (tx) => {
     for (const chunk of chunks(entries, 7, tx.caps)) {

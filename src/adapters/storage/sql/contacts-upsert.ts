@@ -1,5 +1,5 @@
 import { StoreError, type Contact, type ContactInput, type UpsertContactsResult } from '../../../ports/store.js';
-import type { SqlExecutor, SqlParam, SqlRunner } from '../sql-executor.js';
+import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { toContact } from './contacts.js';
 import { chunks, inList, int, toJson, valuesList } from './values.js';
 
@@ -89,7 +89,7 @@ async function insertNew(tx: SqlRunner, fresh: Working[], now: number): Promise<
  * listed twice is merged, not duplicated), new contacts go in one INSERT, and only contacts whose
  * fields actually changed are updated — re-importing the same file writes nothing.
  */
-export function upsertContacts(db: SqlExecutor, inputs: readonly ContactInput[], now: number): Promise<UpsertContactsResult> {
+export function upsertContacts(db: SqlSession, inputs: readonly ContactInput[], now: number): Promise<UpsertContactsResult> {
   const keyed = inputs.map((input, i) => ({ input, keys: keysOf(input, i) }));
   return db.transaction('upsertContacts', async (tx) => {
     const result: UpsertContactsResult = { ids: [], created: 0, updated: 0 };

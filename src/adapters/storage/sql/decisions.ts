@@ -1,11 +1,11 @@
 import type { DecisionAuditInput } from '../../../ports/store.js';
-import type { SqlExecutor, SqlParam } from '../sql-executor.js';
+import type { SqlParam, SqlSession } from '../sql-executor.js';
 import { chunks, valuesList } from './values.js';
 
 const WIDTH = 7;
 
 /** Append-only audit of every decision, so "why did this contact get (or not get) this" has an answer. */
-export function appendDecisions(db: SqlExecutor, entries: readonly DecisionAuditInput[]): Promise<void> {
+export function appendDecisions(db: SqlSession, entries: readonly DecisionAuditInput[]): Promise<void> {
   if (entries.length === 0) return Promise.resolve();
   return db.transaction('appendDecisions', async (tx) => {
     for (const chunk of chunks(entries, WIDTH, tx.caps)) {

@@ -1,5 +1,5 @@
 import type { InboxInput, InboxRow } from '../../../ports/store.js';
-import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import type { SqlParam, SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { bool, bytes, chunks, inList, int, intOrNull, textOrNull, valuesList } from './values.js';
 
 export function toInbox(row: SqlRow): InboxRow {
@@ -22,7 +22,7 @@ export async function appendInbox(db: SqlRunner, entry: InboxInput): Promise<num
 }
 
 /** One commit for many payloads. Ids grow in VALUES order within a statement, so sorting restores input order. */
-export function appendInboxBatch(db: SqlExecutor, entries: readonly InboxInput[]): Promise<number[]> {
+export function appendInboxBatch(db: SqlSession, entries: readonly InboxInput[]): Promise<number[]> {
   if (entries.length === 0) return Promise.resolve([]);
   return db.transaction('appendInboxBatch', async (tx) => {
     const ids: number[] = [];
@@ -41,7 +41,7 @@ export async function listUnprocessedInbox(db: SqlRunner, afterId: number, limit
   return rows.map(toInbox);
 }
 
-export function markInboxProcessed(db: SqlExecutor, ids: readonly number[], now: number): Promise<void> {
+export function markInboxProcessed(db: SqlSession, ids: readonly number[], now: number): Promise<void> {
   if (ids.length === 0) return Promise.resolve();
   return db.transaction('markInboxProcessed', async (tx) => {
     for (const chunk of chunks(ids, 1, tx.caps)) {

@@ -1,6 +1,7 @@
-import type { ClaimOptions, OutboxRow } from '../../../ports/store.js';
-import type { SqlExecutor, SqlRunner } from '../sql-executor.js';
+import type { ClaimOptions, OutboxRow, SweepResult } from '../../../ports/store.js';
+import type { SqlRunner, SqlSession } from '../sql-executor.js';
 import { toOutbox } from './outbox-insert.js';
+import { RELEASE } from './outbox-transitions.js';
 import { intOrNull } from './values.js';
 
 // Due: queued rows whose time has come, and held rows whose fallback wake-up time has come,
@@ -48,11 +49,29 @@ export async function nextWorkAt(db: SqlRunner): Promise<number | null> {
   return row ? intOrNull(row['at']) : null;
 }
 
-export async function claimDue(db: SqlExecutor, options: ClaimOptions): Promise<OutboxRow[]> {
+export async function claimDue(db: SqlSession, options: ClaimOptions): Promise<OutboxRow[]> {
   const params = [options.now, options.limit, options.owner, options.now + options.leaseMs];
   const rows = db.caps.skipLocked
     ? await db.query(CLAIM_SKIP_LOCKED, params)
     : await db.transaction('claimDue', (tx) => tx.query(CLAIM_SINGLE_WRITER, params));
   // RETURNING promises no order; callers get the due order.
   return rows.map((row) => toOutbox(db.caps, row)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+}
+
+/**
+ * Crashed workers' rows: a lease that never reached the send goes back to the queue; one whose
+ * intent was recorded becomes unknown (the message may have gone out) and waits for reconciliation.
+ */
+export function sweepExpiredLeases(db: SqlSession, now: number): Promise<SweepResult> {
+  return db.transaction('sweepExpiredLeases', async (tx) => {
+    const requeued = await tx.execute(
+      `UPDATE outbox SET status = 'queued', ${RELEASE}, updated_at = $1 WHERE status = 'leased' AND lease_expires_at <= $1`,
+      [now],
+    );
+    const unknown = await tx.execute(
+      `UPDATE outbox SET status = 'unknown', lease_expires_at = NULL, updated_at = $1 WHERE status = 'sending' AND lease_expires_at <= $1`,
+      [now],
+    );
+    return { requeued, unknown };
+  });
 }

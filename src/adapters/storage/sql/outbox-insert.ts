@@ -1,7 +1,7 @@
 import type { Category } from '../../../core/category.js';
 import type { OutboxInput, OutboxOutcome, OutboxRow, OutboxStatus } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
-import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import type { SqlParam, SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { chunks, int, intOrNull, json, textOrNull, toJson, valuesList } from './values.js';
 
 export function toOutbox(caps: Capabilities, row: SqlRow): OutboxRow {
@@ -34,7 +34,7 @@ const WIDTH = 10;
  * Many rows per statement. ON CONFLICT DO NOTHING covers both unique keys — (campaign_id, contact_id)
  * and idempotency_key — so planning a campaign twice, or retrying a one-off request, adds nothing.
  */
-export function insertOutbox(db: SqlExecutor, rows: readonly OutboxInput[], now: number): Promise<{ inserted: number }> {
+export function insertOutbox(db: SqlSession, rows: readonly OutboxInput[], now: number): Promise<{ inserted: number }> {
   return db.transaction('insertOutbox', async (tx) => {
     let inserted = 0;
     for (const chunk of chunks(rows, WIDTH, tx.caps)) {

@@ -1,5 +1,5 @@
 import type { SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
-import type { SqlExecutor, SqlParam, SqlRunner } from '../sql-executor.js';
+import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { contactPage, PAGE_CONTACTS, segmentSql } from './segment-where.js';
 import { int, toJson } from './values.js';
 
@@ -10,7 +10,7 @@ const COLUMNS = 'campaign_id, contact_id, sender_id, category, intent, idempoten
  * One INSERT … SELECT per page: the segment is evaluated where the contacts are, and only counts
  * come back. ON CONFLICT DO NOTHING keeps a second start from creating anything twice.
  */
-export function insertSegmentOutbox(db: SqlExecutor, plan: SegmentOutboxPlan, afterId: number, limit: number, now: number): Promise<SegmentOutboxPage> {
+export function insertSegmentOutbox(db: SqlSession, plan: SegmentOutboxPlan, afterId: number, limit: number, now: number): Promise<SegmentOutboxPage> {
   return db.transaction('insertSegmentOutbox', async (tx) => {
     const { lastId, scanned } = await contactPage(tx, afterId, limit);
     if (lastId === null) return { lastContactId: null, scanned: 0, matched: 0, inserted: 0 };

@@ -1,5 +1,5 @@
 import type { PaceGrant, PaceRequest } from '../../../ports/store.js';
-import type { SqlExecutor } from '../sql-executor.js';
+import type { SqlSession } from '../sql-executor.js';
 
 // One statement, so it is atomic on both backends: every SET expression reads the row as it was
 // (PostgreSQL re-reads it after waiting for a concurrent update), and `granted` records what this
@@ -21,7 +21,7 @@ const GIVE_BACK = 'UPDATE send_pace SET tokens = CASE WHEN tokens + $2 > $3 THEN
  * Takes up to `want` whole tokens and says when the bucket will next hold as many as were wanted
  * (at most a burst; at least one).
  */
-export async function takePace(db: SqlExecutor, r: PaceRequest): Promise<PaceGrant> {
+export async function takePace(db: SqlSession, r: PaceRequest): Promise<PaceGrant> {
   if (!(r.perSecond > 0) || !(r.burst >= 1) || !Number.isInteger(r.want) || r.want < 0) {
     throw new Error(`takePace: needs perSecond > 0, burst >= 1 and a whole want >= 0, got ${r.perSecond}, ${r.burst}, ${r.want}`);
   }
@@ -41,7 +41,7 @@ export async function takePace(db: SqlExecutor, r: PaceRequest): Promise<PaceGra
 }
 
 /** Gives back tokens taken but not used (rows deferred or held instead of sent); never above `burst`. */
-export async function returnPace(db: SqlExecutor, key: string, count: number, burst: number): Promise<void> {
+export async function returnPace(db: SqlSession, key: string, count: number, burst: number): Promise<void> {
   if (count <= 0) return;
   await db.execute(GIVE_BACK, [key, count, burst]);
 }

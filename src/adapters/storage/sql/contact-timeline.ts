@@ -1,26 +1,8 @@
 import type { Category } from '../../../core/category.js';
 import type { ConsentStatus, DeliveryStatus } from '../../../core/contact-event.js';
-import type { CampaignCounters, DecisionAuditInput, TimelineEntry } from '../../../ports/store.js';
+import type { DecisionAuditInput, TimelineEntry } from '../../../ports/store.js';
 import type { SqlRunner } from '../sql-executor.js';
 import { int, intOrNull } from './values.js';
-
-function emptyCounters(): CampaignCounters {
-  const keys = ['queued', 'held', 'leased', 'sending', 'sent', 'done', 'unknown', 'accepted', 'delivered', 'read', 'failed', 'skipped', 'capped_exhausted', 'cancelled', 'total'] as const;
-  return Object.fromEntries(keys.map((k) => [k, 0])) as CampaignCounters;
-}
-
-/** Rows per status and per outcome (a row counts once in each), plus the total. */
-export async function campaignCounters(db: SqlRunner, campaignId: number): Promise<CampaignCounters> {
-  const rows = await db.query('SELECT status, outcome, COUNT(*) AS n FROM outbox WHERE campaign_id = $1 GROUP BY status, outcome', [campaignId]);
-  const counters = emptyCounters();
-  for (const row of rows) {
-    const n = int(row['n']);
-    counters[String(row['status']) as keyof CampaignCounters] += n;
-    if (row['outcome'] !== null) counters[String(row['outcome']) as keyof CampaignCounters] += n;
-    counters.total += n;
-  }
-  return counters;
-}
 
 /** Consent changes, decisions and delivery events of one contact, newest first. */
 export async function contactTimeline(db: SqlRunner, contactId: number, limit: number): Promise<TimelineEntry[]> {

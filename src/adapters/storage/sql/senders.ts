@@ -1,23 +1,8 @@
-import type { Category } from '../../../core/category.js';
-import type { TemplateStatus } from '../../../core/decision.js';
-import type { Sender, SenderInput, SenderState, Template, TemplateInput } from '../../../ports/store.js';
-import type { SqlExecutor, SqlRow, SqlRunner } from '../sql-executor.js';
+import type { Sender, SenderInput, SenderState } from '../../../ports/store.js';
+import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { int, intOrNull, textOrNull } from './values.js';
 
-export function toTemplate(row: SqlRow): Template {
-  return {
-    id: int(row['id']),
-    name: String(row['name']),
-    language: String(row['language']),
-    category: String(row['category']) as Category,
-    status: String(row['status']) as TemplateStatus,
-    quality: textOrNull(row['quality']),
-    pausedUntil: intOrNull(row['paused_until']),
-    updatedAt: int(row['updated_at']),
-  };
-}
-
-export function toSender(row: SqlRow): Sender {
+function toSender(row: SqlRow): Sender {
   return {
     id: int(row['id']),
     phoneNumberId: String(row['phone_number_id']),
@@ -32,28 +17,6 @@ export function toSender(row: SqlRow): Sender {
   };
 }
 
-const UPSERT_TEMPLATE = `INSERT INTO templates (name, language, category, status, quality, paused_until, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
-ON CONFLICT (name, language) DO UPDATE SET category = excluded.category, status = excluded.status,
-  quality = excluded.quality, paused_until = excluded.paused_until, updated_at = excluded.updated_at
-RETURNING id`;
-
-export function upsertTemplates(db: SqlExecutor, templates: readonly TemplateInput[], now: number): Promise<number[]> {
-  return db.transaction('upsertTemplates', async (tx) => {
-    const ids: number[] = [];
-    for (const t of templates) {
-      const rows = await tx.query(UPSERT_TEMPLATE, [t.name, t.language, t.category, t.status, t.quality, t.pausedUntil, now]);
-      ids.push(int(rows[0]?.['id']));
-    }
-    return ids;
-  });
-}
-
-export async function getTemplate(db: SqlRunner, name: string, language: string): Promise<Template | null> {
-  const [row] = await db.query('SELECT * FROM templates WHERE name = $1 AND language = $2', [name, language]);
-  return row ? toTemplate(row) : null;
-}
-
 const UPSERT_SENDER = `INSERT INTO senders (phone_number_id, display_number, quality_rating, throughput_mps,
   messaging_limit_tier, state, state_reason, state_until, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -63,7 +26,7 @@ ON CONFLICT (phone_number_id) DO UPDATE SET display_number = excluded.display_nu
   state_reason = excluded.state_reason, state_until = excluded.state_until, updated_at = excluded.updated_at
 RETURNING id`;
 
-export function upsertSenders(db: SqlExecutor, senders: readonly SenderInput[], now: number): Promise<number[]> {
+export function upsertSenders(db: SqlSession, senders: readonly SenderInput[], now: number): Promise<number[]> {
   return db.transaction('upsertSenders', async (tx) => {
     const ids: number[] = [];
     for (const s of senders) {
@@ -80,6 +43,15 @@ export function upsertSenders(db: SqlExecutor, senders: readonly SenderInput[], 
 export async function getSender(db: SqlRunner, phoneNumberId: string): Promise<Sender | null> {
   const [row] = await db.query('SELECT * FROM senders WHERE phone_number_id = $1', [phoneNumberId]);
   return row ? toSender(row) : null;
+}
+
+export async function getSenderById(db: SqlRunner, id: number): Promise<Sender | null> {
+  const [row] = await db.query('SELECT * FROM senders WHERE id = $1', [id]);
+  return row ? toSender(row) : null;
+}
+
+export async function listSenders(db: SqlRunner): Promise<Sender[]> {
+  return (await db.query('SELECT * FROM senders ORDER BY id')).map(toSender);
 }
 
 export async function setSenderState(

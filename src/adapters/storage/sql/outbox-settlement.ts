@@ -1,0 +1,79 @@
+import type { DeliveryStatus } from '../../../core/contact-event.js';
+import type { OutboxOutcome, OutboxRow, RescheduleInput } from '../../../ports/store.js';
+import type { SqlRunner } from '../sql-executor.js';
+import { toOutbox } from './outbox-insert.js';
+import { RELEASE } from './outbox-transitions.js';
+
+// What webhooks do to rows nobody holds a lease on: statuses, asynchronous failures, windows opening.
+
+/**
+ * Puts a row that Meta failed asynchronously (a status webhook, after the send was accepted) back in
+ * line: for the per-user cap after the cool-off, for the experiment group when a window opens. Only
+ * rows nobody holds a lease on; the old wamid is cleared so the next send's statuses find the row.
+ */
+export async function requeue(db: SqlRunner, id: number, input: RescheduleInput, now: number): Promise<boolean> {
+  const sql = `UPDATE outbox SET status = $2, next_attempt_at = $3, cap_attempts = cap_attempts + $4, last_error_code = $5,
+  outcome = NULL, wamid = NULL, updated_at = $6
+WHERE id = $1 AND status IN ('sent', 'done', 'unknown') AND lease_owner IS NULL`;
+  return (await db.execute(sql, [id, input.status, input.until, input.capAttempt ? 1 : 0, input.errorCode, now])) === 1;
+}
+
+/** Ends a row outside a lease (e.g. capped_exhausted learnt from a webhook). */
+export async function settle(db: SqlRunner, id: number, outcome: OutboxOutcome, errorCode: number | null, now: number): Promise<boolean> {
+  const sql = `UPDATE outbox SET status = 'done', outcome = $2, last_error_code = COALESCE($3, last_error_code), updated_at = $4
+WHERE id = $1 AND lease_owner IS NULL`;
+  return (await db.execute(sql, [id, outcome, errorCode, now])) === 1;
+}
+
+const OUTCOME_OF: Record<DeliveryStatus, OutboxOutcome> = {
+  sent: 'accepted',
+  delivered: 'delivered',
+  read: 'read',
+  played: 'read',
+  failed: 'failed',
+};
+const RANK: Partial<Record<OutboxOutcome, number>> = { accepted: 1, delivered: 2, read: 3, failed: 4 };
+
+// Outcomes only move forward (accepted < delivered < read < failed, which is terminal); outcomes
+// set by our own decisions (skipped, capped_exhausted, cancelled) are never touched by a webhook.
+// Our callback data settles a row only while its answer is missing (sending, unknown): a late status
+// of an earlier attempt must not bring back a row already requeued for its next one.
+const CURRENT_RANK = `CASE WHEN outcome IS NULL THEN 0 WHEN outcome = 'accepted' THEN 1 WHEN outcome = 'delivered' THEN 2
+  WHEN outcome = 'read' THEN 3 WHEN outcome = 'failed' THEN 4 ELSE 99 END`;
+
+// $1 the row's wamid or id, $2 outcome, $3 error code, $4 now, $5 the outcome's rank.
+const SETTLE = `outcome = $2, last_error_code = COALESCE($3, last_error_code),
+  status = CASE WHEN $2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $4`;
+// The usual case leaves the wamid column alone: assigning it, even to the same value, rewrites the
+// row's entry in the wamid index, a random page of it for every status.
+const DELIVERY_BY_WAMID = `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 RETURNING *`;
+// By our id only while the answer is missing. `wamid = $6` matters on PostgreSQL: when this waits on
+// the answer's open transaction, it re-checks the committed row, which by then carries the wamid.
+const DELIVERY_BY_ID = `UPDATE outbox SET ${SETTLE}, wamid = $6
+WHERE id = $1 AND (wamid = $6 OR (wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $5 RETURNING *`;
+
+/**
+ * Applies a status webhook to the row that sent `wamid`, or — when our callback data named the row
+ * and the send's answer was lost — to that row. Returns the row as updated (no second read for the
+ * caller), or null when nothing moved.
+ */
+export async function recordDelivery(
+  db: SqlRunner,
+  ref: { wamid: string; outboxId: number | null },
+  status: DeliveryStatus,
+  errorCode: number | null,
+  now: number,
+): Promise<OutboxRow | null> {
+  const outcome = OUTCOME_OF[status];
+  const rank = RANK[outcome] ?? 0;
+  const [byWamid] = await db.query(DELIVERY_BY_WAMID, [ref.wamid, outcome, errorCode, now, rank]);
+  if (byWamid) return toOutbox(db.caps, byWamid);
+  if (ref.outboxId === null) return null;
+  const [byId] = await db.query(DELIVERY_BY_ID, [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
+  return byId ? toOutbox(db.caps, byId) : null;
+}
+
+export async function wakeHeld(db: SqlRunner, contactId: number, now: number): Promise<number> {
+  const sql = `UPDATE outbox SET status = 'queued', next_attempt_at = $2, updated_at = $2 WHERE contact_id = $1 AND status = 'held'`;
+  return db.execute(sql, [contactId, now]);
+}

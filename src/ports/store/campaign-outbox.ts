@@ -1,0 +1,35 @@
+import type { Category } from '../../core/category.js';
+import type { SegmentDefinition } from '../../core/segment.js';
+import type { Millis } from '../../core/time.js';
+import type { JsonObject } from '../json.js';
+import type { SegmentPage } from './contacts.js';
+
+/** A campaign's outbox rows, one per contact its segment selects; the rest as in `OutboxInput`. */
+export interface SegmentOutboxPlan {
+  campaignId: number;
+  senderId: number;
+  category: Category;
+  intent: JsonObject;
+  nextAttemptAt: Millis;
+  segment: SegmentDefinition;
+}
+
+export interface SegmentOutboxPage extends SegmentPage {
+  /** New outbox rows: matches that already had one in this campaign are left as they are. */
+  inserted: number;
+}
+
+/** A campaign's rows as a whole: planned from its segment, still open or not, ended together. */
+export interface CampaignOutboxStore {
+  /**
+   * Plans a page of a campaign inside the database, in one transaction: of the next `limit` contacts
+   * after `afterId`, each one `plan.segment` selects at `now` (as `matchesSegment` would, from its
+   * stored state) gets a queued outbox row, idempotently as with `insertOutbox`. No contact is read
+   * into the process, so memory does not grow with the audience.
+   */
+  insertSegmentOutbox(plan: SegmentOutboxPlan, afterId: number, limit: number, now: Millis): Promise<SegmentOutboxPage>;
+  /** 1 when some row is still to send, being sent, or accepted within `settleMs` (a failure may yet requeue it); else 0. */
+  campaignOpenRows(campaignId: number, now: Millis, settleMs: number): Promise<number>;
+  /** Ends a campaign's queued and held rows with `outcome` (`cancelled`, or `skipped` when it ended); returns how many. */
+  cancelCampaignRows(campaignId: number, now: Millis, outcome?: 'cancelled' | 'skipped'): Promise<number>;
+}

@@ -1,0 +1,29 @@
+import type { Millis } from '../../core/time.js';
+import type { JsonObject } from '../json.js';
+
+export type CampaignStatus = 'draft' | 'scheduled' | 'running' | 'paused' | 'completed' | 'cancelled';
+export interface CampaignInput {
+  name: string;
+  templateId: number;
+  senderId: number;
+  segment: JsonObject;
+  scheduledAt: Millis | null;
+  /** When the campaign ends whatever is left (held or not yet due rows); null runs until done. */
+  endsAt?: Millis | null;
+  policyPreset: string;
+  status: CampaignStatus;
+}
+export interface Campaign extends CampaignInput {
+  id: number;
+  pauseReason: string | null;
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+/** Campaigns and their status; their rows are in the outbox (`CampaignOutboxStore`). */
+export interface CampaignStore {
+  createCampaign(campaign: CampaignInput, now: Millis): Promise<number>;
+  getCampaign(id: number): Promise<Campaign | null>;
+  listCampaigns(filter: { status?: CampaignStatus }): Promise<Campaign[]>;
+  setCampaignStatus(id: number, status: CampaignStatus, pauseReason: string | null, now: Millis): Promise<boolean>;
+}

@@ -1,0 +1,17 @@
+import type { ContactState } from '../../core/contact-state.js';
+import type { Millis } from '../../core/time.js';
+
+export interface StoredContactState {
+  state: ContactState;
+  /** Incremented by every save; pass it back to `saveContactState`. */
+  version: number;
+}
+
+export type SaveStateResult = { ok: true; version: number } | { ok: false; reason: 'version_conflict'; currentVersion: number };
+
+/** Each contact's state per category, saved with optimistic concurrency. */
+export interface ContactStateStore {
+  loadContactState(contactId: number): Promise<StoredContactState | null>;
+  /** `expectedVersion` 0 creates the row; otherwise the save happens only if nobody saved since. */
+  saveContactState(contactId: number, state: ContactState, expectedVersion: number, now: Millis): Promise<SaveStateResult>;
+}

@@ -1,0 +1,74 @@
+import type { Reachability, SegmentDefinition } from '../../core/segment.js';
+import type { Millis } from '../../core/time.js';
+import type { JsonObject } from '../json.js';
+import type { StoredContactState } from './contact-state.js';
+
+export interface ContactInput {
+  /** At least one of waId, bsuid, phoneE164; a contact is matched by them in that order. */
+  waId?: string | null;
+  /** Business-scoped user id. */
+  bsuid?: string | null;
+  phoneE164?: string | null;
+  name?: string | null;
+  /** Merged key by key into existing attributes. */
+  attributes?: JsonObject;
+  /** Added to existing tags. */
+  tags?: readonly string[];
+}
+
+export interface Contact {
+  id: number;
+  waId: string | null;
+  bsuid: string | null;
+  phoneE164: string | null;
+  name: string | null;
+  attributes: JsonObject;
+  tags: string[];
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+export type ContactKey = { waId: string } | { bsuid: string } | { phoneE164: string };
+
+/** Ids in input order; `created` counts new contacts, `updated` the inputs that matched one (created + updated = inputs). */
+export interface UpsertContactsResult {
+  ids: number[];
+  created: number;
+  updated: number;
+}
+
+export interface ContactWithState {
+  contact: Contact;
+  state: StoredContactState | null;
+}
+
+/** One page of contacts, by id, run through a segment. */
+export interface SegmentPage {
+  /** The page's last contact id, to pass as the next `afterId`; null when no contact came after `afterId`. */
+  lastContactId: number | null;
+  /** Contacts in the page. */
+  scanned: number;
+  /** Of them, the contacts the segment selects. */
+  matched: number;
+}
+
+export interface SegmentCountsPage extends SegmentPage {
+  /** Among the matched contacts, how many are in each state now (a contact may be in several). */
+  matchedNow: Record<Reachability, number>;
+}
+
+/** The people Pacer writes to, found by any of their keys. */
+export interface ContactStore {
+  upsertContacts(contacts: readonly ContactInput[], now: Millis): Promise<UpsertContactsResult>;
+  getContact(id: number): Promise<Contact | null>;
+  findContact(key: ContactKey): Promise<Contact | null>;
+  /** Pages through contacts by id, for planners. */
+  listContacts(afterId: number, limit: number): Promise<Contact[]>;
+  /** The contacts with these ids that exist, each with its stored state, in id order (for a batch of sends). */
+  getContactsWithState(ids: readonly number[]): Promise<ContactWithState[]>;
+  /**
+   * Runs the next `limit` contacts after `afterId` through `matchesSegment` at `now` inside the
+   * database and counts what it selects, and in which reachability states (segment previews).
+   */
+  countSegment(segment: SegmentDefinition, now: Millis, afterId: number, limit: number): Promise<SegmentCountsPage>;
+}

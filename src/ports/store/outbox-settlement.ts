@@ -1,0 +1,20 @@
+import type { DeliveryStatus } from '../../core/contact-event.js';
+import type { Millis } from '../../core/time.js';
+import type { RescheduleInput } from './outbox-leases.js';
+import type { OutboxOutcome, OutboxRow } from './outbox.js';
+
+/** What webhooks do to rows nobody holds a lease on: statuses, asynchronous failures, windows opening. */
+export interface OutboxSettlementStore {
+  /**
+   * Applies a delivery status to the row that sent `wamid` (or to `outboxId`, echoed in our callback
+   * data, when the send's answer was lost). Outcomes only move forward. Returns the row as updated,
+   * or null when nothing moved.
+   */
+  recordDelivery(ref: { wamid: string; outboxId: number | null }, status: DeliveryStatus, errorCode: number | null, now: Millis): Promise<OutboxRow | null>;
+  /** After an asynchronous failure: back in line (queued or held) unless a worker holds the row. */
+  requeue(id: number, input: RescheduleInput, now: Millis): Promise<boolean>;
+  /** Ends a row nobody holds a lease on, e.g. capped_exhausted learnt from a webhook. */
+  settle(id: number, outcome: OutboxOutcome, errorCode: number | null, now: Millis): Promise<boolean>;
+  /** Rows held for this contact's window wake up now. */
+  wakeHeld(contactId: number, now: Millis): Promise<number>;
+}
