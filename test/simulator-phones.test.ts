@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
-import { normalisePhone } from '../src/adapters/import/normalise-phone.js';
+import { normalisePhone } from '../src/app/normalise-phone.js';
 import { resolveSimulatorConfig } from '../src/adapters/simulator/config.js';
 import { COUNTRIES, type CountryCode } from '../src/adapters/simulator/countries.js';
 import { generatePopulation } from '../src/adapters/simulator/population.js';
