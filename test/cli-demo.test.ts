@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/main/cli.js';
 import { runPacer as run } from './cli-run.js';
 
 let dir = '';
@@ -18,5 +19,21 @@ describe('pacer demo', () => {
     expect(r.out).toMatch(/day 7\/7 Pacer/);
     expect(r.out).toMatch(/contacts wrongly suppressed\s+0\s+\d+/);
     expect(existsSync(path.join(dir, 'report.html'))).toBe(true);
+  });
+
+  it('takes the flags it is not given from PACER_DEMO_AUDIENCE and PACER_DEMO_DIR, as npm run demo does', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-demo-'));
+    const err: string[] = [];
+    const demo = (argv: string[], env: Record<string, string>) => runCli(['demo', ...argv], () => undefined, (t) => err.push(t), env);
+    expect(await demo([], { PACER_DEMO_AUDIENCE: '99' })).toBe(2);
+    expect(err.pop()).toMatch(/PACER_DEMO_AUDIENCE/);
+    // A flag wins over the environment.
+    expect(await demo(['--audience', '99'], { PACER_DEMO_AUDIENCE: '5000' })).toBe(2);
+    expect(err.pop()).toMatch(/--audience must be a whole number of at least 100/);
+    // A file where the folder should be: the demo stops at once, naming the folder it was given.
+    const notADir = path.join(dir, 'not-a-folder');
+    writeFileSync(notADir, '');
+    expect(await demo(['--audience', '100'], { PACER_DEMO_DIR: notADir })).toBe(1);
+    expect(err.pop()).toContain(notADir);
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../src/adapters/simulator/index.js';
 import { runCli } from '../src/main/cli.js';
+import { eventually } from './await-state.js';
 
 const SECRET = 'serve-test-secret';
 let sim: Simulator | null = null;
@@ -37,15 +38,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Waits for a condition the running processes will bring about, bounded in time. */
-async function eventually(check: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** A simulator, a temp data dir with one consenting contact, one queued order update, and the env to run Pacer. */
@@ -85,7 +77,7 @@ describe('pacer serve, worker and send, as separate processes on real time', () 
   it('delivers a queued utility message through the Cloud API and records the signed webhooks', async () => {
     const { sim: s, user, env } = await world();
     pacer(['serve'], env);
-    await eventually(() => s.groundTruth().messages.some((m) => m.to === user.phone && m.readAt !== null), 20_000);
+    expect(await eventually(() => s.groundTruth().messages.some((m) => m.to === user.phone && m.readAt !== null), Date.now() + 20_000, 25)).toBe(true);
     const truth = s.groundTruth();
     expect(truth.messages.filter((m) => m.to === user.phone)).toHaveLength(1); // the same key never sends twice
     expect(truth.webhooks.failures).toEqual({}); // every signed webhook was accepted
@@ -97,11 +89,11 @@ describe('pacer serve, worker and send, as separate processes on real time', () 
     pacer(['serve', '--no-dispatch'], env).stdout?.on('data', (b: Buffer) => (said.serve += b.toString('utf8')));
     // The edge first: a worker that sends before anyone listens for the webhooks earns refused
     // deliveries (which the simulator, like Meta, retries later).
-    await eventually(() => said.serve.includes('Not dispatching'), 20_000);
+    expect(await eventually(() => said.serve.includes('Not dispatching'), Date.now() + 20_000, 25)).toBe(true);
     pacer(['worker'], { ...env, PACER_WORKER_PORT: '0' }).stdout?.on('data', (b: Buffer) => (said.worker += b.toString('utf8')));
-    await eventually(() => said.worker.includes('Dispatching from phone number id'), 20_000);
+    expect(await eventually(() => said.worker.includes('Dispatching from phone number id'), Date.now() + 20_000, 25)).toBe(true);
     expect(said.serve).not.toContain('Dispatching from');
-    await eventually(() => s.groundTruth().messages.some((m) => m.to === user.phone && m.readAt !== null), 20_000);
+    expect(await eventually(() => s.groundTruth().messages.some((m) => m.to === user.phone && m.readAt !== null), Date.now() + 20_000, 25)).toBe(true);
     expect(s.groundTruth().messages.filter((m) => m.to === user.phone)).toHaveLength(1);
     expect(s.groundTruth().webhooks.failures).toEqual({});
     const token = process.env.WHATSAPP_ACCESS_TOKEN;

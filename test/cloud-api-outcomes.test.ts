@@ -143,6 +143,7 @@ describe('client ↔ simulator: failures that arrive as webhooks after a 200', (
     expect(pref?.value.user_preferences).toEqual([
       {
         wa_id: user.phone,
+        user_id: user.userId,
         detail: 'User requested to stop marketing messages',
         category: 'marketing_messages',
         value: 'stop',

@@ -11,6 +11,7 @@ import {
   startHarness,
   type Harness,
 } from './simulator-harness.js';
+import { advanceUntil } from './await-state.js';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -88,10 +89,8 @@ describe('client ↔ simulator: synchronous errors, classified by code', () => {
     });
     for (const [i, u] of h.sim.users.slice(0, 80).entries()) accepted(await sendTemplate(h.client, u.phone, `bad-${i}`, 'pushy_promo'));
     // Step until the pause is announced, the way a sender watching webhooks would learn of it.
-    let steps = 0;
-    while (!h.receiver.changes('message_template_status_update').some((c) => c.value.event === 'PAUSED') && steps++ < 24 * 60) {
-      await h.sim.advance(60 * SECOND);
-    }
+    const { receiver } = h;
+    await advanceUntil(h.sim, 60 * SECOND, DAY, () => receiver.changes('message_template_status_update').some((c) => c.value.event === 'PAUSED'));
     const fresh = h.sim.users[100]!.phone;
     expect(await sendTemplate(h.client, fresh, 'after-pause', 'pushy_promo')).toMatchObject({ kind: 'rejected', code: 132015 });
     await h.sim.advance(3 * HOUR);

@@ -10,6 +10,7 @@ import { importContactRecords, type ContactRecord } from '../src/app/import-cont
 import { startCampaign } from '../src/app/start-campaign.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { OutboxRow, Store } from '../src/ports/store.js';
+import { eventually } from './await-state.js';
 import { onlyCountries } from './engine-rig.js';
 
 /**
@@ -89,28 +90,17 @@ export async function freePort(): Promise<number> {
 
 /** Resolves once nothing listens on `port` any more (a killed process's socket is gone). */
 export async function waitForPortFree(port: number, deadline: number): Promise<void> {
-  for (;;) {
-    const server = createTcpServer();
-    const free = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (free) {
-      await new Promise((resolve) => server.close(resolve));
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`port ${port} still in use`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  if (!(await eventually(() => portIsFree(port), deadline, 20))) throw new Error(`port ${port} still in use`);
 }
 
-/** Waits for a condition the running processes bring about, bounded in time; false when it never came. */
-export async function eventually(check: () => boolean | Promise<boolean>, deadline: number, everyMs = 50): Promise<boolean> {
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+async function portIsFree(port: number): Promise<boolean> {
+  const server = createTcpServer();
+  const free = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (free) await new Promise((resolve) => server.close(resolve));
+  return free;
 }
 
 export interface Hop {

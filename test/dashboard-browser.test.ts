@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../src/adapters/webhook/signature.js';
+import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { createApiToken } from '../src/app/api-tokens.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { HOUR } from '../src/core/time.js';

@@ -3,6 +3,7 @@ import type { SimulatorConfigInput } from '../src/adapters/simulator/index.js';
 import { runDiagnosis } from '../src/app/diagnose.js';
 import { startCampaign } from '../src/app/start-campaign.js';
 import { DAY, HOUR, SECOND } from '../src/core/time.js';
+import { advanceUntil } from './await-state.js';
 import { BACKENDS } from './store-backends.js';
 import { MARKETING, UTILITY, withRig, type Rig } from './engine-rig.js';
 
@@ -15,15 +16,6 @@ const BAD = 'flash_blast';
 
 async function diagnoseNow(rig: Rig, campaignId: number | null) {
   return runDiagnosis(rig.store, rig.policy, { campaignId, since: null, now: rig.clock.now() });
-}
-
-/** Advances in steps of `stepMs` until `done` holds, or fails after `limitMs` of virtual time. */
-async function advanceUntil(rig: Rig, stepMs: number, limitMs: number, done: () => Promise<boolean>): Promise<void> {
-  for (let spent = 0; spent < limitMs; spent += stepMs) {
-    await rig.advance(stepMs);
-    if (await done()) return;
-  }
-  throw new Error(`condition not met within ${limitMs} ms of virtual time`);
 }
 
 /** An unwanted second marketing template: recipients stop, block and report it; the number is kept out of it. */

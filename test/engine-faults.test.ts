@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { body, messagesChange, status } from '../src/adapters/webhook/test-support.js';
-import { signBody } from '../src/adapters/webhook/signature.js';
+import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { HOUR, MINUTE, SECOND } from '../src/core/time.js';
 import { BACKENDS } from './store-backends.js';
 import { APP_SECRET, attemptsByRow, onlyCountries, withRig, type Rig } from './engine-rig.js';

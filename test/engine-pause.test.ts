@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SimulatorConfigInput } from '../src/adapters/simulator/index.js';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/core/time.js';
+import { advanceUntil } from './await-state.js';
 import { BACKENDS } from './store-backends.js';
-import { attemptsByRow, isFinalOrScheduled, MARKETING, onlyCountries, type Rig, withRig } from './engine-rig.js';
-
-/** Advances in small steps until `done` holds; fails if it never does within `limitMs`. */
-async function advanceUntil(rig: Rig, stepMs: number, limitMs: number, done: () => Promise<boolean>): Promise<void> {
-  for (let spent = 0; spent < limitMs; spent += stepMs) {
-    await rig.advance(stepMs);
-    if (await done()) return;
-  }
-  throw new Error(`condition not met within ${limitMs} ms of virtual time`);
-}
+import { attemptsByRow, isFinalOrScheduled, MARKETING, onlyCountries, withRig } from './engine-rig.js';
 
 /**
  * A marketing template nobody wants: readers block and report it within seconds, so WhatsApp rates

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frequencyCapInEffect } from '../src/app/campaign-outcomes.js';
-import { statusText } from '../src/adapters/cli/campaign-command.js';
+import { campaignStatus } from '../src/adapters/cli/render-campaign-status.js';
 import { loadConfig } from '../src/config/config.js';
 import { DAY, HOUR } from '../src/core/time.js';
 import { BACKENDS } from './store-backends.js';
@@ -57,7 +57,7 @@ describe.each(BACKENDS)('configured policy in the engine on $name', (backend) =>
       const c = await store.getCampaign(third);
       if (c === null) throw new Error('campaign expected');
       expect(frequencyCapInEffect(c, policy)).toEqual({ cap: { max: 1, windowMs: 7 * DAY }, from: 'configuration' });
-      const status = await statusText(store, c, rig.clock.now(), policy);
+      const status = await campaignStatus(store, c, rig.clock.now(), policy);
       expect(status.text).toMatch(/ {5}30 {2}Deferred by your frequency cap, until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
       expect(status.text).toContain('Frequency cap: 1 per 7 days (PACER_FREQUENCY_CAP)');
       expect(status.json).toMatchObject({ outcomes: [{ key: 'deferred:frequency_cap', count: 30, until: { first: expect.any(String) as string } }] });

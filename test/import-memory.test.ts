@@ -5,8 +5,9 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openContactSource } from '../src/adapters/import/open-contact-source.js';
 import { openStore } from '../src/adapters/storage/open-store.js';
-import { importContactsFile } from '../src/app/import-contacts-file.js';
+import { importContacts } from '../src/app/import-contacts.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { Store } from '../src/ports/store.js';
 
@@ -54,9 +55,7 @@ it('imports 200,000 rows with memory that does not grow with the file', { timeou
   const before = used();
   let peak = before;
   let lastBytes = 0;
-  const summary = await importContactsFile(store, {
-    file,
-    format: 'csv',
+  const summary = await importContacts(store, await openContactSource(file, 'csv'), {
     defaultCountry: null,
     policy: DEFAULT_POLICY,
     now: 1_760_000_000_000,

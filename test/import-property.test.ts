@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openContactSource } from '../src/adapters/import/open-contact-source.js';
 import { openStore } from '../src/adapters/storage/open-store.js';
-import { importContactsFile, type RowRejection } from '../src/app/import-contacts-file.js';
+import { importContacts, type RowRejection } from '../src/app/import-contacts.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { Store } from '../src/ports/store.js';
 
@@ -97,7 +98,7 @@ it('imports every valid row and reports every invalid one at its line, never thr
       const file = path.join(dir, `run.${format}`);
       writeFileSync(file, out.join('\n'));
       const rejected: RowRejection[] = [];
-      const summary = await importContactsFile(store, { file, format, defaultCountry: null, policy: DEFAULT_POLICY, now: 1_760_000_000_000, batchRows, onRejected: (r) => void rejected.push(r) });
+      const summary = await importContacts(store, await openContactSource(file, format), { defaultCountry: null, policy: DEFAULT_POLICY, now: 1_760_000_000_000, batchRows, onRejected: (r) => void rejected.push(r) });
       expect(rejected.map((r) => r.line)).toEqual(expectedBad);
       expect(rejected.every((r) => r.errors.length > 0 && r.errors.every((e) => e.reason.length > 0))).toBe(true);
       expect(summary).toMatchObject({ accepted: expectedGood.length, rejected: expectedBad.length, created: expectedGood.length, duplicates: 0 });

@@ -1,5 +1,5 @@
 import type { GroundTruth, MessageTruth } from '../src/adapters/simulator/index.js';
-import { eventually } from './crash-rig.js';
+import { eventually } from './await-state.js';
 import { attemptsByRow } from './engine-rig.js';
 import type { ScaleWorld } from './scale-rig.js';
 

@@ -6,7 +6,8 @@ import { importContactRecords, type ContactRecord } from '../src/app/import-cont
 import { startCampaign } from '../src/app/start-campaign.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { Store } from '../src/ports/store.js';
-import { eventually, freePort, startHop, type Hop } from './crash-rig.js';
+import { eventually } from './await-state.js';
+import { freePort, startHop, type Hop } from './crash-rig.js';
 import { onlyCountries } from './engine-rig.js';
 import { BACKENDS, type Place } from './store-backends.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from './crash-rig.js';
+import { eventually } from './await-state.js';
 import { busiestSeconds, judge, laggingOnly } from './scale-invariants.js';
 import { setUpScaleWorld, type ScaleWorld } from './scale-rig.js';
 

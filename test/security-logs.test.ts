@@ -4,9 +4,10 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../src/adapters/simulator/index.js';
-import { signBody } from '../src/adapters/webhook/signature.js';
+import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { runCli } from '../src/main/cli.js';
-import { eventually, freePort } from './crash-rig.js';
+import { eventually } from './await-state.js';
+import { freePort } from './crash-rig.js';
 import { killHard, startPacer, stopGracefully, type PacerProcess } from './scale-rig.js';
 
 // A real `pacer serve` at the most verbose log level, taken through a whole flow (API sends, refused

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature, type SignatureCheck } from '../src/adapters/webhook/signature.js';
+import { verifySignature, type SignatureCheck } from '../src/adapters/http/webhook-signature.js';
 
 /** One POST the receiver got: the exact bytes, the signature check, and the parsed JSON. */
 export interface Received {

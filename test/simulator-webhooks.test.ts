@@ -181,7 +181,7 @@ describe('simulator webhooks: our parser reads them, and the real fixtures', () 
     h = await startHarness({ seed: 47, population: { size: 100 }, webhooks: ORDERLY_WEBHOOKS });
     for (const u of h.sim.users.slice(0, 20)) await sendTemplate(h.client, u.phone, `s-${u.index}`);
     await h.sim.advance(DAY);
-    const allowed = new Set(['id', 'status', 'timestamp', 'recipient_id', 'biz_opaque_callback_data', 'pricing', 'errors']);
+    const allowed = new Set(['id', 'status', 'timestamp', 'recipient_id', 'recipient_user_id', 'biz_opaque_callback_data', 'pricing', 'errors']);
     for (const s of h.receiver.statuses()) {
       for (const key of Object.keys(s)) expect(allowed, key).toContain(key);
       if (s.pricing) expect(Object.keys(s.pricing).sort()).toEqual(['billable', 'category', 'pricing_model', 'type']);

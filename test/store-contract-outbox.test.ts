@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { EMPTY_CONTACT_STATE } from '../src/core/contact-state.js';
 import { HOUR, MINUTE } from '../src/core/time.js';
 import type { Store, TxStore } from '../src/ports/store.js';
-import { eventually } from './crash-rig.js';
+import { eventually } from './await-state.js';
 import { BACKENDS, PG_URL } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
 

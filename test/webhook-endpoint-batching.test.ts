@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { signBody } from '../src/adapters/webhook/signature.js';
+import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { BACKENDS } from './store-backends.js';
 import { SECRET, VERIFY_TOKEN, WEBHOOK, countingStore, fixtureBodies, get, inbox, rawOf, signedPost, startServer } from './webhook-endpoint-server.js';
 

@@ -5,7 +5,7 @@ import { onTestFinished } from 'vitest';
 import { buildApp, type AppConfig, type AppDeps } from '../src/adapters/http/build-app.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { InboxRow, Store } from '../src/ports/store.js';
-import { signBody } from '../src/adapters/webhook/signature.js';
+import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { textHeaders } from './inject-headers.js';
 
 /** The HTTP app for the webhook endpoint tests; requests are injected. */

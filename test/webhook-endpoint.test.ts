@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_BODY_LIMIT } from '../src/adapters/http/webhook-routes.js';
-import { signBody } from '../src/adapters/webhook/signature.js';
+import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { BACKENDS } from './store-backends.js';
 import { rawPost } from './webhook-endpoint-raw.js';
 import { OLD_SECRET, SECRET, T0, VERIFY_TOKEN, WEBHOOK, get, inbox, post, rawOf, signedPost, startServer } from './webhook-endpoint-server.js';

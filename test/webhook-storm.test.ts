@@ -58,7 +58,7 @@ function timeline(stories: readonly Story[], rowIds: readonly number[]): Array<{
       if (code !== undefined) object.errors = [statusError(Number(code))];
       out.push({ at: when, event: { kind: 'status', status: object } });
     });
-    const text = (body: string, when: number): OutEvent => ({ kind: 'inbound', contact, message: { from: waId(i), id: `wamid.in-${i}-${when}`, timestamp: String(when / 1000), type: 'text', text: { body } } });
+    const text = (body: string, when: number): OutEvent => ({ kind: 'inbound', contact, message: { from: waId(i), from_user_id: `US.${i}`, id: `wamid.in-${i}-${when}`, timestamp: String(when / 1000), type: 'text', text: { body } } });
     switch (s.reaction) {
       case 'none':
         break;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { processInbox } from '../src/app/process-inbox.js';
 import { applyContactEvents, loadContactState } from '../src/app/update-contact-state.js';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
-import { signBody } from '../src/adapters/webhook/signature.js';
+import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { decide } from '../src/core/decide.js';
 import type { SendIntent } from '../src/core/decision.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';

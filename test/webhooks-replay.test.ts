@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { processInbox } from '../src/app/process-inbox.js';
 import { loadContactState } from '../src/app/update-contact-state.js';
+import { listQuarantine, replayQuarantine } from '../src/app/webhook-quarantine.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { runCli } from '../src/main/cli.js';
 import { BACKENDS } from './store-backends.js';
@@ -29,6 +30,22 @@ describe.each(BACKENDS)('webhook quarantine and replay ($name)', (backend) => {
     const contact = await store.findContact({ waId: '447700900123' });
     expect((await loadContactState(store, contact?.id ?? -1)).marketing.stopped).not.toBeNull();
     expect((await store.listQuarantinedInbox(0, 10)).map((r) => r.id)).toEqual([bad]);
+  });
+
+  it('replays through a running pump by waking it, only when something was released, and lists without bodies', async () => {
+    const store = await backend.open();
+    const id = await store.appendInbox({ raw: stop('447700900125'), receivedAt: NOW, signatureOk: false });
+    await store.quarantineInbox(id, 'processing failed: a bug', NOW);
+    expect(await listQuarantine(store, 0, 10)).toEqual([{ id, receivedAt: NOW, bytes: stop('447700900125').byteLength, signed: false, reason: 'processing failed: a bug' }]);
+    expect(await listQuarantine(store, id, 10)).toEqual([]);
+    let kicks = 0;
+    const pump = { kind: 'pump', kick: () => void kicks++ } as const;
+    expect(await replayQuarantine(store, [id + 1], pump)).toEqual({ released: 0, processed: 0, items: 0, quarantined: 0 });
+    expect(kicks).toBe(0);
+    expect(await replayQuarantine(store, null, pump)).toEqual({ released: 1, processed: 0, items: 0, quarantined: 0 });
+    expect(kicks).toBe(1);
+    // Nothing was processed here: the pump does it.
+    expect(await store.listUnprocessedInbox(0, 10)).toMatchObject([{ id }]);
   });
 });
 

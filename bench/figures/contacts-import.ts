@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openContactSource } from '../../src/adapters/import/open-contact-source.js';
 import { openStore } from '../../src/adapters/storage/open-store.js';
-import { importContactsFile } from '../../src/app/import-contacts-file.js';
+import { importContacts } from '../../src/app/import-contacts.js';
 import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import type { Benchmark } from '../harness/types.js';
 
@@ -51,7 +51,7 @@ const benchmark: Benchmark<Ctx> = {
     try {
       await store.migrate();
       const start = performance.now();
-      const summary = await importContactsFile(store, { file: ctx.file, format: 'csv', defaultCountry: null, policy: DEFAULT_POLICY, now: 1_760_000_000_000 });
+      const summary = await importContacts(store, await openContactSource(ctx.file, 'csv'), { defaultCountry: null, policy: DEFAULT_POLICY, now: 1_760_000_000_000 });
       const seconds = (performance.now() - start) / 1000;
       if (summary.accepted !== ctx.rows || summary.created !== ctx.rows) throw new Error(`contacts-import: ${summary.accepted} accepted, ${summary.created} created of ${ctx.rows} rows`);
       return { value: ctx.rows / seconds };

@@ -136,6 +136,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:pw@h/db' })).toThrow(/DATABASE_URL: a postgres:\/\/ URL$/m);
   });
 
+  it('reads the demo\'s audience, folder and logging, and refuses an audience under 100', () => {
+    expect(loadConfig({}).demo).toEqual({ audience: null, dir: null, log: false });
+    expect(loadConfig({ PACER_DEMO_AUDIENCE: '5000', PACER_DEMO_DIR: '/tmp/demo', PACER_DEMO_LOG: '1' }).demo).toEqual({ audience: 5000, dir: '/tmp/demo', log: true });
+    expect(() => loadConfig({ PACER_DEMO_AUDIENCE: '99' })).toThrow(/PACER_DEMO_AUDIENCE/);
+    expect(() => loadConfig({ PACER_DEMO_AUDIENCE: 'many' })).toThrow(/PACER_DEMO_AUDIENCE/);
+  });
+
   it('never shows a secret when printed', () => {
     const c = loadConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAG-very-secret', WHATSAPP_APP_SECRET: 'appsecret123', PACER_ADMIN_TOKEN: 'admin-token-0123456789', DATABASE_URL: 'postgres://u:pw@h/db' });
     const printed = JSON.stringify(redactConfig(c));

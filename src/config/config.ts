@@ -31,6 +31,9 @@ const envSchema = z.object({
   PACER_MODE: z.enum(['production', 'development']).default('production'),
   PACER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   ...policyEnvSchema,
+  PACER_DEMO_AUDIENCE: z.coerce.number().int().min(100).optional(),
+  PACER_DEMO_DIR: z.string().min(1).optional(),
+  PACER_DEMO_LOG: z.string().min(1).optional(),
 });
 
 /** Every variable the configuration reads (the docs test checks each is documented). */
@@ -58,6 +61,8 @@ export interface Config {
   http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   mode: 'production' | 'development';
   policy: Policy;
+  /** `pacer demo` (and `npm run demo`) when its flags are not given: audience size and folder; `log` prints its server's errors. */
+  demo: { audience: number | null; dir: string | null; log: boolean };
 }
 
 export class ConfigError extends Error {
@@ -93,6 +98,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null, logLevel: e.PACER_LOG_LEVEL },
     mode: e.PACER_MODE,
     policy: policyFromEnv(e),
+    demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },
   };
   return deepFreeze(config);
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/adapters/simulator/index.js';
 import { seededRandom } from '../../src/adapters/simulator/prng.js';
-import { eventually } from '../crash-rig.js';
+import { eventually } from '../await-state.js';
 import { stallReport } from '../scale-diagnostics.js';
 import { judge, laggingOnly, outcomesSettled } from '../scale-invariants.js';
 import { setUpScaleWorld, type ScaleWorld } from '../scale-rig.js';

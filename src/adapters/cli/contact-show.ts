@@ -12,7 +12,7 @@ const RECENT = 20;
  * happened lately (consent changes, decisions, delivery events with their meaning, replies).
  * Phone numbers are masked; reply texts are shown, as the operator's own conversation.
  */
-export async function contactShowCommand(store: ContactStore & ConsentStore & ContactHistoryStore, input: string, json: boolean): Promise<string> {
+export async function contactShowText(store: ContactStore & ConsentStore & ContactHistoryStore, input: string, json: boolean): Promise<string> {
   const contact = await findContactByInput(store, input);
   const [consent, timeline, inbound] = await Promise.all([
     store.getConsent(contact.id),

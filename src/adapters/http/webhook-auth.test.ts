@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signBody } from '../webhook/signature.js';
+import { signBody } from './webhook-signature.js';
 import { WEBHOOK_REJECT_REASONS } from './http-metrics.js';
 import { authenticateWebhook, rejectMessage } from './webhook-auth.js';
 

@@ -1,4 +1,4 @@
-import { verifySignature } from '../webhook/signature.js';
+import { verifySignature } from './webhook-signature.js';
 import type { WebhookRejectReason } from './http-metrics.js';
 
 export interface WebhookAuthConfig {

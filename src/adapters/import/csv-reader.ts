@@ -1,6 +1,6 @@
+import { ImportInputError, type SourceRow } from '../../app/contact-source.js';
 import type { JsonValue } from '../../ports/store.js';
 import { CsvSplitter, type CsvRecord } from './csv-splitter.js';
-import { ImportInputError, type SourceRow } from './source-row.js';
 
 /**
  * Rows of a CSV file with a header row, from its physical lines. The header must name a `phone`

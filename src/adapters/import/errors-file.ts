@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
-import { ImportInputError } from './source-row.js';
+import { ImportInputError } from '../../app/contact-source.js';
 
 /** Every rejection as CSV (line, field, reason), written as the import goes, honouring back-pressure. */
 export class ErrorsFile {

@@ -1,5 +1,5 @@
+import type { SourceRow } from '../../app/contact-source.js';
 import type { JsonValue } from '../../ports/store.js';
-import type { SourceRow } from './source-row.js';
 
 /** Rows of a JSON Lines file: one object per line; blank lines are skipped. */
 export async function* readJsonlRows(lines: AsyncIterable<string>): AsyncGenerator<SourceRow> {

@@ -2,17 +2,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { ImportInputError, type ContactFileFormat, type ContactSource } from '../../app/contact-source.js';
 import { readCsvRows } from './csv-reader.js';
 import { readJsonlRows } from './jsonl-reader.js';
-import { ImportInputError, type ContactFileFormat, type SourceRow } from './source-row.js';
-
-export interface ContactSource {
-  rows: AsyncIterable<SourceRow>;
-  format: ContactFileFormat;
-  totalBytes: number;
-  /** Bytes read from the file so far (a little ahead of the rows handed out). */
-  bytesRead(): number;
-}
 
 const EXTENSIONS: Readonly<Record<string, ContactFileFormat>> = { '.csv': 'csv', '.jsonl': 'jsonl', '.ndjson': 'jsonl' };
 
@@ -57,7 +49,7 @@ export async function openContactSource(file: string, format: ContactFileFormat)
     }
   }
   const rows = format === 'csv' ? readCsvRows(safeLines(), name) : readJsonlRows(safeLines());
-  return { rows, format, totalBytes, bytesRead: () => stream.bytesRead };
+  return { name, rows, totalBytes, bytesRead: () => stream.bytesRead };
 }
 
 function unreadable(name: string, error: unknown): ImportInputError {

@@ -1,20 +1,33 @@
 import type { Prng } from './prng.js';
 
-/** Countries the simulated population lives in, with a mobile-number shape for each. */
+/**
+ * A mobile range: the start of the national number (digits and `[...]` digit classes, one digit
+ * each) and the national number's length. Every range sits inside the mobile pattern of
+ * libphonenumber's full metadata, the one Pacer's import validates with, so every generated number
+ * is one the importer accepts (`test/simulator-phones.test.ts` checks a large population).
+ */
+type Range = readonly [start: string, length: number];
+
+/** US area codes of large cities; the exchange after them never starts with 0 or 1. */
+const US_AREAS = ['201', '202', '206', '212', '213', '214', '305', '310', '312', '404', '415', '512', '602', '617', '702', '713', '718', '773', '786', '818', '917', '972'];
+/** Brazilian area codes (DDD); mobile numbers add a 9 after them. */
+const BR_AREAS = ['11', '19', '21', '27', '31', '41', '47', '51', '61', '62', '71', '81', '85', '91'];
+
+/** Countries the simulated population lives in, with their calling code and mobile ranges. */
 export const COUNTRIES = {
-  US: { dial: '1', digits: (r: Prng) => `${r.int(201, 989)}${r.int(200, 999)}${pad(r.int(0, 9999), 4)}` },
-  GB: { dial: '44', digits: (r: Prng) => `7${r.int(400, 999)}${pad(r.int(0, 999999), 6)}` },
-  DE: { dial: '49', digits: (r: Prng) => `1${r.pick(['51', '52', '57', '60', '62', '70', '71', '76'])}${pad(r.int(0, 9999999), 7)}` },
-  ES: { dial: '34', digits: (r: Prng) => `6${pad(r.int(0, 99999999), 8)}` },
-  IN: { dial: '91', digits: (r: Prng) => `${r.int(6, 9)}${pad(r.int(0, 999999999), 9)}` },
-  BR: { dial: '55', digits: (r: Prng) => `${r.int(11, 99)}9${pad(r.int(0, 99999999), 8)}` },
-  ID: { dial: '62', digits: (r: Prng) => `8${r.int(11, 59)}${pad(r.int(0, 99999999), 8)}` },
-  MX: { dial: '52', digits: (r: Prng) => `${r.int(33, 99)}${pad(r.int(0, 99999999), 8)}` },
-  NG: { dial: '234', digits: (r: Prng) => `${r.pick(['70', '80', '81', '90', '91'])}${pad(r.int(0, 99999999), 8)}` },
-  ZA: { dial: '27', digits: (r: Prng) => `${r.pick(['60', '71', '72', '73', '82', '83'])}${pad(r.int(0, 9999999), 7)}` },
-  JP: { dial: '81', digits: (r: Prng) => `${r.pick(['70', '80', '90'])}${pad(r.int(0, 99999999), 8)}` },
-  KR: { dial: '82', digits: (r: Prng) => `10${pad(r.int(0, 99999999), 8)}` },
-} as const;
+  US: { dial: '1', mobile: US_AREAS.map((a): Range => [`${a}[2-9]`, 10]) },
+  GB: { dial: '44', mobile: [['74[0-46-9]', 10], ['75[13-9]', 10], ['77[1-7]', 10], ['78[014-9]', 10], ['79[024-9]', 10]] },
+  DE: { dial: '49', mobile: [['15[1279]', 11], ['16[023]', 10], ['17', 11]] },
+  ES: { dial: '34', mobile: [['6', 9], ['7[1-4]', 9]] },
+  IN: { dial: '91', mobile: [['9', 10], ['7[024]', 10], ['8[45]', 10], ['6[09]', 10]] },
+  BR: { dial: '55', mobile: BR_AREAS.map((a): Range => [`${a}9`, 11]) },
+  ID: { dial: '62', mobile: [['81[1-9]', 11], ['82[1-3]', 11], ['85[2-9]', 11], ['87[78]', 11], ['89[5-9]', 11]] },
+  MX: { dial: '52', mobile: [['55', 10], ['56', 10], ['33', 10], ['81', 10]] },
+  NG: { dial: '234', mobile: [['70[3-9]', 10], ['80[1-9]', 10], ['81[0-8]', 10], ['90[1-9]', 10], ['91[0-6]', 10]] },
+  ZA: { dial: '27', mobile: [['6[0-4]', 9], ['7[1-46-9]', 9], ['8[1-4]', 9]] },
+  JP: { dial: '81', mobile: [['[789]0[1-9]', 10]] },
+  KR: { dial: '82', mobile: [['10[2-46-9]', 10]] },
+} as const satisfies Record<string, { dial: string; mobile: readonly Range[] }>;
 
 export type CountryCode = keyof typeof COUNTRIES;
 
@@ -22,12 +35,50 @@ export function isCountryCode(value: string): value is CountryCode {
   return Object.hasOwn(COUNTRIES, value);
 }
 
-/** A full wa_id (country code and number, digits only) for a user in `country`. */
-export function phoneFor(country: CountryCode, rng: Prng): string {
-  const c = COUNTRIES[country];
-  return c.dial + c.digits(rng);
+/** A range compiled once: the choices for each leading digit, and how many free digits follow. */
+interface CompiledRange {
+  lead: string[][];
+  free: number;
 }
 
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
+const COMPILED = Object.fromEntries(
+  Object.entries(COUNTRIES).map(([code, c]) => [code, c.mobile.map(([start, length]) => compile(start, length))]),
+) as Record<CountryCode, CompiledRange[]>;
+
+/** A full wa_id (country code and national number, digits only) for a user in `country`. */
+export function phoneFor(country: CountryCode, rng: Prng): string {
+  const range = rng.pick(COMPILED[country]);
+  let digits = COUNTRIES[country].dial;
+  for (const choices of range.lead) digits += rng.pick(choices);
+  // The free digits in chunks of at most 8, each one draw (well inside the generator's 32 bits).
+  for (let left = range.free; left > 0; left -= 8) {
+    const width = Math.min(8, left);
+    digits += String(rng.int(0, 10 ** width - 1)).padStart(width, '0');
+  }
+  return digits;
+}
+
+function compile(start: string, length: number): CompiledRange {
+  const lead: string[][] = [];
+  for (let i = 0; i < start.length; i++) {
+    if (start[i] !== '[') {
+      lead.push([start[i] as string]);
+      continue;
+    }
+    const end = start.indexOf(']', i);
+    const body = start.slice(i + 1, end);
+    const choices: string[] = [];
+    for (let k = 0; k < body.length; k++) {
+      if (body[k + 1] === '-') {
+        for (let d = Number(body[k]); d <= Number(body[k + 2]); d++) choices.push(String(d));
+        k += 2;
+      } else {
+        choices.push(body[k] as string);
+      }
+    }
+    lead.push(choices);
+    i = end;
+  }
+  if (lead.length >= length) throw new Error(`simulator countries: range ${start} leaves no free digits in ${length}`);
+  return { lead, free: length - lead.length };
 }

@@ -12,15 +12,32 @@ import { maybeReply, reactToMarketing } from './user-actions.js';
  * 131049, 130472, 131050), or sent → delivered → read with realistic delays, the user's reaction,
  * and the feedback that moves quality. Time comes from the scheduler, randomness from the user.
  */
-export function startLifecycle(ctx: SimContext, msg: MessageTruth, user: SimUser | undefined, template: TemplateState | null): void {
+export function startLifecycle(
+  ctx: SimContext,
+  msg: MessageTruth,
+  user: SimUser | undefined,
+  template: TemplateState | null,
+  addressedBy: AddressedBy,
+): void {
   const now = ctx.scheduler.now();
+  const emitStatus = (status: StatusObject['status'], at: Millis, extra: StatusExtra): void => {
+    const object: StatusObject = {
+      id: msg.wamid,
+      status,
+      timestamp: String(unixSeconds(at)),
+      ...recipientOf(msg, user, addressedBy, status === 'failed'),
+      ...(msg.messageId === null ? {} : { biz_opaque_callback_data: msg.messageId }),
+      ...extra,
+    };
+    ctx.delivery.emit({ kind: 'status', status: object }, at);
+  };
   const r = ctx.config.reactions;
   const sentDelay = user === undefined ? r.sentDelayMs.min : user.reactRng.logUniform(r.sentDelayMs.min, r.sentDelayMs.max);
   const sentAt = now + Math.round(sentDelay);
 
   const failWith = (code: number): void => {
     ctx.truth.failed(msg, code);
-    ctx.scheduler.at(sentAt, () => emitStatus(ctx, msg, 'failed', sentAt, { errors: [statusError(code)] }));
+    ctx.scheduler.at(sentAt, () => emitStatus('failed', sentAt, { errors: [statusError(code)] }));
   };
 
   if (user === undefined || !user.onWhatsApp) return failWith(131026);
@@ -41,7 +58,7 @@ export function startLifecycle(ctx: SimContext, msg: MessageTruth, user: SimUser
   const pricing = pricingFor(msg, windowOpen);
   ctx.scheduler.at(sentAt, () => {
     msg.status = 'sent';
-    emitStatus(ctx, msg, 'sent', sentAt, { pricing });
+    emitStatus('sent', sentAt, { pricing });
   });
   // A user who blocked us never receives anything; Meta only ever reports `sent`.
   if (user.state.blocked) return;
@@ -67,7 +84,7 @@ export function startLifecycle(ctx: SimContext, msg: MessageTruth, user: SimUser
     if (arrival === 'blocked') return; // blocked before it arrived
     msg.status = 'read';
     msg.readAt = at;
-    emitStatus(ctx, msg, 'read', at, skipDelivered ? { pricing } : {});
+    emitStatus('read', at, skipDelivered ? { pricing } : {});
     if (msg.category === 'marketing') reactToMarketing(ctx, user, template, msg.wamid, at);
     else maybeReply(ctx, user, at, msg.wamid, 1);
   };
@@ -81,7 +98,7 @@ export function startLifecycle(ctx: SimContext, msg: MessageTruth, user: SimUser
     msg.deliveredAt = deliveredAt;
     if (msg.category === 'marketing') user.state.ourMarketing.push(deliveredAt);
     ctx.quality.delivered(template, deliveredAt);
-    if (!skipDelivered) emitStatus(ctx, msg, 'delivered', deliveredAt, { pricing });
+    if (!skipDelivered) emitStatus('delivered', deliveredAt, { pricing });
     if (readWaiting) read();
   });
   if (reads) ctx.scheduler.at(at, read);
@@ -113,20 +130,17 @@ function pricingFor(msg: MessageTruth, windowOpen: boolean): Pricing {
   }
 }
 
-function emitStatus(
-  ctx: SimContext,
-  msg: MessageTruth,
-  status: StatusObject['status'],
-  at: Millis,
-  extra: { pricing?: Pricing; errors?: StatusObject['errors'] },
-): void {
-  const object: StatusObject = {
-    id: msg.wamid,
-    status,
-    timestamp: String(unixSeconds(at)),
-    recipient_id: msg.to,
-    ...(msg.messageId === null ? {} : { biz_opaque_callback_data: msg.messageId }),
-    ...extra,
-  };
-  ctx.delivery.emit({ kind: 'status', status: object }, at);
+type StatusExtra = { pricing?: Pricing; errors?: StatusObject['errors'] };
+
+/** How the send named its recipient: `to` (a phone number) or `recipient` (a business-scoped id). */
+export type AddressedBy = 'phone' | 'user_id';
+
+/**
+ * The recipient fields of a status, by Meta's rules for business-scoped ids (reference: BSUID §6.4):
+ * the phone always (simulated users have no username to hide it behind), the business-scoped id on
+ * every status except a failed one sent to a phone number. An unknown recipient is named as sent.
+ */
+function recipientOf(msg: MessageTruth, user: SimUser | undefined, addressedBy: AddressedBy, failed: boolean): Pick<StatusObject, 'recipient_id' | 'recipient_user_id'> {
+  if (user === undefined) return addressedBy === 'phone' ? { recipient_id: msg.to } : { recipient_user_id: msg.to };
+  return failed && addressedBy === 'phone' ? { recipient_id: user.phone } : { recipient_id: user.phone, recipient_user_id: user.userId };
 }

@@ -1,7 +1,10 @@
 import type { Millis } from '../../core/time.js';
 import { ERROR_DOCS_HREF, errorText } from './error-texts.js';
 
-/** Shapes follow Meta's webhooks and send API exactly (reference §2 and §4; fixtures in shared/). */
+/**
+ * Shapes follow Meta's webhooks and send API exactly (reference §2 and §4); `test/meta-webhook-strict.test.ts`
+ * holds every body the simulator posts to a strict schema written from Meta's documentation.
+ */
 
 export interface NumberIdentity {
   wabaId: string;
@@ -31,7 +34,10 @@ export interface StatusObject {
   id: string;
   status: 'sent' | 'delivered' | 'read' | 'failed';
   timestamp: string;
-  recipient_id: string;
+  /** The recipient's phone digits; absent only when a message to an unknown business-scoped id fails. */
+  recipient_id?: string;
+  /** The recipient's business-scoped id: on every status but a failed one sent to a phone number. */
+  recipient_user_id?: string;
   biz_opaque_callback_data?: string;
   pricing?: Pricing;
   errors?: StatusError[];
@@ -43,18 +49,20 @@ export interface WebhookContact {
   user_id: string;
 }
 
+/** Meta names the sender by phone (`from`) and by business-scoped id (`from_user_id`, always). */
 export type InboundMessage =
-  | { from: string; id: string; timestamp: string; type: 'text'; text: { body: string }; context?: { from: string; id: string } }
+  | { from: string; from_user_id: string; id: string; timestamp: string; type: 'text'; text: { body: string }; context?: { from: string; id: string } }
   | {
       context: { from: string; id: string };
       from: string;
+      from_user_id: string;
       id: string;
       timestamp: string;
       type: 'button';
       button: { payload: string; text: string };
     };
 
-/** One thing to post: statuses are grouped into one change; the rest each get their own change. */
+/** One thing to post; each becomes one change of the body. */
 export type OutEvent =
   | { kind: 'status'; status: StatusObject }
   | { kind: 'inbound'; contact: WebhookContact; message: InboundMessage }
@@ -88,17 +96,33 @@ export function sendSuccessBody(input: string, contact: { wa_id: string } | { us
   };
 }
 
-/** The full webhook body for a batch of events, as one entry of the business account. */
+/**
+ * A failed status carries no `contacts`; every other status names its recipient there by phone and
+ * business-scoped id, as the status itself does (reference: BSUID §6.4).
+ */
+function statusContacts(s: StatusObject): Array<{ wa_id?: string; user_id: string }> | null {
+  if (s.status === 'failed' || s.recipient_user_id === undefined) return null;
+  return [{ ...(s.recipient_id === undefined ? {} : { wa_id: s.recipient_id }), user_id: s.recipient_user_id }];
+}
+
+/**
+ * The full webhook body for a batch of events, as one entry of the business account. Each status
+ * gets its own change, so a change's `contacts` always describe its one status.
+ */
 export function webhookBody(who: NumberIdentity, events: readonly OutEvent[]): Record<string, unknown> {
   const metadata = { display_phone_number: who.displayPhoneNumber, phone_number_id: who.phoneNumberId };
   const changes: Array<{ value: Record<string, unknown>; field: string }> = [];
-  const statuses = events.flatMap((e) => (e.kind === 'status' ? [e.status] : []));
-  if (statuses.length > 0) changes.push({ value: { messaging_product: 'whatsapp', metadata, statuses }, field: 'messages' });
   let time: number | null = null;
   for (const e of events) {
     switch (e.kind) {
-      case 'status':
+      case 'status': {
+        const contacts = statusContacts(e.status);
+        changes.push({
+          value: { messaging_product: 'whatsapp', metadata, ...(contacts === null ? {} : { contacts }), statuses: [e.status] },
+          field: 'messages',
+        });
         break;
+      }
       case 'inbound':
         changes.push({
           value: { messaging_product: 'whatsapp', metadata, contacts: [e.contact], messages: [e.message] },
@@ -114,6 +138,7 @@ export function webhookBody(who: NumberIdentity, events: readonly OutEvent[]): R
             user_preferences: [
               {
                 wa_id: e.contact.wa_id,
+                user_id: e.contact.user_id,
                 detail: `User requested to ${e.value} marketing messages`,
                 category: 'marketing_messages',
                 value: e.value,

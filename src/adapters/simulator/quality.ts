@@ -1,7 +1,7 @@
 import type { Millis } from '../../core/time.js';
 import type { Scheduler } from '../../ports/clock.js';
 import type { SimTemplateConfig, SimulatorConfig } from './config.js';
-import type { OutEvent } from './payloads.js';
+import { unixSeconds, type OutEvent } from './payloads.js';
 import { hash32 } from './prng.js';
 
 export type Rating = 'GREEN' | 'YELLOW' | 'RED';
@@ -121,7 +121,7 @@ export class QualityModel {
         value: {
           display_phone_number: this.config.displayPhoneNumber,
           event: worse ? 'FLAGGED' : 'UNFLAGGED',
-          current_limit: tier,
+          // `current_limit` went in February 2026; the portfolio limit is all that remains.
           max_daily_conversations_per_business: tier,
         },
         at: now,
@@ -159,7 +159,7 @@ export class QualityModel {
     if (pauseMs === undefined) {
       t.status = 'DISABLED';
       t.pausedUntil = null;
-      this.statusUpdate(t, 'DISABLED', 'DISABLED', 'Paused too many times for low quality; disabled.', now);
+      this.statusUpdate(t, 'DISABLED', 'DISABLED', 'Paused too many times for low quality; disabled.', now, { disable_info: { disable_date: unixSeconds(now) } });
       return;
     }
     t.status = 'PAUSED';
@@ -175,7 +175,7 @@ export class QualityModel {
     });
   }
 
-  private statusUpdate(t: TemplateState, event: string, title: string, description: string, now: Millis): void {
+  private statusUpdate(t: TemplateState, event: string, title: string, description: string, now: Millis, extra: Record<string, unknown> = {}): void {
     this.emit(
       {
         kind: 'account',
@@ -188,6 +188,7 @@ export class QualityModel {
           reason: 'NONE',
           message_template_category: t.config.category,
           other_info: { title, description },
+          ...extra,
         },
         at: now,
       },

@@ -88,7 +88,7 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
     readAt: null,
   };
   ctx.truth.messages.set(wamid, msg);
-  startLifecycle(ctx, msg, user, template);
+  startLifecycle(ctx, msg, user, template, req.to !== undefined ? 'phone' : 'user_id');
 
   const input = req.to ?? req.recipient ?? '';
   const contact = req.to !== undefined ? { wa_id: recipientKey } : { user_id: req.recipient ?? '' };

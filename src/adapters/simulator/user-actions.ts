@@ -25,6 +25,7 @@ export function userWrites(ctx: SimContext, user: SimUser, at: Millis, body?: st
   ctx.truth.reactions.replies++;
   const message = {
     from: user.phone,
+    from_user_id: user.userId,
     id: ctx.ids.inboundWamid(),
     timestamp: String(unixSeconds(at)),
     type: 'text' as const,
@@ -45,6 +46,7 @@ export function userTapsStop(ctx: SimContext, user: SimUser, at: Millis, wamid: 
       message: {
         context: { from: ctx.config.displayPhoneNumber, id: wamid },
         from: user.phone,
+        from_user_id: user.userId,
         id: ctx.ids.inboundWamid(),
         timestamp: String(unixSeconds(at)),
         type: 'button',

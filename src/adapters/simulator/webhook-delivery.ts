@@ -1,10 +1,15 @@
+import { createHmac } from 'node:crypto';
 import { Agent } from 'undici';
 import { SECOND, type Millis } from '../../core/time.js';
 import type { Scheduler } from '../../ports/clock.js';
-import { signBody } from '../webhook/signature.js';
 import type { SimulatorConfig } from './config.js';
 import { webhookBody, type NumberIdentity, type OutEvent } from './payloads.js';
 import type { Prng } from './prng.js';
+
+/** Signs as Meta does (`X-Hub-Signature-256`), on its own: the simulator never shares the verifier's code. */
+function signBody(body: Uint8Array | string, appSecret: string): string {
+  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+}
 
 export interface DeliveryStats {
   /** POST attempts, retries and duplicates included. */

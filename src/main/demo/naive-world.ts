@@ -18,6 +18,8 @@ interface Job {
   retries: number;
 }
 
+type SendResult = { accepted: string } | 'refused' | null;
+
 export interface NaiveResult {
   truth: GroundTruth;
   retriesSpent: number;
@@ -28,70 +30,31 @@ export interface NaiveResult {
 
 export async function runNaiveWorld(plan: DemoPlan, simulator: SimulatorConfigInput, start: Millis, progress: (day: number) => void): Promise<NaiveResult> {
   const clock = new VirtualClock(start);
-  const queue: Job[] = [];
-  const byWamid = new Map<string, Job>();
-  const failures = new Map<number, number>();
-  const suppressed = new Set<number>();
-  let retriesSpent = 0;
-  let utilitySkippedForSuppression = 0;
-
-  const retry = (job: Job) => {
-    failures.set(job.user, (failures.get(job.user) ?? 0) + 1);
-    if (job.retries >= MAX_IMMEDIATE_RETRIES) {
-      suppressed.add(job.user); // "unreachable": never messaged again
-      return;
-    }
-    retriesSpent++;
-    queue.unshift({ ...job, retries: job.retries + 1 });
-    wake();
-  };
-
-  const receiver = await listen((body) => {
-    for (const item of parseWebhook(body).items) {
-      if (item.kind !== 'status' || item.status !== 'failed') continue;
-      const job = byWamid.get(item.messageId);
-      if (job !== undefined) {
-        byWamid.delete(item.messageId);
-        retry(job);
-      }
-    }
-  });
+  const sender = new NaiveSender(clock, plan.mps);
+  const receiver = await listen((body) => sender.onWebhook(body));
   const sim = await startSimulator({ ...simulator, callbackUrl: receiver.url }, { clock });
   const api = createCloudApiClient({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken, maxConcurrency: 32 });
   const users = sim.users;
-
-  let ticking = false;
-  function wake(): void {
-    if (ticking || queue.length === 0) return;
-    ticking = true;
-    clock.at(clock.now(), tick);
-  }
-  async function tick(): Promise<void> {
-    const batch = queue.splice(0, plan.mps);
-    await Promise.all(batch.map(async (job) => {
-      const user = users[job.user];
-      if (user === undefined) return;
-      const result = await api.send({ type: 'template', endpoint: 'messages', to: { kind: 'phone', phone: user.phone }, messageId: `naive:${job.user}`, template: { name: job.template, language: job.language } });
-      if (result.kind === 'accepted') byWamid.set(result.wamid, job);
-      else retry(job);
-    }));
-    if (queue.length > 0) clock.at(clock.now() + SECOND, tick);
-    else ticking = false;
-  }
+  sender.sendWith(async (job) => {
+    const user = users[job.user];
+    if (user === undefined) return null;
+    const result = await api.send({ type: 'template', endpoint: 'messages', to: { kind: 'phone', phone: user.phone }, messageId: `naive:${job.user}`, template: { name: job.template, language: job.language } });
+    return result.kind === 'accepted' ? { accepted: result.wamid } : 'refused';
+  });
 
   clock.at(start + plan.marketing.at, () => {
     users.forEach((_, i) => {
-      if (inShare(i, 1, plan.marketingOptIn)) queue.push({ user: i, template: plan.marketing.template, language: plan.marketing.language, category: 'marketing', retries: 0 });
+      if (inShare(i, 1, plan.marketingOptIn)) sender.enqueue({ user: i, template: plan.marketing.template, language: plan.marketing.language, category: 'marketing', retries: 0 });
     });
-    wake();
+    sender.wake();
   });
   plan.utility.forEach((u, k) => clock.at(start + u.at, () => {
     users.forEach((_, i) => {
       if (!inShare(i, 100 + k, u.share)) return;
-      if (suppressed.has(i)) utilitySkippedForSuppression++;
-      else queue.push({ user: i, template: u.template, language: u.language, category: 'utility', retries: 0 });
+      if (sender.suppressed.has(i)) sender.utilitySkippedForSuppression++;
+      else sender.enqueue({ user: i, template: u.template, language: u.language, category: 'utility', retries: 0 });
     });
-    wake();
+    sender.wake();
   }));
 
   for (let day = 1; day <= plan.days; day++) {
@@ -102,7 +65,67 @@ export async function runNaiveWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   await api.close();
   await sim.stop();
   await receiver.close();
-  return { truth, retriesSpent, suppressed, utilitySkippedForSuppression };
+  return { truth, retriesSpent: sender.retriesSpent, suppressed: sender.suppressed, utilitySkippedForSuppression: sender.utilitySkippedForSuppression };
+}
+
+/** The naive sender's queue, sent at the number's throughput each second, and whom it gave up on. */
+class NaiveSender {
+  readonly suppressed = new Set<number>();
+  retriesSpent = 0;
+  utilitySkippedForSuppression = 0;
+  private readonly queue: Job[] = [];
+  private readonly byWamid = new Map<string, Job>();
+  private ticking = false;
+  /** Sends one job: the wamid when accepted, `refused`, or null when there is nobody to send to. */
+  private send: (job: Job) => Promise<SendResult> = () => Promise.resolve(null);
+
+  constructor(private readonly clock: VirtualClock, private readonly mps: number) {}
+
+  sendWith(send: (job: Job) => Promise<SendResult>): void {
+    this.send = send;
+  }
+
+  enqueue(job: Job): void {
+    this.queue.push(job);
+  }
+
+  onWebhook(body: unknown): void {
+    for (const item of parseWebhook(body).items) {
+      if (item.kind !== 'status' || item.status !== 'failed') continue;
+      const job = this.byWamid.get(item.messageId);
+      if (job !== undefined) {
+        this.byWamid.delete(item.messageId);
+        this.retry(job);
+      }
+    }
+  }
+
+  wake(): void {
+    if (this.ticking || this.queue.length === 0) return;
+    this.ticking = true;
+    this.clock.at(this.clock.now(), () => this.tick());
+  }
+
+  private retry(job: Job): void {
+    if (job.retries >= MAX_IMMEDIATE_RETRIES) {
+      this.suppressed.add(job.user); // "unreachable": never messaged again
+      return;
+    }
+    this.retriesSpent++;
+    this.queue.unshift({ ...job, retries: job.retries + 1 });
+    this.wake();
+  }
+
+  private async tick(): Promise<void> {
+    const batch = this.queue.splice(0, this.mps);
+    await Promise.all(batch.map(async (job) => {
+      const sent = await this.send(job);
+      if (sent === 'refused') this.retry(job);
+      else if (sent !== null) this.byWamid.set(sent.accepted, job);
+    }));
+    if (this.queue.length > 0) this.clock.at(this.clock.now() + SECOND, () => this.tick());
+    else this.ticking = false;
+  }
 }
 
 async function listen(onBody: (body: unknown) => void): Promise<{ url: string; close: () => Promise<void> }> {

@@ -1,12 +1,14 @@
 import { rmSync } from 'node:fs';
 import { startSimulator, type GroundTruth, type Simulator, type SimulatorConfigInput, type SimUser } from '../../adapters/simulator/index.js';
 import { openStore } from '../../adapters/storage/open-store.js';
+import { createCampaign } from '../../app/create-campaign.js';
 import { importContactRecords, type ContactRecord } from '../../app/import-contact-records.js';
+import { queueOneOffBroadcast } from '../../app/queue-one-off-message.js';
 import { startCampaign } from '../../app/start-campaign.js';
 import { DEFAULT_POLICY, type Policy } from '../../core/policy.js';
 import { DAY, type Millis } from '../../core/time.js';
 import { VirtualClock } from '../../ports/clock.js';
-import type { OutboxInput, Store } from '../../ports/store.js';
+import type { Store } from '../../ports/store.js';
 import { startEngine } from '../engine.js';
 import { inShare, type DemoPlan } from './demo-plan.js';
 import { seededRandom } from '../../adapters/simulator/prng.js';
@@ -24,8 +26,15 @@ export interface PacerResult {
 
 const APP_SECRET = 'demo-app-secret';
 
+export interface PacerWorldOptions {
+  dataDir: string;
+  /** Print the HTTP server's errors. */
+  logErrors: boolean;
+  progress: (day: number) => void;
+}
+
 /** Pacer as deployed: SQLite, its real HTTP server on loopback, signed webhooks, the dispatcher. */
-export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigInput, start: Millis, dataDir: string, progress: (day: number) => void): Promise<PacerResult> {
+export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigInput, start: Millis, { dataDir, logErrors, progress }: PacerWorldOptions): Promise<PacerResult> {
   const clock = new VirtualClock(start);
   const policy: Policy = DEFAULT_POLICY;
   rmSync(dataDir, { recursive: true, force: true });
@@ -36,7 +45,7 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   let sim!: Simulator;
   const pacer = await startEngine({
     store, clock, policy, random: seededRandom(plan.seed),
-    http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production', logLevel: process.env.PACER_DEMO_LOG ? 'error' : false },
+    http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production', logLevel: logErrors ? 'error' : false },
     // One process: nothing to share, so a whole second's throughput per pass (fewer passes).
     worker: { owner: 'demo-worker', mps: plan.mps, paceBurstMs: 1000 },
     batchInbox: true,
@@ -58,21 +67,17 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
     { name: plan.utility[0]?.template ?? 'order_update', language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null },
   ], start);
   const phoneNumberId = sim.config.phoneNumberId;
-  const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: plan.mps, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], start);
-  if (marketingId === undefined || utilityId === undefined || senderId === undefined) throw new Error('demo: setup failed');
-  const campaignId = await store.createCampaign({ name: 'Spring sale', templateId: marketingId, senderId, segment: { consent: ['marketing'] }, scheduledAt: start + plan.marketing.at, policyPreset: 'meta', status: 'draft' }, start);
+  if (marketingId === undefined || utilityId === undefined) throw new Error('demo: setup failed');
+  // The campaign goes to the contacts who opted in to marketing (the default for a marketing template).
+  const created = await createCampaign(store, {
+    name: 'Spring sale', template: { name: plan.marketing.template, language: plan.marketing.language }, segment: {}, scheduledAt: start + plan.marketing.at,
+    sender: { phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: plan.mps, messagingLimitTier: 'TIER_UNLIMITED' },
+  }, start);
+  if (!created.ok) throw new Error(`demo: campaign refused (${created.problem})`);
+  const campaignId = created.campaign.id;
 
   clock.at(start + plan.marketing.at, () => startCampaign(store, campaignId, { phoneNumberId }, clock.now()).then(() => undefined));
-  plan.utility.forEach((u, k) => clock.at(start + u.at, async () => {
-    // Order updates are one-off utility messages: they pass the same decision as the campaign.
-    const rows: OutboxInput[] = [];
-    contactIds.forEach((contactId, i) => {
-      if (inShare(i, 100 + k, u.share)) {
-        rows.push({ campaignId: null, contactId, senderId, category: 'utility', intent: { phoneNumberId, template: { name: u.template, language: u.language } }, idempotencyKey: `order-update-${k}-${i}`, nextAttemptAt: clock.now() });
-      }
-    });
-    await store.insertOutbox(rows, clock.now());
-  }));
+  plan.utility.forEach((u, k) => clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now() })));
 
   for (let day = 1; day <= plan.days; day++) {
     await sim.advance(DAY);
@@ -84,4 +89,11 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   await pacer.stop();
   await sim.stop();
   return { truth, store, campaignId, webhooksStored, contactIds, users: sim.users };
+}
+
+/** Order updates are one-off utility messages to a share of the audience: they pass the same decision as the campaign. */
+async function sendOrderUpdates(store: Store, contactIds: readonly number[], u: DemoPlan['utility'][number], k: number, at: { phoneNumberId: string; now: Millis }): Promise<void> {
+  const recipients = contactIds.flatMap((contactId, i) => (inShare(i, 100 + k, u.share) ? [{ contactId, idempotencyKey: `order-update-${k}-${i}` }] : []));
+  const r = await queueOneOffBroadcast(store, recipients, { category: 'utility', template: { name: u.template, language: u.language }, phoneNumberId: at.phoneNumberId }, at.now);
+  if (!r.ok) throw new Error(`demo: order update refused (${r.problem})`);
 }

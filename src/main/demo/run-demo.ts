@@ -14,6 +14,8 @@ export interface DemoOptions {
   audience: number;
   outDir: string;
   out: (line: string) => void;
+  /** Print the errors of Pacer's HTTP server (PACER_DEMO_LOG). */
+  logErrors?: boolean;
 }
 
 /**
@@ -47,9 +49,13 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
     days.naive = day;
     show();
   });
-  const pacer = await runPacerWorld(plan, simulator, start, path.join(options.outDir, 'pacer-data'), (day) => {
-    days.pacer = day;
-    show();
+  const pacer = await runPacerWorld(plan, simulator, start, {
+    dataDir: path.join(options.outDir, 'pacer-data'),
+    logErrors: options.logErrors === true,
+    progress: (day) => {
+      days.pacer = day;
+      show();
+    },
   });
   const naiveResult = await naive;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { listQuarantine, replayQuarantine, type QuarantinedPayload } from '../../../app/webhook-quarantine.js';
 import { iso } from '../../../core/time.js';
-import type { InboxRow } from '../../../ports/store.js';
 import type { ApiDeps } from './api-deps.js';
 import { route, type AnyRoute } from './route-table.js';
 import { isoTime, page, pageQuery, paginate } from './schemas.js';
@@ -13,7 +13,7 @@ const quarantined = z.object({
   reason: z.string().nullable().describe('why processing refused it'),
 });
 
-const quarantinedJson = (r: InboxRow): z.output<typeof quarantined> => ({ id: r.id, receivedAt: iso(r.receivedAt), bytes: r.raw.byteLength, signed: r.signatureOk, reason: r.quarantineReason });
+const quarantinedJson = (p: QuarantinedPayload): z.output<typeof quarantined> => ({ ...p, receivedAt: iso(p.receivedAt) });
 
 const replayBody = z
   .object({
@@ -29,15 +29,14 @@ export function webhookRoutes(deps: ApiDeps): AnyRoute[] {
       method: 'GET', url: '/webhooks/quarantine', operationId: 'listQuarantine', tag: 'webhooks', summary: 'Quarantined webhook payloads, oldest first, with the reason',
       query: pageQuery,
       responses: { 200: { description: 'One page', schema: page(quarantined) } },
-      handler: ({ query }) => paginate(query.limit, query.after, (after, n) => deps.store.listQuarantinedInbox(after, n), quarantinedJson),
+      handler: ({ query }) => paginate(query.limit, query.after, (after, n) => listQuarantine(deps.store, after, n), quarantinedJson),
     }),
     route({
       method: 'POST', url: '/webhooks/quarantine/replay', operationId: 'replayQuarantine', tag: 'webhooks', summary: 'Send quarantined payloads back to the processor',
       body: replayBody,
       responses: { 200: { description: 'How many were released; the server processes them at once', schema: z.object({ released: z.number().int() }) } },
       handler: async ({ body }) => {
-        const released = await deps.store.releaseQuarantine(body.all === true ? null : (body.ids ?? []));
-        if (released > 0) deps.onReplay();
+        const { released } = await replayQuarantine(deps.store, body.all === true ? null : (body.ids ?? []), { kind: 'pump', kick: deps.onReplay });
         return { released };
       },
     }),

@@ -1,4 +1,4 @@
-import type { ImportProgress } from '../../app/import-contacts-file.js';
+import type { ImportProgress } from '../../app/import-contacts.js';
 
 export interface ProgressBarOptions {
   /** Where the bar is drawn; it redraws one line with a carriage return. */

@@ -1,7 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
-import type { ContactRecord } from '../../app/import-contact-records.js';
-import type { Category } from '../../core/category.js';
-import type { JsonObject, JsonValue } from '../../ports/store.js';
+import type { Category } from '../core/category.js';
+import type { JsonObject, JsonValue } from '../ports/store.js';
+import type { ContactRecord } from './import-contact-records.js';
 import { maskPhone, normalisePhone } from './normalise-phone.js';
 
 export interface FieldError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signBody, verifySignature } from './signature.js';
+import { signBody, verifySignature } from './webhook-signature.js';
 
 const body = Buffer.from('{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[]}],"note":"café 👍"}');
 

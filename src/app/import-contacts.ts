@@ -1,26 +1,22 @@
-import path from 'node:path';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { checkContactRow, type FieldError } from '../adapters/import/contact-row.js';
-import { openContactSource } from '../adapters/import/open-contact-source.js';
-import { PhoneLineMap } from '../adapters/import/phone-line-map.js';
-import type { ContactFileFormat } from '../adapters/import/source-row.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Store } from '../ports/store.js';
+import { checkContactRow, type FieldError } from './contact-row.js';
+import type { ContactSource } from './contact-source.js';
 import { importContactRecords, type ContactRecord } from './import-contact-records.js';
+import { PhoneLineMap } from './phone-line-map.js';
 
 /** Rows per batch (one write transaction): big enough to amortise the queries, short enough not to stall other writers long. */
 export const IMPORT_BATCH_ROWS = 1_000;
 
-export interface ImportContactsFileOptions {
-  file: string;
-  format: ContactFileFormat;
+export interface ImportContactsOptions {
   defaultCountry: CountryCode | null;
   policy: Policy;
   /** The import's timestamp: consent is recorded as given at this time. */
   now: Millis;
   batchRows?: number;
-  /** Every rejected row, in file order, with all of its problems. */
+  /** Every rejected row, in input order, with all of its problems. */
   onRejected?: (rejection: RowRejection) => void | Promise<void>;
   /** A repeated phone number: the later row wins. */
   onDuplicate?: (duplicate: { line: number; firstLine: number }) => void;
@@ -42,7 +38,7 @@ export interface ImportProgress {
 }
 
 export interface ImportSummary {
-  /** `import:<file name>`, the consent source recorded. */
+  /** `import:<source name>`, the consent source recorded. */
   source: string;
   accepted: number;
   rejected: number;
@@ -54,13 +50,12 @@ export interface ImportSummary {
 }
 
 /**
- * Imports a contacts file, streaming: rows are checked as they are read and written in batches, so
- * memory stays flat whatever the file's size. A bad row is reported and skipped; it never stops the
- * file. Re-importing the same file creates nothing.
+ * Imports contacts from a stream of rows (the import adapter opens files as such): rows are checked
+ * as they are read and written in batches, so memory stays flat whatever the input's size. A bad row
+ * is reported and skipped; it never stops the import. Importing the same rows again creates nothing.
  */
-export async function importContactsFile(store: Pick<Store, 'transaction'>, options: ImportContactsFileOptions): Promise<ImportSummary> {
-  const source = await openContactSource(options.file, options.format);
-  const summary: ImportSummary = { source: `import:${path.basename(options.file)}`, accepted: 0, rejected: 0, created: 0, updated: 0, duplicates: 0 };
+export async function importContacts(store: Pick<Store, 'transaction'>, source: ContactSource, options: ImportContactsOptions): Promise<ImportSummary> {
+  const summary: ImportSummary = { source: `import:${source.name}`, accepted: 0, rejected: 0, created: 0, updated: 0, duplicates: 0 };
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   const seen = new PhoneLineMap();
   let batch: ContactRecord[] = [];

@@ -1,9 +1,19 @@
-import { lookupError } from '../../core/error-catalogue/index.js';
-import { CliFailure } from './exit-codes.js';
-import { renderErrorPage } from './render-error-page.js';
+import { lookupError } from '../../../core/error-catalogue/index.js';
+import type { CliCommand, JsonOption } from '../cli-command.js';
+import { CliFailure } from '../exit-codes.js';
+import { renderErrorPage } from '../render-error-page.js';
+
+export const explainCommand: CliCommand = {
+  path: ['explain'],
+  define: (c) => c
+    .description('Explain a Meta error code or pasted error text: meaning, cause, whether a retry helps, what to do')
+    .argument('<code-or-text...>', 'a code such as 131049, or the message Meta returned')
+    .option('--json', 'print the catalogue entry as JSON'),
+  run: ({ out }) => (words: string[], opts: JsonOption) => out(explain(words.join(' '), opts.json === true)),
+};
 
 /** `pacer explain <code | message text>`: the catalogue page, or every close match for pasted text. */
-export function explainCommand(query: string, json: boolean): string {
+function explain(query: string, json: boolean): string {
   const trimmed = query.trim();
   if (trimmed === '') throw new CliFailure('Give an error code (e.g. 131049) or the error text Meta returned.', 2);
   const result = lookupError(trimmed);

@@ -1,16 +1,33 @@
-import { DiagnoseInputError, parseSince, runDiagnosis, type DiagnosisReport } from '../../app/diagnose.js';
-import type { Policy } from '../../core/policy.js';
-import { iso } from '../../core/time.js';
-import type { CampaignStore, DiagnosisStore, SenderHistoryStore, SenderStore, TemplateStore } from '../../ports/store.js';
-import { CliFailure, EXIT } from './exit-codes.js';
+import { DiagnoseInputError, parseSince, runDiagnosis, type DiagnosisReport } from '../../../app/diagnose.js';
+import { diagnosisJson } from '../../presenters/diagnosis-json.js';
+import type { Policy } from '../../../core/policy.js';
+import { iso } from '../../../core/time.js';
+import type { CampaignStore, DiagnosisStore, SenderHistoryStore, SenderStore, TemplateStore } from '../../../ports/store.js';
+import type { CliCommand, JsonOption } from '../cli-command.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
 
-export interface DiagnoseOptions {
+interface DiagnoseOptions {
   campaign?: string;
   since?: string;
 }
 
-/** `pacer diagnose`: bad options are usage errors (2); an unknown campaign is a failure (1). */
-export async function diagnoseCommand(store: DiagnosisStore & CampaignStore & TemplateStore & SenderStore & SenderHistoryStore, policy: Policy, o: DiagnoseOptions, now: number): Promise<DiagnosisReport> {
+export const diagnoseCommand: CliCommand = {
+  path: ['diagnose'],
+  define: (c) => c
+    .description('Where failures such as 131049 come from: recipients, one campaign, or the account, with the evidence and what to do')
+    .option('--campaign <id>', 'diagnose one campaign (default: all sends in the window)')
+    .option('--since <when>', 'start of the window: 7d, 36h, 90m, 2w or an ISO time (default: the campaign start, or 7d)')
+    .option('--json', 'JSON: verdict, subject, summary, action, evidence and the facts'),
+  run: ({ out, withStore, policy, now }) => async (opts: DiagnoseOptions & JsonOption) => {
+    await withStore(async (store) => {
+      const report = await diagnose(store, policy(), opts, now());
+      out(opts.json ? JSON.stringify(diagnosisJson(report)) : renderDiagnosis(report));
+    });
+  },
+};
+
+/** Bad options are usage errors (2); an unknown campaign is a failure (1). */
+async function diagnose(store: DiagnosisStore & CampaignStore & TemplateStore & SenderStore & SenderHistoryStore, policy: Policy, o: DiagnoseOptions, now: number): Promise<DiagnosisReport> {
   let campaignId: number | null = null;
   if (o.campaign !== undefined) {
     if (!/^\d{1,15}$/.test(o.campaign) || Number(o.campaign) < 1) throw new CliFailure(`--campaign must be a campaign id (a positive number), got "${o.campaign}"`, EXIT.usage);
@@ -34,7 +51,7 @@ const VERDICT_TITLE = {
 } as const;
 
 /** The human report: verdict, why, what to do, then the whole investigation by topic. */
-export function renderDiagnosis(report: DiagnosisReport): string {
+function renderDiagnosis(report: DiagnosisReport): string {
   const { facts, diagnosis: d } = report;
   const scope = facts.campaign === null ? 'all sends' : `campaign #${facts.campaign.id} ${facts.campaign.name} (${facts.campaign.template})`;
   const lines = [

@@ -1,27 +1,26 @@
 import path from 'node:path';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { importContactsFile, type ImportSummary } from '../../app/import-contacts-file.js';
-import type { Policy } from '../../core/policy.js';
-import type { Store } from '../../ports/store.js';
-import { CliFailure, EXIT } from '../cli/exit-codes.js';
-import { ErrorsFile } from './errors-file.js';
-import { createProgressBar } from './import-progress.js';
-import { isCountryCode } from './normalise-phone.js';
-import { contactFileFormat } from './open-contact-source.js';
-import { renderImportReport } from './render-import-report.js';
-import { ImportInputError, type ContactFileFormat } from './source-row.js';
+import { ImportInputError, type ContactFileFormat } from '../../../app/contact-source.js';
+import { importContacts, type ImportSummary } from '../../../app/import-contacts.js';
+import { isCountryCode } from '../../../app/normalise-phone.js';
+import type { Store } from '../../../ports/store.js';
+import type { CliCommand, CliDeps } from '../cli-command.js';
+import type { ContactFiles } from '../contact-files.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
+import { createProgressBar } from '../import-progress.js';
+import { renderImportReport, type ImportReport } from '../render-import-report.js';
 
 /** Errors and notes listed in the output; the rest are counted (and all errors go to --errors FILE). */
-export const LISTED_LIMIT = 1_000;
+const LISTED_LIMIT = 1_000;
 
-export interface ImportContactsCliOptions {
+interface ImportContactsCliOptions {
   format?: string;
   defaultCountry?: string;
   errors?: string;
   json?: boolean;
 }
 
-export interface ContactImportPlan {
+interface ContactImportPlan {
   file: string;
   format: ContactFileFormat;
   defaultCountry: CountryCode | null;
@@ -29,50 +28,47 @@ export interface ContactImportPlan {
   json: boolean;
 }
 
-export interface ImportReport extends ImportSummary {
-  file: string;
-  format: ContactFileFormat;
-  errors: Array<{ line: number; field: string | null; reason: string; phone: string | null }>;
-  errorsNotListed: number;
-  notes: Array<{ line: number; note: string }>;
-  notesNotListed: number;
-}
+export const importContactsCommand: CliCommand = {
+  path: ['import', 'contacts'],
+  define: (c) => c
+    .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
+    .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
+    .option('--format <format>', 'csv or jsonl (default: from the file extension)')
+    .option('--default-country <XX>', 'country for numbers written without + (ISO code, e.g. GB)')
+    .option('--errors <file>', 'write every rejected row to this CSV file (line, field, reason)')
+    .option('--json', 'JSON summary: accepted, rejected, created, updated, errors'),
+  run: (deps) => async (file: string, opts: ImportContactsCliOptions) => {
+    const plan = planContactImport(deps.contactFiles, file, opts);
+    await deps.withStore(async (store) => void (await runContactImport(store, plan, deps)));
+  },
+};
 
 /** Checks the arguments before anything is opened: a usage error exits 2 and touches no database. */
-export function planContactImport(file: string, opts: ImportContactsCliOptions): ContactImportPlan {
+function planContactImport(files: ContactFiles, file: string, opts: ImportContactsCliOptions): ContactImportPlan {
   const country = opts.defaultCountry?.toUpperCase();
   if (country !== undefined && !isCountryCode(country)) {
     throw new CliFailure(`--default-country "${opts.defaultCountry}" is not a known two-letter country code (e.g. GB, US, IN)`, EXIT.usage);
   }
-  return { file: path.resolve(file), format: asCli(() => contactFileFormat(file, opts.format)), defaultCountry: country ?? null, errorsFile: opts.errors ?? null, json: opts.json === true };
-}
-
-export interface RunImportDeps {
-  policy: Policy;
-  now: number;
-  out: (text: string) => void;
-  /** The terminal the progress bar is drawn on; null for none (not a TTY, or --json). */
-  progress: { write: (text: string) => void; now: () => number } | null;
+  return { file: path.resolve(file), format: asCli(() => files.formatOf(file, opts.format)), defaultCountry: country ?? null, errorsFile: opts.errors ?? null, json: opts.json === true };
 }
 
 /** Runs the import and prints the report; exits 1 (after printing) when any row was rejected. */
-export async function runContactImport(store: Pick<Store, 'transaction'>, plan: ContactImportPlan, deps: RunImportDeps): Promise<ImportReport> {
-  const errorsFile = plan.errorsFile === null ? null : await asCli(() => ErrorsFile.open(plan.errorsFile!));
+async function runContactImport(store: Pick<Store, 'transaction'>, plan: ContactImportPlan, deps: Pick<CliDeps, 'contactFiles' | 'policy' | 'now' | 'out' | 'terminal'>): Promise<ImportReport> {
+  const errorsFile = plan.errorsFile === null ? null : await asCli(() => deps.contactFiles.openErrorsFile(plan.errorsFile!));
   const name = path.basename(plan.file);
   const errors: ImportReport['errors'] = [];
   const notes: ImportReport['notes'] = [];
   let errorsNotListed = 0;
   let notesNotListed = 0;
-  const bar = deps.progress === null || plan.json ? null : createProgressBar({ ...deps.progress, label: name });
+  const bar = deps.terminal === null || plan.json ? null : createProgressBar({ ...deps.terminal, label: name });
   let summary: ImportSummary;
   try {
+    const source = await asCli(() => deps.contactFiles.open(plan.file, plan.format));
     summary = await asCli(() =>
-      importContactsFile(store, {
-        file: plan.file,
-        format: plan.format,
+      importContacts(store, source, {
         defaultCountry: plan.defaultCountry,
-        policy: deps.policy,
-        now: deps.now,
+        policy: deps.policy(),
+        now: deps.now(),
         onRejected: async ({ line, errors: rowErrors, phone }) => {
           for (const e of rowErrors) {
             if (errors.length < LISTED_LIMIT) errors.push({ line, field: e.field, reason: e.reason, phone });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../ports/store.js';
+import type { JsonValue } from '../ports/store.js';
 import { checkContactRow } from './contact-row.js';
 
 const row = (values: Record<string, JsonValue>) => checkContactRow(new Map(Object.entries(values)), null);

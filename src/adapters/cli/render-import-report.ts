@@ -1,4 +1,15 @@
-import type { ImportReport } from './import-contacts-command.js';
+import type { ContactFileFormat } from '../../app/contact-source.js';
+import type { ImportSummary } from '../../app/import-contacts.js';
+
+/** What `pacer import contacts` prints: the summary, and the rejections and notes by line (the first thousand of each). */
+export interface ImportReport extends ImportSummary {
+  file: string;
+  format: ContactFileFormat;
+  errors: Array<{ line: number; field: string | null; reason: string; phone: string | null }>;
+  errorsNotListed: number;
+  notes: Array<{ line: number; note: string }>;
+  notesNotListed: number;
+}
 
 const n = (x: number) => x.toLocaleString('en-US');
 

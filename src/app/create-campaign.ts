@@ -1,0 +1,63 @@
+import type { CapSchedulePreset, FrequencyCap } from '../core/policy.js';
+import type { SegmentDefinition } from '../core/segment.js';
+import type { Millis } from '../core/time.js';
+import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, TemplateStore } from '../ports/store.js';
+
+/**
+ * What Pacer assumes of a sending number Meta has told it nothing about yet: Meta's default
+ * throughput and nothing else; its webhooks fill in quality, limit tier and state as they come.
+ */
+export const NEW_SENDER_DEFAULTS = {
+  qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null,
+} as const satisfies Omit<SenderInput, 'phoneNumberId' | 'displayNumber'>;
+
+/** The 131049 retry schedule of a campaign that names none. */
+export const DEFAULT_POLICY_PRESET: CapSchedulePreset = 'meta';
+
+export interface NewCampaign {
+  name: string;
+  /** A registered template. */
+  template: { name: string; language: string };
+  /** The number it sends from, registered on first use: what the caller knows of it, the defaults above for the rest. */
+  sender: { phoneNumberId: string } & Partial<Omit<SenderInput, 'phoneNumberId'>>;
+  /** Whom it goes to. A marketing template's campaign needs marketing consent unless the segment names consent itself. */
+  segment: SegmentDefinition;
+  /** When sending starts (default: when the campaign is started). */
+  scheduledAt?: Millis | null;
+  /** When the campaign ends whatever is left: rows still held or not yet due are skipped. */
+  endsAt?: Millis | null;
+  policyPreset?: string;
+  /** The campaign's own frequency cap (`max` 0 turns it off); absent or null: the configured cap. */
+  frequencyCap?: FrequencyCap | null;
+}
+
+/** Why a campaign was refused before anything was stored; each caller words it for its users. */
+export type CreateCampaignProblem = 'template_not_registered' | 'ends_before_start';
+
+export type CreateCampaignResult = { ok: true; campaign: Campaign } | { ok: false; problem: CreateCampaignProblem };
+
+/** Creates a draft campaign from a registered template and a segment (`pacer campaign create`, the demo). */
+export async function createCampaign(store: TemplateStore & SenderStore & CampaignStore, c: NewCampaign, now: Millis): Promise<CreateCampaignResult> {
+  const template = await store.getTemplate(c.template.name, c.template.language);
+  if (template === null) return { ok: false, problem: 'template_not_registered' };
+  const scheduledAt = c.scheduledAt ?? null;
+  const endsAt = c.endsAt ?? null;
+  if (endsAt !== null && endsAt <= (scheduledAt ?? now)) return { ok: false, problem: 'ends_before_start' };
+  const senderId = await senderIdFor(store, c.sender, now);
+  const segment = c.segment.consent === undefined && template.category === 'marketing' ? { ...c.segment, consent: ['marketing' as const] } : c.segment;
+  const id = await store.createCampaign({
+    name: c.name, templateId: template.id, senderId, segment: JSON.parse(JSON.stringify(segment)) as JsonObject,
+    scheduledAt, endsAt, frequencyCap: c.frequencyCap ?? null, policyPreset: c.policyPreset ?? DEFAULT_POLICY_PRESET, status: 'draft',
+  }, now);
+  const campaign = await store.getCampaign(id);
+  if (campaign === null) throw new Error(`campaign ${id} was not stored`);
+  return { ok: true, campaign };
+}
+
+async function senderIdFor(store: SenderStore, sender: NewCampaign['sender'], now: Millis): Promise<number> {
+  const known = await store.getSender(sender.phoneNumberId);
+  if (known !== null) return known.id;
+  const [id] = await store.upsertSenders([{ displayNumber: sender.phoneNumberId, ...NEW_SENDER_DEFAULTS, ...sender }], now);
+  if (id === undefined) throw new Error(`could not record the sender number ${sender.phoneNumberId}`);
+  return id;
+}

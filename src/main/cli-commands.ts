@@ -1,0 +1,63 @@
+import type { CliCommand } from '../adapters/cli/cli-command.js';
+import { campaignCreateCommand } from '../adapters/cli/commands/campaign-create.js';
+import { campaignRecipientsCommand } from '../adapters/cli/commands/campaign-recipients.js';
+import { campaignActionCommands, campaignStartCommand } from '../adapters/cli/commands/campaign-run.js';
+import { campaignListCommand, campaignStatusCommand } from '../adapters/cli/commands/campaign-status.js';
+import { contactExplainCommand, contactShowCommand } from '../adapters/cli/commands/contact.js';
+import { dbMigrateCommand } from '../adapters/cli/commands/db-migrate.js';
+import { diagnoseCommand } from '../adapters/cli/commands/diagnose.js';
+import { explainCommand } from '../adapters/cli/commands/explain.js';
+import { importContactsCommand } from '../adapters/cli/commands/import-contacts.js';
+import { segmentPreviewCommand } from '../adapters/cli/commands/segment-preview.js';
+import { sendCommand } from '../adapters/cli/commands/send.js';
+import { templateAddCommand, templateListCommand } from '../adapters/cli/commands/template.js';
+import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../adapters/cli/commands/token.js';
+import { webhooksQuarantineCommand, webhooksReplayCommand } from '../adapters/cli/commands/webhooks.js';
+import { configPrintCommand } from './commands/config-print.js';
+import { demoCommand } from './commands/demo.js';
+import type { MainDeps } from './commands/main-deps.js';
+import { serveCommand, workerCommand } from './commands/serve.js';
+import { simulatorCommand } from './commands/simulator.js';
+
+/** The command groups of `pacer`, with the description `pacer --help` shows for each. */
+export const CLI_GROUPS: Readonly<Record<string, string>> = {
+  config: 'Configuration',
+  contact: 'Contacts',
+  db: 'Database',
+  webhooks: 'The webhook inbox',
+  template: 'Message templates',
+  campaign: 'Campaigns',
+  segment: 'Segments',
+  token: 'REST API tokens (only their SHA-256 is stored)',
+  import: 'Import data',
+};
+
+/** Every command of `pacer`, in the order `pacer --help` lists them. */
+export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
+  explainCommand,
+  configPrintCommand,
+  contactShowCommand,
+  contactExplainCommand,
+  diagnoseCommand,
+  dbMigrateCommand,
+  webhooksQuarantineCommand,
+  webhooksReplayCommand,
+  templateAddCommand,
+  templateListCommand,
+  campaignCreateCommand,
+  campaignStartCommand,
+  ...campaignActionCommands,
+  campaignStatusCommand,
+  campaignRecipientsCommand,
+  campaignListCommand,
+  segmentPreviewCommand,
+  tokenCreateCommand,
+  tokenListCommand,
+  tokenRevokeCommand,
+  sendCommand,
+  serveCommand,
+  workerCommand,
+  simulatorCommand,
+  importContactsCommand,
+  demoCommand,
+];
