@@ -5,6 +5,7 @@ import { buildHttpServer } from '../adapters/http/build-server.js';
 import { operatorApi } from '../adapters/http/api/operator-api.js';
 import { dashboard } from '../adapters/http/dashboard/dashboard-plugin.js';
 import type { HttpLogLevel } from '../adapters/http/log-options.js';
+import type { HttpEdgeSettings } from '../adapters/http/server-limits.js';
 import { checkBreakers } from '../app/check-breakers.js';
 import { completeFinishedCampaigns } from '../app/complete-campaigns.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
@@ -29,7 +30,7 @@ export interface EngineOptions {
   clock: Scheduler;
   policy: Policy;
   random: () => number;
-  http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false };
+  http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false; edge?: HttpEdgeSettings };
   /**
    * `mps`: this process's own ceiling. Every process also takes from the sender number's shared
    * throughput bucket in the store, at most `paceBurstMs` (default 100 ms) of it per pass.
@@ -79,7 +80,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const server = buildHttpServer({
     store, clock, dispatchStatus,
     logger: logLevel === false ? false : { level: logLevel },
-    config: { appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode },
+    config: { appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode, edge: o.http.edge },
     // Real time: apply webhooks as soon as they are stored. Virtual time (the demo) applies them in
     // batches before each dispatcher pass instead: the same order of effects, far fewer commits.
     onStored: o.batchInbox === true ? undefined : () => pump.kick(),

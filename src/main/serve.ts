@@ -28,7 +28,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
   const migrated = await store.migrate();
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
-    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? Number(process.env.PACER_WORKER_PORT ?? 0) : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: config.http.logLevel },
+    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? Number(process.env.PACER_WORKER_PORT ?? 0) : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: config.http.logLevel, edge: config.edge },
     worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
     api: { adminToken: config.http.adminToken, phoneNumberId: config.whatsapp.phoneNumberId },
     ...(as.role === 'worker' ? { inboxEveryMs: WORKER_INBOX_EVERY } : {}),

@@ -2,10 +2,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DispatchStatus } from '../../app/dispatch-status.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
+import { AuthFailureLimiter } from './auth-failures.js';
 import { healthRoutes } from './health-routes.js';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { InboxWriter } from './inbox-writer.js';
 import { buildLoggerOptions, type HttpLoggerOptions } from './log-options.js';
+import { limitConnections, serverOptions, webhookIntakeSettings, type HttpEdgeSettings } from './server-limits.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 declare module 'fastify' {
@@ -21,6 +23,8 @@ export interface HttpServerConfig {
   /** `WHATSAPP_VERIFY_TOKEN`: null refuses every subscription handshake. */
   verifyToken: string | null;
   mode: 'production' | 'development';
+  /** Trusted proxies and webhook body bounds (config.edge); defaults: no proxy, 32 MB, 10 s. */
+  edge?: HttpEdgeSettings;
 }
 
 export interface HttpServerDeps {
@@ -49,11 +53,12 @@ export function buildHttpServer(deps: HttpServerDeps): FastifyInstance {
   const { store, config, clock } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : buildLoggerOptions(deps.logger),
-    // Meta retries slow acknowledgements; a stalled client must not hold a connection forever.
-    requestTimeout: 30_000,
+    ...serverOptions(config.edge),
   });
+  limitConnections(app.server);
   const metrics = createHttpMetrics();
   app.decorate('pacerMetrics', metrics);
+  app.decorate('pacerAuthFailures', new AuthFailureLimiter(clock));
 
   const onStored = deps.onStored;
   const writer = new InboxWriter(store, {
@@ -79,6 +84,7 @@ export function buildHttpServer(deps: HttpServerDeps): FastifyInstance {
     clock,
     writer,
     metrics,
+    intake: webhookIntakeSettings(config.edge),
   });
   return app;
 }
