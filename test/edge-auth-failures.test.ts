@@ -62,5 +62,10 @@ describe.each(BACKENDS)('Failed authentications, limited per client address on e
     expect(metrics.body).toContain('pacer_auth_failures_limited_total{surface="api"} 2');
     expect(metrics.body).toContain('pacer_auth_failures_limited_total{surface="dashboard"} 1');
     expect(metrics.body).toContain('pacer_auth_failures_limited_total{surface="sign_in"} 0');
+    rig.app.pacerMetrics.webhookBusy = 3;
+    rig.app.pacerMetrics.webhookBodyTimeout = 4;
+    const again = (await rig.get('/metrics')).body;
+    expect(again).toContain('pacer_webhooks_busy_total 3');
+    expect(again).toContain('pacer_webhooks_body_timeout_total 4');
   });
 });
