@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORIES, type Category } from '../core/category.js';
+import { CATEGORIES } from '../core/category.js';
 import type { SegmentDefinition } from '../core/segment.js';
 
 /**
@@ -34,7 +34,7 @@ const attributes = z.record(z.string(), attributeValue).superRefine((a, ctx) => 
   if (long !== undefined) ctx.addIssue({ code: 'custom', message: `an attribute name may have at most ${L.attributeNameLength} characters (one has ${long.length})` });
 });
 /** A list of distinct choices: repeating one adds nothing but SQL. */
-const choices = <T extends [string, ...string[]]>(values: T) => z.array(z.enum(values)).max(values.length, { error: (issue) => `at most ${values.length} values, each once (got ${count(issue.input)})` });
+const choices = <const T extends readonly [string, ...string[]]>(values: T) => z.array(z.enum(values)).max(values.length, { error: (issue) => `at most ${values.length} values, each once (got ${count(issue.input)})` });
 
 /** A segment as API bodies and the CLI give it; unknown keys are refused so a typo is not a no-op. */
 export const segmentSchema = z.strictObject({
@@ -42,7 +42,7 @@ export const segmentSchema = z.strictObject({
   tagsAny: tagList.optional(),
   tagsNone: tagList.optional(),
   attributes: attributes.optional(),
-  consent: choices([...CATEGORIES] as [Category, ...Category[]]).optional(),
+  consent: choices(CATEGORIES).optional(),
   engagedWithinDays: z.number().int().positive().max(3650).optional(),
   exclude: choices(['cooling_off', 'held', 'stopped', 'unreachable']).optional(),
 }) satisfies z.ZodType<SegmentDefinition>;

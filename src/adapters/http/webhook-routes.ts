@@ -8,7 +8,7 @@ import { authenticateWebhook, rejectMessage, type WebhookAuthConfig } from './we
 import { BODY_TIMEOUT_CODE, bodyTimeoutReply, webhookIntake } from './webhook-intake.js';
 
 export const WEBHOOK_PATH = '/webhooks/whatsapp';
-/** Meta's payloads are small; 3 MB leaves room for large batches and refuses abuse before buffering. */
+/** Meta documents webhook payloads of up to 3 MB; a declared length over it is refused before buffering. */
 export const WEBHOOK_BODY_LIMIT = 3 * 1024 * 1024;
 
 export interface WebhookRoutesOptions {
