@@ -143,6 +143,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PACER_DEMO_AUDIENCE: 'many' })).toThrow(/PACER_DEMO_AUDIENCE/);
   });
 
+  it('trusts no proxy by default, and reads PACER_TRUST_PROXY as the trustProxy option of Fastify does', () => {
+    expect(loadConfig({}).edge).toEqual({ trustProxy: false, webhookInflightBytes: 32 * 1024 * 1024, webhookBodyTimeoutMs: 10_000 });
+    expect(loadConfig({ PACER_TRUST_PROXY: 'true' }).edge.trustProxy).toBe(true);
+    expect(loadConfig({ PACER_TRUST_PROXY: 'false' }).edge.trustProxy).toBe(false);
+    expect(loadConfig({ PACER_TRUST_PROXY: '2' }).edge.trustProxy).toBe(2);
+    expect(loadConfig({ PACER_TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,fd00::/8, ::1, loopback' }).edge.trustProxy).toEqual(['10.0.0.5', '192.168.0.0/16', 'fd00::/8', '::1', 'loopback']);
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.300', 'proxy.example', '99', '::1/129', ',']) {
+      expect(() => loadConfig({ PACER_TRUST_PROXY: bad }), bad).toThrow(/PACER_TRUST_PROXY: .*(true, false, a hop count)/);
+    }
+    expect(() => loadConfig({ PACER_TRUST_PROXY: '10.0.0.0/33' })).toThrow(/"10.0.0.0\/33" is not an IP address, a CIDR range/);
+  });
+
+  it('bounds webhook bodies in flight and their time, within limits', () => {
+    expect(loadConfig({ PACER_WEBHOOK_INFLIGHT_MB: '64', PACER_WEBHOOK_BODY_TIMEOUT_MS: '5000' }).edge).toMatchObject({ webhookInflightBytes: 64 * 1024 * 1024, webhookBodyTimeoutMs: 5000 });
+    expect(() => loadConfig({ PACER_WEBHOOK_INFLIGHT_MB: '2' })).toThrow(/PACER_WEBHOOK_INFLIGHT_MB: at least 3/);
+    expect(() => loadConfig({ PACER_WEBHOOK_BODY_TIMEOUT_MS: '10' })).toThrow(/PACER_WEBHOOK_BODY_TIMEOUT_MS/);
+  });
+
   it('never shows a secret when printed', () => {
     const c = loadConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAG-very-secret', WHATSAPP_APP_SECRET: 'appsecret123', PACER_ADMIN_TOKEN: 'admin-token-0123456789', DATABASE_URL: 'postgres://u:pw@h/db' });
     const printed = JSON.stringify(redactConfig(c));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { Policy } from '../core/policy.js';
 import { policyEnvSchema, policyFromEnv } from './policy-env.js';
@@ -8,6 +9,36 @@ export const DEFAULT_API_VERSION = 'v24.0';
 
 const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== ''));
 const port = z.coerce.number().int().min(0).max(65_535);
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One trusted proxy: an address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or one of proxy-addr's names. */
+function proxyEntryOk(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry) || isIP(entry) !== 0) return true;
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(entry);
+  const family = m?.[1] === undefined ? 0 : isIP(m[1]);
+  return family !== 0 && Number(m?.[2]) <= (family === 4 ? 32 : 128);
+}
+
+/** PACER_TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of addresses and CIDRs (as Fastify's trustProxy). */
+const trustProxy = z.string().transform((raw, ctx): boolean | number | string[] => {
+  const value = raw.trim();
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 32) return hops;
+  } else {
+    const entries = value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+    const bad = entries.filter((x) => !proxyEntryOk(x));
+    if (entries.length > 0 && bad.length === 0) return entries;
+    if (bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `${bad.map((x) => JSON.stringify(x)).join(', ')} is not an IP address, a CIDR range (like 10.0.0.0/8) or one of ${PROXY_NAMES.join('/')}; expected true, false, a hop count (0-32) or a comma-separated list of the proxies' addresses` });
+      return z.NEVER;
+    }
+  }
+  ctx.addIssue({ code: 'custom', message: 'expected true, false, a hop count (0-32) or a comma-separated list of the proxies\' addresses or CIDR ranges' });
+  return z.NEVER;
+});
 
 /** Environment variables, as named in the interface contract (docs/configuration.md lists them). */
 const envSchema = z.object({
@@ -34,6 +65,9 @@ const envSchema = z.object({
   PACER_DEMO_AUDIENCE: z.coerce.number().int().min(100).optional(),
   PACER_DEMO_DIR: z.string().min(1).optional(),
   PACER_DEMO_LOG: z.string().min(1).optional(),
+  PACER_TRUST_PROXY: trustProxy.default(false),
+  PACER_WEBHOOK_INFLIGHT_MB: z.coerce.number().int().min(3, 'at least 3 (one largest webhook body)').max(4096).default(32),
+  PACER_WEBHOOK_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
 });
 
 /** Every variable the configuration reads (the docs test checks each is documented). */
@@ -63,6 +97,11 @@ export interface Config {
   policy: Policy;
   /** `pacer demo` (and `npm run demo`) when its flags are not given: audience size and folder; `log` prints its server's errors. */
   demo: { audience: number | null; dir: string | null; log: boolean };
+  /**
+   * The HTTP edge behind a proxy and under load: whose X-Forwarded-* headers to believe, and the
+   * bounds on webhook bodies being received (bytes across all requests at once, time for one body).
+   */
+  edge: { trustProxy: boolean | number | readonly string[]; webhookInflightBytes: number; webhookBodyTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -99,6 +138,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     mode: e.PACER_MODE,
     policy: policyFromEnv(e),
     demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },
+    edge: { trustProxy: e.PACER_TRUST_PROXY, webhookInflightBytes: e.PACER_WEBHOOK_INFLIGHT_MB * 1024 * 1024, webhookBodyTimeoutMs: e.PACER_WEBHOOK_BODY_TIMEOUT_MS },
   };
   return deepFreeze(config);
 }

@@ -7,6 +7,7 @@ import { stderrLogger } from '../adapters/logging/stderr-logger.js';
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { startDispatchLoop, type DispatchLoop } from '../app/dispatch-loop.js';
 import type { DispatchStatus } from '../app/dispatch-status.js';
+import type { HttpEdgeSettings } from '../adapters/http/server-limits.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
 import { InboxPump } from '../app/inbox-pump.js';
 import type { Policy } from '../core/policy.js';
@@ -29,7 +30,7 @@ export interface EngineOptions {
   clock: Scheduler;
   policy: Policy;
   random: () => number;
-  http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false };
+  http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false; edge?: HttpEdgeSettings };
   /**
    * `mps`: this process's own ceiling. Every process also takes from the sender number's shared
    * throughput bucket in the store, at most `paceBurstMs` (default 100 ms) of it per pass.
@@ -84,7 +85,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     logger: logLevel === false ? false : { level: logLevel },
     config: {
       appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode, host: o.http.host,
-      adminToken: o.api?.adminToken ?? null, phoneNumberId: o.api?.phoneNumberId ?? null,
+      adminToken: o.api?.adminToken ?? null, phoneNumberId: o.api?.phoneNumberId ?? null, edge: o.http.edge,
     },
     // Real time: apply webhooks as soon as they are stored. Virtual time (the demo) applies them in
     // batches before each dispatcher pass instead: the same order of effects, far fewer commits.

@@ -32,7 +32,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
   const engine = await startEngine({
     store, clock: systemClock, policy: config.policy, random: Math.random,
     logger: stderrLogger({ level: config.http.logLevel }),
-    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? config.worker.port : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: config.http.logLevel },
+    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? config.worker.port : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: config.http.logLevel, edge: config.edge },
     worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
     api: { adminToken: config.http.adminToken, phoneNumberId },
     ...(sending ? { cloudApi: { baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken } } : {}),

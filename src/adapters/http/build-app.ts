@@ -7,10 +7,12 @@ import { operatorApi, type OperatorApiOptions } from './api/operator-api.js';
 import type { RateLimitSettings } from './api/rate-limit.js';
 import type { DashboardDeps } from './dashboard/dashboard-deps.js';
 import { dashboard } from './dashboard/dashboard-plugin.js';
+import { AuthFailureLimiter } from './auth-failures.js';
 import { healthRoutes } from './health-routes.js';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { InboxWriter } from './inbox-writer.js';
 import { buildLoggerOptions, type HttpLoggerOptions } from './log-options.js';
+import { limitConnections, serverOptions, webhookIntakeSettings, type HttpEdgeSettings } from './server-limits.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 declare module 'fastify' {
@@ -32,6 +34,8 @@ export interface AppConfig {
   adminToken: string | null;
   /** `WHATSAPP_PHONE_NUMBER_ID`, the number one-off messages and replies go from; null refuses them. */
   phoneNumberId: string | null;
+  /** Trusted proxies and webhook body bounds (config.edge); defaults: no proxy, 32 MB, 10 s. */
+  edge?: HttpEdgeSettings;
 }
 
 /** The store roles of every route: the inbox's writes and the read /healthz makes, the API's and the dashboard's. */
@@ -70,9 +74,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { store, clock, policy, config } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : buildLoggerOptions(deps.logger),
-    // Meta retries slow acknowledgements; a stalled client must not hold a connection forever.
-    requestTimeout: 30_000,
+    ...serverOptions(config.edge),
   });
+  limitConnections(app.server);
   const metrics = createHttpMetrics();
   app.decorate('pacerMetrics', metrics);
   const onRoute = deps.onRoute;
@@ -81,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       for (const method of [r.method].flat()) if (method !== 'HEAD') onRoute({ method, url: r.url });
     });
   }
+  app.decorate('pacerAuthFailures', new AuthFailureLimiter(clock));
 
   const onStored = deps.onStored;
   const writer = new InboxWriter(store, {
@@ -107,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     writer,
     metrics,
+    intake: webhookIntakeSettings(config.edge),
   });
   await app.register(operatorApi, { store, clock, policy, host, adminToken, phoneNumberId, rateLimit: deps.rateLimit, onReplay: deps.onReplay });
   await app.register(dashboard, { store, clock, policy, adminToken, phoneNumberId });

@@ -14,6 +14,10 @@ export interface HttpMetrics {
   webhookRejected: Record<WebhookRejectReason, number>;
   /** Bodies over the size limit, answered 413 unread. */
   webhookTooLarge: number;
+  /** POSTs answered 503 unread: the bodies being received at once had reached their byte limit. */
+  webhookBusy: number;
+  /** POSTs whose body did not finish arriving in time, answered 408. */
+  webhookBodyTimeout: number;
   /** POSTs answered 503 because the store refused the write. */
   webhookStoreFailed: number;
   /** Inbox transactions committed (one per group commit). */
@@ -25,6 +29,8 @@ export function createHttpMetrics(): HttpMetrics {
     webhookStored: 0,
     webhookRejected: { missing: 0, malformed: 0, mismatch: 0, no_secret_configured: 0 },
     webhookTooLarge: 0,
+    webhookBusy: 0,
+    webhookBodyTimeout: 0,
     webhookStoreFailed: 0,
     inboxBatches: 0,
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signBody } from './webhook-signature.js';
 import { WEBHOOK_REJECT_REASONS } from './http-metrics.js';
-import { authenticateWebhook, rejectMessage } from './webhook-auth.js';
+import { authenticateWebhook, refusalBeforeBody, rejectMessage } from './webhook-auth.js';
 
 const raw = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
 
@@ -25,6 +25,20 @@ describe('authenticateWebhook', () => {
     expect(authenticateWebhook(raw, signed, { appSecrets: [], mode: 'production' })).toEqual({ accept: false, reason: 'no_secret_configured' });
     expect(authenticateWebhook(raw, undefined, { appSecrets: [], mode: 'development' })).toEqual({ accept: true, signatureOk: false });
     expect(authenticateWebhook(raw, signed, { appSecrets: [], mode: 'development' })).toEqual({ accept: true, signatureOk: false });
+  });
+
+  it('refuses before the body exactly what the body could not change', () => {
+    const headers = [undefined, '', 'sha1=abc', 'sha256=zz', signBody(raw, 's'), signBody(raw, 'other'), [signBody(raw, 's'), signBody(raw, 's')]];
+    const configs = [{ appSecrets: ['s'], mode: 'production' }, { appSecrets: ['s'], mode: 'development' }, { appSecrets: [], mode: 'production' }, { appSecrets: [], mode: 'development' }] as const;
+    for (const config of configs) {
+      for (const header of headers) {
+        const early = refusalBeforeBody(header, config);
+        const late = authenticateWebhook(raw, header, config);
+        if (early !== null) expect(late, JSON.stringify({ header, config })).toEqual({ accept: false, reason: early });
+        else expect(late.accept || late.reason === 'mismatch', JSON.stringify({ header, config })).toBe(true);
+      }
+    }
+    expect(refusalBeforeBody(undefined, { appSecrets: ['s'], mode: 'production' })).toBe('missing');
   });
 
   it('has a message for every reason that names the header or the setting', () => {

@@ -1,4 +1,4 @@
-import { verifySignature } from './webhook-signature.js';
+import { signatureHeaderProblem, verifySignature } from './webhook-signature.js';
 import type { WebhookRejectReason } from './http-metrics.js';
 
 export interface WebhookAuthConfig {
@@ -21,6 +21,16 @@ export function authenticateWebhook(raw: Uint8Array, header: string | string[] |
   if (Array.isArray(header)) return { accept: false, reason: 'malformed' };
   const check = verifySignature(raw, header, config.appSecrets);
   return check.ok ? { accept: true, signatureOk: true } : { accept: false, reason: check.reason };
+}
+
+/**
+ * The refusal `authenticateWebhook` would give whatever the body, read from the header alone, so
+ * that such a POST is answered before its body is buffered; null when only the body can tell.
+ */
+export function refusalBeforeBody(header: string | string[] | undefined, config: WebhookAuthConfig): WebhookRejectReason | null {
+  if (config.appSecrets.length === 0) return config.mode === 'development' ? null : 'no_secret_configured';
+  if (Array.isArray(header)) return 'malformed';
+  return signatureHeaderProblem(header);
 }
 
 /** The 401 message for each reason; names the header, never echoes it. */

@@ -5,9 +5,10 @@ import type { HttpMetrics } from './http-metrics.js';
 import type { InboxWriter } from './inbox-writer.js';
 import { verifyHandshake } from './verify-handshake.js';
 import { authenticateWebhook, rejectMessage, type WebhookAuthConfig } from './webhook-auth.js';
+import { BODY_TIMEOUT_CODE, bodyTimeoutReply, webhookIntake } from './webhook-intake.js';
 
 export const WEBHOOK_PATH = '/webhooks/whatsapp';
-/** Meta's payloads are small; 3 MB leaves room for large batches and refuses abuse before buffering. */
+/** Meta documents webhook payloads of up to 3 MB; a declared length over it is refused before buffering. */
 export const WEBHOOK_BODY_LIMIT = 3 * 1024 * 1024;
 
 export interface WebhookRoutesOptions {
@@ -16,6 +17,8 @@ export interface WebhookRoutesOptions {
   clock: Clock;
   writer: InboxWriter;
   metrics: HttpMetrics;
+  /** Bytes of bodies received at once across all POSTs, and the time one body may take. */
+  intake: { inflightBytes: number; bodyTimeoutMs: number };
 }
 
 function toBytes(body: unknown): Buffer {
@@ -31,6 +34,7 @@ function toBytes(body: unknown): Buffer {
  */
 export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (app, options) => {
   const { auth, verifyToken, clock, writer, metrics } = options;
+  const intake = webhookIntake({ bodyLimit: WEBHOOK_BODY_LIMIT, ...options.intake, auth, metrics });
 
   // Every content type arrives as the exact bytes sent: signatures are over bytes, never re-serialise.
   app.removeAllContentTypeParsers();
@@ -44,6 +48,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (ap
       request.log.warn({ limit: WEBHOOK_BODY_LIMIT }, 'webhook body over the size limit refused');
       return reply.code(413).send({ error: 'payload_too_large', message: `request body is larger than ${WEBHOOK_BODY_LIMIT} bytes` });
     }
+    if (error.code === BODY_TIMEOUT_CODE) return bodyTimeoutReply(reply, options.intake.bodyTimeoutMs);
     throw error; // everything else: the server's default handling
   });
 
@@ -56,7 +61,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (ap
     return reply.code(200).type('text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(result.challenge);
   });
 
-  app.post(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
+  app.post(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT, onRequest: intake.onRequest, preParsing: intake.preParsing }, async (request, reply) => {
     const raw = toBytes(request.body);
     const verdict = authenticateWebhook(raw, request.headers['x-hub-signature-256'], auth);
     if (!verdict.accept) {

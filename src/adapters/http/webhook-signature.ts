@@ -11,6 +11,12 @@ export type SignatureCheck =
 
 const HEADER = /^sha256=([0-9a-f]{64})$/i;
 
+/** What is wrong with the header before any body is read: absent, or not `sha256=` and 64 hex digits. */
+export function signatureHeaderProblem(header: string | undefined): 'missing' | 'malformed' | null {
+  if (header === undefined || header === '') return 'missing';
+  return HEADER.test(header.trim()) ? null : 'malformed';
+}
+
 /**
  * Verifies the exact bytes Meta sent against every configured secret (several during rotation),
  * in constant time per secret. Never re-serialise the body before calling this.

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { checkApiToken, type TokenCheck } from '../../../app/api-tokens.js';
 import type { Store } from '../../../ports/store.js';
+import type { AuthFailureLimiter } from '../auth-failures.js';
 import type { RateLimiter } from './rate-limit.js';
 
 const REFUSALS: Record<Extract<TokenCheck, { ok: false }>['reason'], string> = {
@@ -22,10 +23,20 @@ export function createAuthCounters(): AuthCounters {
 /**
  * Bearer authentication, then the token's rate limit. Refusals are logged by reason only: the
  * presented token never reaches a log line (the logger also censors the Authorization header).
+ * An address that presented too many wrong tokens (here or on the dashboard) is refused first.
  */
-export function bearerAuth(deps: { store: Pick<Store, 'findApiToken'>; adminToken: string | null; limiter: RateLimiter | null; counters: AuthCounters }): onRequestAsyncHookHandler {
+export function bearerAuth(deps: { store: Pick<Store, 'findApiToken'>; adminToken: string | null; limiter: RateLimiter | null; counters: AuthCounters; failures: AuthFailureLimiter }): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    const presented = request.headers.authorization !== undefined;
+    if (presented) {
+      const lockout = deps.failures.attempt(request.ip, 'api');
+      if (!lockout.ok) {
+        request.log.info('api request refused: too many failed authentications from this address');
+        return reply.code(429).header('retry-after', String(lockout.retryAfterSeconds)).send({ error: 'too_many_failures', message: `too many failed authentications from this address; retry in ${lockout.retryAfterSeconds} s` });
+      }
+    }
     const check = await checkApiToken(deps.store, request.headers.authorization, deps.adminToken);
+    if (check.ok && presented) deps.failures.succeeded(request.ip);
     if (!check.ok) {
       deps.counters.refused[check.reason]++;
       request.log.info({ reason: check.reason }, 'api request refused: not authenticated');

@@ -1,4 +1,5 @@
 import type { OutboxTotals } from '../../../ports/store.js';
+import { AUTH_SURFACES, type AuthSurface } from '../auth-failures.js';
 import { WEBHOOK_REJECT_REASONS, type HttpMetrics } from '../http-metrics.js';
 import type { AuthCounters } from './auth-hook.js';
 
@@ -7,6 +8,8 @@ export interface MetricsSnapshot {
   campaignsPaused: number;
   http: HttpMetrics;
   api: AuthCounters;
+  /** Attempts refused because their address made too many failed authentications, by surface. */
+  authLimited: Readonly<Record<AuthSurface, number>>;
 }
 
 type Sample = [labels: Record<string, string>, value: number];
@@ -33,9 +36,12 @@ export function renderMetrics(m: MetricsSnapshot): string {
     family('pacer_webhooks_stored_total', 'counter', 'Webhook payloads committed to the inbox and acknowledged.', [[{}, m.http.webhookStored]]),
     family('pacer_webhooks_rejected_total', 'counter', 'Webhook POSTs refused with 401 for their signature, by reason.', WEBHOOK_REJECT_REASONS.map((reason) => [{ reason }, m.http.webhookRejected[reason]])),
     family('pacer_webhooks_too_large_total', 'counter', 'Webhook bodies over the size limit (413).', [[{}, m.http.webhookTooLarge]]),
+    family('pacer_webhooks_busy_total', 'counter', 'Webhook POSTs answered 503 because the bodies already being received reached their byte limit.', [[{}, m.http.webhookBusy]]),
+    family('pacer_webhooks_body_timeout_total', 'counter', 'Webhook POSTs whose body did not arrive in time (408).', [[{}, m.http.webhookBodyTimeout]]),
     family('pacer_webhooks_store_failed_total', 'counter', 'Webhook POSTs answered 503 because the store refused the write.', [[{}, m.http.webhookStoreFailed]]),
     family('pacer_inbox_batches_total', 'counter', 'Inbox group commits.', [[{}, m.http.inboxBatches]]),
     family('pacer_api_unauthorized_total', 'counter', 'API requests refused with 401, by reason.', Object.entries(m.api.refused).map(([reason, n]) => [{ reason }, n])),
     family('pacer_api_rate_limited_total', 'counter', 'API requests refused with 429.', [[{}, m.api.rateLimited]]),
+    family('pacer_auth_failures_limited_total', 'counter', 'Requests refused with 429 because their address made too many failed authentications, by surface.', AUTH_SURFACES.map((surface) => [{ surface }, m.authLimited[surface]])),
   ].join('\n')}\n`;
 }

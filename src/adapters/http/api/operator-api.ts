@@ -50,7 +50,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
   const counters = createAuthCounters();
   const limiter = o.rateLimit === null ? null : new RateLimiter(o.clock, o.rateLimit ?? undefined);
   const deps: ApiDeps = { store: o.store, clock: o.clock, policy: o.policy, phoneNumberId: o.phoneNumberId, onReplay: o.onReplay ?? (() => undefined) };
-  const auth = bearerAuth({ store: o.store, adminToken: o.adminToken, limiter, counters });
+  const auth = bearerAuth({ store: o.store, adminToken: o.adminToken, limiter, counters, failures: app.pacerAuthFailures });
 
   await app.register(async (v1) => {
     v1.addHook('onRequest', auth);
@@ -85,7 +85,7 @@ function documentRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
 function registerMetrics(app: FastifyInstance, o: OperatorApiOptions, counters: AuthCounters, auth: ReturnType<typeof bearerAuth> | null): void {
   app.get('/metrics', { ...(auth ? { onRequest: auth } : {}) }, async (_request, reply) => {
     const [outbox, paused] = await Promise.all([o.store.outboxTotals(), o.store.listCampaigns({ status: 'paused' })]);
-    const text = renderMetrics({ outbox, campaignsPaused: paused.length, http: app.pacerMetrics, api: counters });
+    const text = renderMetrics({ outbox, campaignsPaused: paused.length, http: app.pacerMetrics, api: counters, authLimited: app.pacerAuthFailures.limited });
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(text);
   });
 }

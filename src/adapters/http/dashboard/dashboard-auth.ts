@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkApiToken } from '../../../app/api-tokens.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
+import type { AuthFailureLimiter } from '../auth-failures.js';
 import type { Viewer } from './layout.js';
 import { readCookie, SESSION_COOKIE, type Session, type SessionStore } from './sessions.js';
 
@@ -10,15 +11,18 @@ export interface AuthDeps {
   clock: Clock;
   adminToken: string | null;
   sessions: SessionStore;
+  failures: AuthFailureLimiter;
 }
 
 export type Authenticated = { viewer: Viewer; session: Session | null; sessionId: string | null };
+/** The address presented too many wrong tokens (here, at sign-in or on the API): 429 for now. */
+export type LockedOut = { lockedOutFor: number };
 
 /**
  * The session cookie, or (for scripts) the API's bearer token. A session of a token revoked since
  * sign-in ends at once. Null means "not signed in": pages redirect to /login.
  */
-export async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Authenticated | null> {
+export async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Authenticated | LockedOut | null> {
   const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
   const session = deps.sessions.get(sessionId, deps.clock.now());
   if (session !== null && sessionId !== undefined) {
@@ -26,8 +30,11 @@ export async function authenticate(request: FastifyRequest, deps: AuthDeps): Pro
     deps.sessions.delete(sessionId);
   }
   if (request.headers.authorization === undefined) return null;
+  const lockout = deps.failures.attempt(request.ip, 'dashboard');
+  if (!lockout.ok) return { lockedOutFor: lockout.retryAfterSeconds };
   const check = await checkApiToken(deps.store, request.headers.authorization, deps.adminToken);
   if (!check.ok) return null;
+  deps.failures.succeeded(request.ip);
   return { viewer: { csrf: null, name: nameOf(check.principal) }, session: null, sessionId: null };
 }
 

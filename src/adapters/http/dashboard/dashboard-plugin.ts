@@ -2,12 +2,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { checkApiToken } from '../../../app/api-tokens.js';
 import { CampaignActionError, campaignAction } from '../../../app/campaign-actions.js';
 import { queueOneOffMessage } from '../../../app/queue-one-off-message.js';
-import { RateLimiter } from '../api/rate-limit.js';
 import { campaignPage } from './campaign-page.js';
 import { contactPage } from './contact-page.js';
 import { DASHBOARD_CSS } from './dashboard-css.js';
 import type { DashboardDeps } from './dashboard-deps.js';
-import { authenticate, redirectToLogin, sameOrigin, type Authenticated } from './dashboard-auth.js';
+import { authenticate, redirectToLogin, sameOrigin, type Authenticated, type LockedOut } from './dashboard-auth.js';
 import { errorIndexPage, errorPage, findEntryForLabel } from './error-pages.js';
 import { findContactByQuery } from './find-contact.js';
 import { positiveInt } from './format.js';
@@ -37,9 +36,10 @@ const LOGIN_REFUSALS = {
  */
 export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) => {
   const sessions = new SessionStore();
-  // Guessing a token through the form: ten tries at once per client address, then one every 6 s.
-  const signIns = new RateLimiter(deps.clock, { perSecond: 1 / 6, burst: 10 });
-  const auth = { store: deps.store, clock: deps.clock, adminToken: deps.adminToken, sessions };
+  // Guessing a token, through the form or as a bearer token, spends the address's tries, which the
+  // REST API shares (ten at once, then one every 6 s by default).
+  const failures = app.pacerAuthFailures;
+  const auth = { store: deps.store, clock: deps.clock, adminToken: deps.adminToken, sessions, failures };
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -54,11 +54,13 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
   const page = (handler: PageHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
     const who = await authenticate(request, auth);
     if (who === null) return redirectToLogin(request, reply);
+    if ('lockedOutFor' in who) return lockedOutPage(reply, who);
     return handler(request, reply, who.viewer);
   };
   const action = (handler: ActionHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
     const who = await authenticate(request, auth);
     if (who === null) return redirectToLogin(request, reply);
+    if ('lockedOutFor' in who) return lockedOutPage(reply, who);
     const form = formOf(request);
     const refusal = csrfRefusal(request, who, form);
     if (refusal !== null) {
@@ -72,16 +74,17 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
 
   app.get('/login', async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>)['next']);
-    if ((await authenticate(request, auth))?.session) return reply.code(303).header('location', next).send();
+    const who = await authenticate(request, auth);
+    if (who !== null && 'session' in who && who.session !== null) return reply.code(303).header('location', next).send();
     return sendPage(reply, 200, layout('Sign in', null, loginPage(next, null)));
   });
   app.post('/login', async (request, reply) => {
     const form = formOf(request);
     const next = safeNext(form['next']);
     if (!sameOrigin(request)) return sendPage(reply, 403, layout('Sign in', null, loginPage(next, 'Sign-in refused: the form was not sent from this server.')));
-    const admission = signIns.admit(request.ip);
-    if (!admission.ok) {
-      return sendPage(reply.header('retry-after', String(admission.retryAfterSeconds)), 429, layout('Sign in', null, loginPage(next, `Too many sign-in attempts from this address; try again in ${admission.retryAfterSeconds} s.`)));
+    const lockout = failures.attempt(request.ip, 'sign_in');
+    if (!lockout.ok) {
+      return sendPage(reply.header('retry-after', String(lockout.retryAfterSeconds)), 429, layout('Sign in', null, loginPage(next, `Too many sign-in attempts from this address; try again in ${lockout.retryAfterSeconds} s.`)));
     }
     const token = (form['token'] ?? '').trim();
     const check = await checkApiToken(deps.store, token === '' ? undefined : `Bearer ${token}`, deps.adminToken);
@@ -89,11 +92,13 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
       request.log.info({ reason: check.reason }, 'dashboard sign-in refused');
       return sendPage(reply, 401, layout('Sign in', null, loginPage(next, LOGIN_REFUSALS[check.reason])));
     }
+    failures.succeeded(request.ip);
     const { id } = sessions.create(principalFor(check.principal, token), deps.clock.now());
     return reply.code(303).header('set-cookie', sessionCookie(id, request.protocol === 'https')).header('location', next).send();
   });
   app.post('/logout', action(async (request, reply) => {
-    sessions.delete((await authenticate(request, auth))?.sessionId ?? undefined);
+    const who = await authenticate(request, auth);
+    sessions.delete(who !== null && 'sessionId' in who ? (who.sessionId ?? undefined) : undefined);
     return reply.code(303).header('set-cookie', clearedCookie()).header('location', '/login').send();
   }));
 
@@ -176,6 +181,10 @@ function replyNotice(value: unknown): string | null {
   return m[1] === 'send'
     ? `Reply queued: the dispatcher sends it next (${m[2] ?? ''}).`
     : `Reply queued, but the decision right now is ${m[1] ?? ''} (${m[2] ?? ''}); see the conversation below.`;
+}
+
+function lockedOutPage(reply: FastifyReply, who: LockedOut): FastifyReply {
+  return sendPage(reply.header('retry-after', String(who.lockedOutFor)), 429, layout('Too many attempts', null, html`<p class="error">Too many failed sign-ins from this address; try again in ${who.lockedOutFor} s.</p>`));
 }
 
 function formOf(request: FastifyRequest): Form {

@@ -29,6 +29,12 @@ describe('dashboard sessions', () => {
     expect(readCookie(undefined, 'pacer_session')).toBeUndefined();
   });
 
+  it('reads a cookie that is not valid percent-encoding as no cookie', () => {
+    expect(readCookie('pacer_session=%E0%A4%A', 'pacer_session')).toBeUndefined();
+    expect(readCookie('pacer_session=%E0%A4%A; pacer_session=xyz', 'pacer_session')).toBeUndefined();
+    expect(readCookie('other=%E0%A4%A; pacer_session=xyz', 'pacer_session')).toBe('xyz');
+  });
+
   it('redirects after sign-in only to a path on this server', () => {
     expect(safeNext('/campaigns/3?heldAfter=10')).toBe('/campaigns/3?heldAfter=10');
     for (const bad of ['//evil.example', 'https://evil.example/', '/\\evil.example', 'campaigns', undefined, 3]) expect(safeNext(bad)).toBe('/');

@@ -69,13 +69,22 @@ export function sameCsrf(presented: unknown, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** A cookie's value; one that is not valid percent-encoding reads as absent (no session), never as a fault. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return decoded(part.slice(eq + 1).trim());
   }
   return undefined;
+}
+
+function decoded(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 export function sessionCookie(id: string, secure: boolean): string {
