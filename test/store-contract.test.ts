@@ -206,7 +206,10 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     };
     const id = await store.createCampaign(input, T0);
     expect(await store.setCampaignStatus(id, 'paused', 'cap share 40% over 1000 sends', T0 + 5)).toBe(true);
-    expect(await store.getCampaign(id)).toEqual({ ...input, id, status: 'paused', pauseReason: 'cap share 40% over 1000 sends', createdAt: T0, updatedAt: T0 + 5 });
+    expect(await store.getCampaign(id)).toEqual({ ...input, id, frequencyCap: null, status: 'paused', pauseReason: 'cap share 40% over 1000 sends', createdAt: T0, updatedAt: T0 + 5 });
     expect(await store.getCampaign(id + 1000)).toBeNull();
+    const capped: CampaignInput = { ...input, name: 'Capped', frequencyCap: { max: 3, windowMs: 14 * 24 * HOUR } };
+    const cappedId = await store.createCampaign(capped, T0);
+    expect(await store.getCampaign(cappedId)).toMatchObject({ name: 'Capped', frequencyCap: { max: 3, windowMs: 14 * 24 * HOUR } });
   });
 });
