@@ -30,7 +30,13 @@ function positiveInt(flag: string, text: string | undefined, fallback: number, m
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { quick: { type: 'boolean', default: false }, list: { type: 'boolean', default: false }, rounds: { type: 'string' }, warmup: { type: 'string' }, help: { type: 'boolean', default: false } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      warmup: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
   });
   if (values.help) {
     console.log(USAGE);
@@ -61,12 +67,19 @@ async function main(): Promise<number> {
         rounds: values.rounds === undefined ? Math.min(rounds, heavy && quick ? 1 : (bench.maxRounds ?? rounds)) : rounds,
         warmup: values.warmup === undefined ? Math.min(warmup, heavy && quick ? 0 : (bench.maxWarmup ?? warmup)) : warmup,
       };
-      const sides = await runBenchmark(bench, { quick, ...shape, beforeSample, onSample: (_s, _r, _v, warm) => process.stdout.write(warm ? '·' : '.') });
+      const sides = await runBenchmark(bench, {
+        quick,
+        ...shape,
+        beforeSample,
+        onSample: (_s, _r, _v, warm) => process.stdout.write(warm ? '·' : '.'),
+      });
       const r = toResult(bench, sides, { ...shape, quick, date, machine, loadAverage });
       results.push(r);
       const verdict = r.meetsTarget === null ? '' : r.meetsTarget ? ', meets target' : ', BELOW TARGET';
-      console.log(` pacer ${formatNumber(r.pacer.median)} ${r.unit} (${formatNumber(r.pacer.min)}–${formatNumber(r.pacer.max)}), ` +
-        `reference ${formatNumber(r.reference.median)} ${r.unit}, ratio ${formatNumber(r.ratio * 100)} %${verdict}`);
+      console.log(
+        ` pacer ${formatNumber(r.pacer.median)} ${r.unit} (${formatNumber(r.pacer.min)}–${formatNumber(r.pacer.max)}), ` +
+          `reference ${formatNumber(r.reference.median)} ${r.unit}, ratio ${formatNumber(r.ratio * 100)} %${verdict}`,
+      );
     } catch (err) {
       failures.push(bench.name);
       console.log(' FAILED');

@@ -30,7 +30,10 @@ describe.each(BACKENDS)('REST API: authentication, rate limit, token storage ($n
     const second = await createApiToken(rig.store, 'to revoke', T0);
     expect((await rig.call('GET', '/api/v1/templates', { token: second.token })).status).toBe(200);
     expect(await rig.store.revokeApiToken(second.id, T0 + 1)).toBe(true);
-    expect(await rig.call('GET', '/api/v1/templates', { token: second.token })).toMatchObject({ status: 401, json: { error: 'unauthorized', message: 'this API token was revoked' } });
+    expect(await rig.call('GET', '/api/v1/templates', { token: second.token })).toMatchObject({
+      status: 401,
+      json: { error: 'unauthorized', message: 'this API token was revoked' },
+    });
     expect((await rig.call('GET', '/api/v1/templates')).status).toBe(200);
   });
 

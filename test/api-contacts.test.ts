@@ -6,11 +6,23 @@ import { HOUR, iso, MINUTE } from '../src/core/time.js';
 import { body, startApi, T0, type ApiRig } from './api-harness.js';
 import { BACKENDS } from './store-backends.js';
 
-interface Page { items: Array<{ id: number; phoneE164: string }>; next: string | null }
-interface Explain { contact: string; categories: Record<string, { kind: string; reason: string; until: string | null; explanation: string }> }
+interface Page {
+  items: Array<{ id: number; phoneE164: string }>;
+  next: string | null;
+}
+interface Explain {
+  contact: string;
+  categories: Record<string, { kind: string; reason: string; until: string | null; explanation: string }>;
+}
 
 async function seedContacts(rig: ApiRig, count: number): Promise<number[]> {
-  const records = Array.from({ length: count }, (_, i) => ({ phoneE164: `+4477009001${String(i).padStart(2, '0')}`, name: `C${i}`, tags: ['vip'], attributes: { city: 'Leeds' }, consent: { marketing: true, utility: true } }));
+  const records = Array.from({ length: count }, (_, i) => ({
+    phoneE164: `+4477009001${String(i).padStart(2, '0')}`,
+    name: `C${i}`,
+    tags: ['vip'],
+    attributes: { city: 'Leeds' },
+    consent: { marketing: true, utility: true },
+  }));
   return (await importContactRecords(rig.store, records, 'test-import', DEFAULT_POLICY, T0 - HOUR)).ids;
 }
 
@@ -38,8 +50,15 @@ describe.each(BACKENDS)('REST API: contacts ($name)', (backend) => {
     const bad = await rig.call('GET', '/api/v1/contacts?limit=0&after=abc');
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ error: 'invalid_query' });
-    expect(body<{ issues: Array<{ path: string }> }>(bad).issues.map((i) => i.path).sort()).toEqual(['after', 'limit']);
-    expect(await rig.call('GET', '/api/v1/contacts/abc')).toMatchObject({ status: 400, json: { error: 'invalid_params', issues: [{ path: 'id' }] } });
+    expect(
+      body<{ issues: Array<{ path: string }> }>(bad)
+        .issues.map((i) => i.path)
+        .sort(),
+    ).toEqual(['after', 'limit']);
+    expect(await rig.call('GET', '/api/v1/contacts/abc')).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_params', issues: [{ path: 'id' }] },
+    });
   });
 
   it('shows one contact with its consent, and 404 for an unknown id', async () => {
@@ -47,16 +66,30 @@ describe.each(BACKENDS)('REST API: contacts ($name)', (backend) => {
     const [id] = await seedContacts(rig, 1);
     const one = await rig.call('GET', `/api/v1/contacts/${id}`);
     expect(one.json).toMatchObject({
-      id, phoneE164: '+447700900100', name: 'C0', tags: ['vip'], attributes: { city: 'Leeds' }, createdAt: iso(T0 - HOUR),
+      id,
+      phoneE164: '+447700900100',
+      name: 'C0',
+      tags: ['vip'],
+      attributes: { city: 'Leeds' },
+      createdAt: iso(T0 - HOUR),
       consent: { marketing: { status: 'granted', source: 'test-import' }, utility: { status: 'granted' } },
     });
-    expect(await rig.call('GET', '/api/v1/contacts/999999')).toMatchObject({ status: 404, json: { error: 'not_found', message: 'contact 999999 does not exist' } });
+    expect(await rig.call('GET', '/api/v1/contacts/999999')).toMatchObject({
+      status: 404,
+      json: { error: 'not_found', message: 'contact 999999 does not exist' },
+    });
   });
 
   it('explains each category: kind, reason, until (ISO) and the sentence, with a masked contact', async () => {
     const rig = await startApi(backend);
     const [id = -1] = await seedContacts(rig, 1);
-    await applyContactEvents(rig.store, id, [{ type: 'status', id: 'w1:failed', at: T0 - MINUTE, messageId: 'w1', status: 'failed', category: 'marketing', errorCode: 131049 }], DEFAULT_POLICY, T0);
+    await applyContactEvents(
+      rig.store,
+      id,
+      [{ type: 'status', id: 'w1:failed', at: T0 - MINUTE, messageId: 'w1', status: 'failed', category: 'marketing', errorCode: 131049 }],
+      DEFAULT_POLICY,
+      T0,
+    );
     const r = await rig.call('GET', `/api/v1/contacts/${id}/explain`);
     expect(r.status).toBe(200);
     const e = body<Explain>(r);
@@ -70,28 +103,52 @@ describe.each(BACKENDS)('REST API: contacts ($name)', (backend) => {
   it('records a consent change in the history and the contact state, visible in explain and the timeline', async () => {
     const rig = await startApi(backend);
     const [id] = await seedContacts(rig, 1);
-    const r = await rig.call('POST', `/api/v1/contacts/${id}/consent`, { body: { category: 'marketing', status: 'revoked', source: 'unsubscribe-page', evidence: 'form 42' } });
-    expect(r).toMatchObject({ status: 200, json: { recorded: { category: 'marketing', status: 'revoked', source: 'unsubscribe-page', evidence: 'form 42', at: iso(T0) }, current: { status: 'revoked' } } });
+    const r = await rig.call('POST', `/api/v1/contacts/${id}/consent`, {
+      body: { category: 'marketing', status: 'revoked', source: 'unsubscribe-page', evidence: 'form 42' },
+    });
+    expect(r).toMatchObject({
+      status: 200,
+      json: {
+        recorded: { category: 'marketing', status: 'revoked', source: 'unsubscribe-page', evidence: 'form 42', at: iso(T0) },
+        current: { status: 'revoked' },
+      },
+    });
     expect(body<Explain>(await rig.call('GET', `/api/v1/contacts/${id}/explain`)).categories['marketing']).toMatchObject({ kind: 'skip' });
     const history = await rig.store.consentHistory(id ?? -1);
     expect(history).toHaveLength(3);
-    expect(history).toContainEqual(expect.objectContaining({ category: 'marketing', status: 'revoked', source: 'unsubscribe-page', evidence: 'form 42', at: T0 }));
+    expect(history).toContainEqual(
+      expect.objectContaining({ category: 'marketing', status: 'revoked', source: 'unsubscribe-page', evidence: 'form 42', at: T0 }),
+    );
     const timeline = await rig.call('GET', `/api/v1/contacts/${id}/timeline?limit=10`);
-    expect(body<{ items: unknown[] }>(timeline).items[0]).toEqual({ type: 'consent', at: iso(T0), category: 'marketing', status: 'revoked', source: 'unsubscribe-page' });
+    expect(body<{ items: unknown[] }>(timeline).items[0]).toEqual({
+      type: 'consent',
+      at: iso(T0),
+      category: 'marketing',
+      status: 'revoked',
+      source: 'unsubscribe-page',
+    });
     expect(await rig.call('GET', '/api/v1/contacts/424242/timeline')).toMatchObject({ status: 404 });
   });
 
   it('refuses an invalid consent body naming each field, and a body that is not JSON', async () => {
     const rig = await startApi(backend);
     const [id] = await seedContacts(rig, 1);
-    const bad = await rig.call('POST', `/api/v1/contacts/${id}/consent`, { body: { category: 'promotions', status: 'granted', source: '' } });
+    const bad = await rig.call('POST', `/api/v1/contacts/${id}/consent`, {
+      body: { category: 'promotions', status: 'granted', source: '' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ error: 'invalid_body' });
-    expect(body<{ issues: Array<{ path: string; message: string }> }>(bad).issues.map((i) => i.path).sort()).toEqual(['category', 'source']);
+    expect(
+      body<{ issues: Array<{ path: string; message: string }> }>(bad)
+        .issues.map((i) => i.path)
+        .sort(),
+    ).toEqual(['category', 'source']);
     const notJson = await rig.call('POST', `/api/v1/contacts/${id}/consent`, { raw: '{"category": "utility",' });
     expect(notJson).toMatchObject({ status: 400, json: { error: 'invalid_json' } });
     const noBody = await rig.call('POST', `/api/v1/contacts/${id}/consent`);
     expect(noBody).toMatchObject({ status: 400, json: { error: 'invalid_body', issues: [{ path: '(root)' }] } });
-    expect(await rig.call('POST', `/api/v1/contacts/999/consent`, { body: { category: 'utility', status: 'granted', source: 'x' } })).toMatchObject({ status: 404 });
+    expect(
+      await rig.call('POST', `/api/v1/contacts/999/consent`, { body: { category: 'utility', status: 'granted', source: 'x' } }),
+    ).toMatchObject({ status: 404 });
   });
 });

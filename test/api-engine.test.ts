@@ -20,32 +20,51 @@ describe.each(BACKENDS)('REST API inside the engine ($name)', (backend) => {
     const clock = new VirtualClock(Date.UTC(2026, 2, 2, 8, 0, 0));
     let sim!: Simulator;
     const engine = await startEngine({
-      store, clock, policy: DEFAULT_POLICY, random: () => 0.5,
+      store,
+      clock,
+      policy: DEFAULT_POLICY,
+      random: () => 0.5,
       http: { host: '127.0.0.1', port: 0, appSecrets: [SECRET], verifyToken: null, mode: 'production' },
       worker: { owner: 'api-engine', mps: 20 },
       api: { adminToken: ADMIN, phoneNumberId: PHONE_NUMBER_ID },
       cloudApi: async (url) => {
-        sim = await startSimulator({ seed: 3, population: { size: 20 }, appSecret: SECRET, phoneNumberId: PHONE_NUMBER_ID, callbackUrl: `${url}/webhooks/whatsapp` }, { clock });
+        sim = await startSimulator(
+          { seed: 3, population: { size: 20 }, appSecret: SECRET, phoneNumberId: PHONE_NUMBER_ID, callbackUrl: `${url}/webhooks/whatsapp` },
+          { clock },
+        );
         return { baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: PHONE_NUMBER_ID, accessToken: sim.config.accessToken };
       },
     });
     try {
       const call = async (method: 'GET' | 'POST', path: string, json?: unknown) => {
         const res = await request(`${engine.url}${path}`, {
-          method, headers: { authorization: `Bearer ${ADMIN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) }, ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+          method,
+          headers: { authorization: `Bearer ${ADMIN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(json === undefined ? {} : { body: JSON.stringify(json) }),
         });
         const text = await res.body.text();
-        return { status: res.statusCode, text, json: (res.headers['content-type'] ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : null };
+        return {
+          status: res.statusCode,
+          text,
+          json: (res.headers['content-type'] ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : null,
+        };
       };
       // Simulated numbers are random digits: take one that is a valid number in its country.
       const user = sim.users.find((u) => parsePhoneNumberFromString(`+${u.phone}`)?.isValid() === true);
       if (user === undefined) throw new Error('no simulated user');
-      const queued = await call('POST', '/api/v1/messages', { to: `+${user.phone}`, category: 'utility', template: { name: 'order_update', language: 'en_US' } });
+      const queued = await call('POST', '/api/v1/messages', {
+        to: `+${user.phone}`,
+        category: 'utility',
+        template: { name: 'order_update', language: 'en_US' },
+      });
       expect(queued.status, queued.text).toBe(202);
       const contactId = Number(queued.json?.['contactId']);
       // Consent first: without it the decision skips utility too.
       expect(queued.json?.['decision']).toMatchObject({ kind: 'skip' });
-      expect((await call('POST', `/api/v1/contacts/${contactId}/consent`, { category: 'utility', status: 'granted', source: 'api-test' })).status).toBe(200);
+      expect(
+        (await call('POST', `/api/v1/contacts/${contactId}/consent`, { category: 'utility', status: 'granted', source: 'api-test' }))
+          .status,
+      ).toBe(200);
       await engine.tick();
       await sim.advance(5 * MINUTE);
       await engine.pump.drain();

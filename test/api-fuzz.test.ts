@@ -14,25 +14,42 @@ const sqlite = BACKENDS.find((b) => b.name === 'sqlite');
 if (sqlite === undefined) throw new Error('sqlite backend expected');
 
 /** Bodies near the real ones (right keys, wrong values) and far from them (any JSON at all). */
-const nearMessage = fc.record({
-  to: fc.oneof(fc.constantFrom('+447700900123', '447700900123', '', '+1', 'x'.repeat(300)), fc.string(), fc.integer(), fc.constant(null)),
-  template: fc.oneof(fc.record({ name: fc.string(), language: fc.string() }, { requiredKeys: [] }), fc.string(), fc.constant(null)),
-  text: fc.oneof(fc.string({ maxLength: 5000 }), fc.integer()),
-  category: fc.oneof(fc.constantFrom('utility', 'marketing', 'authentication', 'service', 'spam'), fc.integer()),
-  idempotencyKey: fc.oneof(fc.string(), fc.constant(''), fc.integer()),
-}, { requiredKeys: [] });
-const nearConsent = fc.record({
-  category: fc.oneof(fc.constantFrom('marketing', 'utility', 'nope'), fc.integer()),
-  status: fc.oneof(fc.constantFrom('granted', 'revoked', 'maybe'), fc.boolean()),
-  source: fc.oneof(fc.string(), fc.constant(null)),
-  evidence: fc.oneof(fc.string(), fc.integer()),
-  at: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.string(), fc.integer()),
-}, { requiredKeys: [] });
-const nearReplay = fc.record({ ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.string())), fc.string()), all: fc.oneof(fc.boolean(), fc.string()) }, { requiredKeys: [] });
-const anyBody = fc.oneof(fc.jsonValue(), fc.string().map((s) => ({ raw: s })));
+const nearMessage = fc.record(
+  {
+    to: fc.oneof(fc.constantFrom('+447700900123', '447700900123', '', '+1', 'x'.repeat(300)), fc.string(), fc.integer(), fc.constant(null)),
+    template: fc.oneof(fc.record({ name: fc.string(), language: fc.string() }, { requiredKeys: [] }), fc.string(), fc.constant(null)),
+    text: fc.oneof(fc.string({ maxLength: 5000 }), fc.integer()),
+    category: fc.oneof(fc.constantFrom('utility', 'marketing', 'authentication', 'service', 'spam'), fc.integer()),
+    idempotencyKey: fc.oneof(fc.string(), fc.constant(''), fc.integer()),
+  },
+  { requiredKeys: [] },
+);
+const nearConsent = fc.record(
+  {
+    category: fc.oneof(fc.constantFrom('marketing', 'utility', 'nope'), fc.integer()),
+    status: fc.oneof(fc.constantFrom('granted', 'revoked', 'maybe'), fc.boolean()),
+    source: fc.oneof(fc.string(), fc.constant(null)),
+    evidence: fc.oneof(fc.string(), fc.integer()),
+    at: fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.string(),
+      fc.integer(),
+    ),
+  },
+  { requiredKeys: [] },
+);
+const nearReplay = fc.record(
+  { ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.string())), fc.string()), all: fc.oneof(fc.boolean(), fc.string()) },
+  { requiredKeys: [] },
+);
+const anyBody = fc.oneof(
+  fc.jsonValue(),
+  fc.string().map((s) => ({ raw: s })),
+);
 
 async function send(rig: ApiRig, url: string, body: unknown): Promise<Reply> {
-  if (typeof body === 'object' && body !== null && 'raw' in body && typeof body.raw === 'string') return rig.call('POST', url, { raw: body.raw });
+  if (typeof body === 'object' && body !== null && 'raw' in body && typeof body.raw === 'string')
+    return rig.call('POST', url, { raw: body.raw });
   return rig.call('POST', url, { body });
 }
 
@@ -64,10 +81,13 @@ describe('REST API under hostile bodies', () => {
       { url: '/api/v1/webhooks/quarantine/replay', body: fc.oneof(nearReplay, anyBody) },
     ];
     for (const route of routes) {
-      await fc.assert(fc.asyncProperty(route.body, async (body) => {
-        rig.clock.t += 60_000; // keep the token's rate-limit bucket full
-        expectClearRefusalOrSuccess(await send(rig, route.url, body), route.url);
-      }), { numRuns: 40, seed: 4711 });
+      await fc.assert(
+        fc.asyncProperty(route.body, async (body) => {
+          rig.clock.t += 60_000; // keep the token's rate-limit bucket full
+          expectClearRefusalOrSuccess(await send(rig, route.url, body), route.url);
+        }),
+        { numRuns: 40, seed: 4711 },
+      );
     }
     // Still serving afterwards.
     expect((await rig.call('GET', '/api/v1/templates')).status).toBe(200);
@@ -75,11 +95,14 @@ describe('REST API under hostile bodies', () => {
 
   it('answers hostile query strings on the listing routes with a clear 4xx', async () => {
     const rig = await startApi(sqlite);
-    await fc.assert(fc.asyncProperty(fc.string(), fc.string(), async (limit, after) => {
-      rig.clock.t += 60_000;
-      const r = await rig.call('GET', `/api/v1/contacts?limit=${encodeURIComponent(limit)}&after=${encodeURIComponent(after)}`);
-      expectClearRefusalOrSuccess(r, `limit=${limit} after=${after}`);
-    }), { numRuns: 60, seed: 4712 });
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.string(), async (limit, after) => {
+        rig.clock.t += 60_000;
+        const r = await rig.call('GET', `/api/v1/contacts?limit=${encodeURIComponent(limit)}&after=${encodeURIComponent(after)}`);
+        expectClearRefusalOrSuccess(r, `limit=${limit} after=${after}`);
+      }),
+      { numRuns: 60, seed: 4712 },
+    );
   });
 });
 
@@ -90,7 +113,12 @@ describe('REST API body limit', () => {
     const origin = await rig.listen();
     const auth = { authorization: `Bearer ${rig.token}`, 'content-type': 'application/json' };
     // Declares 8 MB and sends a few bytes: the answer comes without the body ever arriving.
-    const declared = await rawPost(origin, { ...auth, 'content-length': String(8 * 1024 * 1024) }, [Buffer.from('{"to":')], '/api/v1/messages');
+    const declared = await rawPost(
+      origin,
+      { ...auth, 'content-length': String(8 * 1024 * 1024) },
+      [Buffer.from('{"to":')],
+      '/api/v1/messages',
+    );
     expect(declared.status).toBe(413);
     const chunk = Buffer.alloc(256 * 1024, 0x61);
     const chunks = Array.from({ length: 256 }, () => chunk); // 64 MB, never all sent
@@ -104,19 +132,35 @@ describe('REST API body limit', () => {
 describe('segment filter language under hostile definitions', () => {
   it('refuses with an error naming the field, or parses into a filter that never throws', () => {
     const state = EMPTY_CONTACT_STATE;
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), fc.record({
-      tagsAll: fc.array(fc.string()), tagsAny: fc.anything(), consent: fc.array(fc.string()), engagedWithinDays: fc.oneof(fc.integer(), fc.double()),
-      exclude: fc.array(fc.constantFrom('cooling_off', 'held', 'stopped', 'unreachable', 'asleep')), attributes: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null))),
-    }, { requiredKeys: [] })), (value) => {
-      let segment;
-      try {
-        segment = parseSegment(value, 'segment');
-      } catch (error) {
-        expect(error).toBeInstanceOf(Error);
-        expect((error as Error).message).toMatch(/^segment.*: \S/);
-        return;
-      }
-      expect(typeof matchesSegment({ tags: ['vip'], attributes: { country: 'GB' } }, state, segment, T0)).toBe('boolean');
-    }), { numRuns: 500, seed: 4713 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.record(
+            {
+              tagsAll: fc.array(fc.string()),
+              tagsAny: fc.anything(),
+              consent: fc.array(fc.string()),
+              engagedWithinDays: fc.oneof(fc.integer(), fc.double()),
+              exclude: fc.array(fc.constantFrom('cooling_off', 'held', 'stopped', 'unreachable', 'asleep')),
+              attributes: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null))),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        (value) => {
+          let segment;
+          try {
+            segment = parseSegment(value, 'segment');
+          } catch (error) {
+            expect(error).toBeInstanceOf(Error);
+            expect((error as Error).message).toMatch(/^segment.*: \S/);
+            return;
+          }
+          expect(typeof matchesSegment({ tags: ['vip'], attributes: { country: 'GB' } }, state, segment, T0)).toBe('boolean');
+        },
+      ),
+      { numRuns: 500, seed: 4713 },
+    );
   });
 });

@@ -58,7 +58,10 @@ export function body<T>(reply: Reply): T {
   return reply.json as T;
 }
 
-export async function startApi(backend: TestBackend, options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken'>> = {}): Promise<ApiRig> {
+export async function startApi(
+  backend: TestBackend,
+  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken'>> = {},
+): Promise<ApiRig> {
   const place = backend.place();
   const store = place.open();
   await store.migrate();
@@ -68,8 +71,18 @@ export async function startApi(backend: TestBackend, options: Partial<Pick<Opera
   const rig = { replays: 0 } as ApiRig;
   const { rateLimit, ...config } = options;
   const app = await buildApp({
-    store, clock, policy: DEFAULT_POLICY,
-    config: { appSecrets: ['app-secret-for-tests'], verifyToken: 'verify-token-for-tests', mode: 'production', host: '127.0.0.1', adminToken: ADMIN_TOKEN, phoneNumberId: PHONE_NUMBER_ID, ...config },
+    store,
+    clock,
+    policy: DEFAULT_POLICY,
+    config: {
+      appSecrets: ['app-secret-for-tests'],
+      verifyToken: 'verify-token-for-tests',
+      mode: 'production',
+      host: '127.0.0.1',
+      adminToken: ADMIN_TOKEN,
+      phoneNumberId: PHONE_NUMBER_ID,
+      ...config,
+    },
     logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
     onReplay: () => void rig.replays++,
     rateLimit,
@@ -78,7 +91,12 @@ export async function startApi(backend: TestBackend, options: Partial<Pick<Opera
   onTestFinished(() => app.close());
   const { token } = await createApiToken(store, 'tests', T0);
   return Object.assign(rig, {
-    store, place, app, token, clock, routes,
+    store,
+    place,
+    app,
+    token,
+    clock,
+    routes,
     listen: () => app.listen({ host: '127.0.0.1', port: 0 }),
     logText: () => lines.join(''),
     call: async (method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<Reply> => {

@@ -4,23 +4,48 @@ import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { body, PHONE_NUMBER_ID, startApi, T0 } from './api-harness.js';
 import { BACKENDS } from './store-backends.js';
 
-interface Issues { error: string; issues: Array<{ path: string; message: string }> }
+interface Issues {
+  error: string;
+  issues: Array<{ path: string; message: string }>;
+}
 
 describe.each(BACKENDS)('REST API: one-off messages ($name)', (backend) => {
   it('queues a template message like pacer send and returns the current decision; the same key queues once', async () => {
     const rig = await startApi(backend);
-    await importContactRecords(rig.store, [{ phoneE164: '+447911123456', name: null, tags: [], attributes: {}, consent: { utility: true } }], 'test', DEFAULT_POLICY, T0 - 1000);
-    const message = { to: '+44 7911 123456', category: 'utility', template: { name: 'order_update', language: 'en_GB' }, idempotencyKey: 'order-42' };
+    await importContactRecords(
+      rig.store,
+      [{ phoneE164: '+447911123456', name: null, tags: [], attributes: {}, consent: { utility: true } }],
+      'test',
+      DEFAULT_POLICY,
+      T0 - 1000,
+    );
+    const message = {
+      to: '+44 7911 123456',
+      category: 'utility',
+      template: { name: 'order_update', language: 'en_GB' },
+      idempotencyKey: 'order-42',
+    };
     const first = await rig.call('POST', '/api/v1/messages', { body: message });
     expect(first.status).toBe(202);
-    expect(first.json).toMatchObject({ queued: true, idempotencyKey: 'order-42', category: 'utility', decision: { kind: 'send', until: null } });
+    expect(first.json).toMatchObject({
+      queued: true,
+      idempotencyKey: 'order-42',
+      category: 'utility',
+      decision: { kind: 'send', until: null },
+    });
     expect(first.text).not.toContain('7911123456');
     const contactId = body<{ contactId: number }>(first).contactId;
     expect(await rig.store.findContact({ phoneE164: '+447911123456' })).toMatchObject({ id: contactId });
     const again = await rig.call('POST', '/api/v1/messages', { body: message });
     expect(again).toMatchObject({ status: 200, json: { queued: false, idempotencyKey: 'order-42' } });
     const [row] = await rig.store.claimDue({ owner: 't', now: T0, leaseMs: 60_000, limit: 10 });
-    expect(row).toMatchObject({ contactId, campaignId: null, category: 'utility', idempotencyKey: 'order-42', intent: { phoneNumberId: PHONE_NUMBER_ID, template: { name: 'order_update', language: 'en_GB' } } });
+    expect(row).toMatchObject({
+      contactId,
+      campaignId: null,
+      category: 'utility',
+      idempotencyKey: 'order-42',
+      intent: { phoneNumberId: PHONE_NUMBER_ID, template: { name: 'order_update', language: 'en_GB' } },
+    });
   });
 
   it('creates the contact for a new number and generates a key; a service text outside the window is held', async () => {
@@ -49,7 +74,10 @@ describe.each(BACKENDS)('REST API: one-off messages ($name)', (backend) => {
       expect(r.status, JSON.stringify(payload)).toBe(400);
       const b = body<Issues>(r);
       expect(b.error).toBe('invalid_body');
-      expect(b.issues.map((i) => i.path), JSON.stringify(payload)).toEqual(paths);
+      expect(
+        b.issues.map((i) => i.path),
+        JSON.stringify(payload),
+      ).toEqual(paths);
       expect(b.issues.every((i) => i.message.length > 0)).toBe(true);
     }
     expect(await rig.store.outboxTotals()).toMatchObject({ byStatus: { queued: 0 } });

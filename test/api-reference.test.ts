@@ -3,14 +3,43 @@ import { codeLabel, ERROR_CATALOGUE } from '../src/core/error-catalogue/index.js
 import { body, startApi } from './api-harness.js';
 import { BACKENDS } from './store-backends.js';
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; parameters: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }; responses: Record<string, unknown> }>> };
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        parameters: Array<{ name: string; in: string }>;
+        requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+        responses: Record<string, unknown>;
+      }
+    >
+  >;
+};
 
 /** The operations the API promises (a route added later must be documented too: see the equality below). */
 const REQUIRED = [
-  'GET /api/v1/contacts', 'GET /api/v1/contacts/{id}', 'GET /api/v1/contacts/{id}/explain', 'GET /api/v1/contacts/{id}/timeline', 'POST /api/v1/contacts/{id}/consent',
-  'GET /api/v1/errors', 'GET /api/v1/errors/{code}', 'GET /api/v1/templates', 'GET /api/v1/campaigns', 'GET /api/v1/campaigns/{id}',
-  'POST /api/v1/campaigns/{id}/pause', 'POST /api/v1/campaigns/{id}/resume', 'POST /api/v1/campaigns/{id}/cancel', 'POST /api/v1/messages',
-  'GET /api/v1/webhooks/quarantine', 'POST /api/v1/webhooks/quarantine/replay', 'GET /api/v1/diagnose', 'GET /api/v1/openapi.json', 'GET /api/v1/docs',
+  'GET /api/v1/contacts',
+  'GET /api/v1/contacts/{id}',
+  'GET /api/v1/contacts/{id}/explain',
+  'GET /api/v1/contacts/{id}/timeline',
+  'POST /api/v1/contacts/{id}/consent',
+  'GET /api/v1/errors',
+  'GET /api/v1/errors/{code}',
+  'GET /api/v1/templates',
+  'GET /api/v1/campaigns',
+  'GET /api/v1/campaigns/{id}',
+  'POST /api/v1/campaigns/{id}/pause',
+  'POST /api/v1/campaigns/{id}/resume',
+  'POST /api/v1/campaigns/{id}/cancel',
+  'POST /api/v1/messages',
+  'GET /api/v1/webhooks/quarantine',
+  'POST /api/v1/webhooks/quarantine/replay',
+  'GET /api/v1/diagnose',
+  'GET /api/v1/openapi.json',
+  'GET /api/v1/docs',
 ];
 
 describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page ($name)', (backend) => {
@@ -19,13 +48,22 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
     const all = body<{ items: Array<{ code: number; label: string; class: string }> }>(await rig.call('GET', '/api/v1/errors'));
     expect(all.items.map((e) => e.label)).toEqual(ERROR_CATALOGUE.map(codeLabel));
     const cap = await rig.call('GET', '/api/v1/errors/131049');
-    expect(cap).toMatchObject({ status: 200, json: { code: 131049, label: '131049', class: ERROR_CATALOGUE.find((e) => e.code === 131049)?.class } });
+    expect(cap).toMatchObject({
+      status: 200,
+      json: { code: 131049, label: '131049', class: ERROR_CATALOGUE.find((e) => e.code === 131049)?.class },
+    });
     const ranged = ERROR_CATALOGUE.find((e) => e.codeTo !== undefined);
     if (ranged?.codeTo !== undefined) {
-      expect(await rig.call('GET', `/api/v1/errors/${ranged.codeTo}`)).toMatchObject({ status: 200, json: { code: ranged.code, codeTo: ranged.codeTo } });
+      expect(await rig.call('GET', `/api/v1/errors/${ranged.codeTo}`)).toMatchObject({
+        status: 200,
+        json: { code: ranged.code, codeTo: ranged.codeTo },
+      });
     }
     expect(await rig.call('GET', '/api/v1/errors/999999999')).toMatchObject({ status: 404, json: { error: 'unknown_error_code' } });
-    expect(await rig.call('GET', '/api/v1/errors/cap')).toMatchObject({ status: 400, json: { error: 'invalid_params', issues: [{ path: 'code' }] } });
+    expect(await rig.call('GET', '/api/v1/errors/cap')).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_params', issues: [{ path: 'code' }] },
+    });
   });
 
   it('documents every registered route in an OpenAPI 3.1 document, with schemas from the zod validators', async () => {
@@ -34,12 +72,23 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
     expect(r.status).toBe(200);
     const doc = body<Doc>(r);
     expect(doc.openapi).toBe('3.1.0');
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
-    const registered = rig.routes.filter((x) => x.url.startsWith('/api/v1/')).map((x) => `${x.method} ${x.url.replace(/:(\w+)/g, '{$1}')}`).sort();
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    const registered = rig.routes
+      .filter((x) => x.url.startsWith('/api/v1/'))
+      .map((x) => `${x.method} ${x.url.replace(/:(\w+)/g, '{$1}')}`)
+      .sort();
     expect(registered).toEqual(expect.arrayContaining(REQUIRED));
     expect(documented).toEqual(registered);
     const send = doc.paths['/api/v1/messages']?.['post'];
-    expect(Object.keys(send?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual(['category', 'idempotencyKey', 'template', 'text', 'to']);
+    expect(Object.keys(send?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual([
+      'category',
+      'idempotencyKey',
+      'template',
+      'text',
+      'to',
+    ]);
     expect(Object.keys(send?.responses ?? {})).toEqual(expect.arrayContaining(['200', '202', '400', '401', '429', '503']));
     expect(doc.paths['/api/v1/contacts']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['query:limit', 'query:after']);
     expect(doc.paths['/api/v1/contacts/{id}/explain']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id']);

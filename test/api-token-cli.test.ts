@@ -26,7 +26,10 @@ afterEach(() => {
 async function statusWith(token: string): Promise<number> {
   const store = openStore({ dataDir: dir });
   const app = await buildApp({
-    store, clock: { now: () => Date.now() }, policy: DEFAULT_POLICY, logger: false,
+    store,
+    clock: { now: () => Date.now() },
+    policy: DEFAULT_POLICY,
+    logger: false,
     config: { appSecrets: ['s'], verifyToken: null, mode: 'production', host: '127.0.0.1', adminToken: null, phoneNumberId: null },
   });
   try {

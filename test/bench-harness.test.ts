@@ -27,7 +27,12 @@ function fakeBenchmark(pacerMs: number[], referenceMs: number[], ops = 1000) {
     return { ops, extras: { p99: side === 'pacer' ? 2 : 1 } };
   };
   const bench: Benchmark<{ quick: boolean }> = {
-    name: 'fake', row: 'decide', figure: 'fake', against: 'fake', target: 'any', unit: 'ops/s',
+    name: 'fake',
+    row: 'decide',
+    figure: 'fake',
+    against: 'fake',
+    target: 'any',
+    unit: 'ops/s',
     setup: (mode) => {
       events.push(`setup quick=${mode.quick}`);
       return { quick: mode.quick };
@@ -80,7 +85,18 @@ describe('runner', () => {
   it('alternates Pacer and reference, warm-up rounds first, prepares untimed, and times each sample', async () => {
     const fake = fakeBenchmark([10, 20, 10, 40, 10], [5]);
     const result = await runBenchmark(fake.bench, { quick: true, rounds: 3, warmup: 2, clock: fake.clock });
-    expect(fake.calls).toEqual(['pacer', 'reference', 'pacer', 'reference', 'pacer', 'reference', 'pacer', 'reference', 'pacer', 'reference']);
+    expect(fake.calls).toEqual([
+      'pacer',
+      'reference',
+      'pacer',
+      'reference',
+      'pacer',
+      'reference',
+      'pacer',
+      'reference',
+      'pacer',
+      'reference',
+    ]);
     expect(fake.events).toEqual(['setup quick=true', ...Array<string>(10).fill('prepare'), 'teardown']);
     // Warm-up took the first two pacer durations (10, 20); recorded rounds took 10, 40, 10 ms for 1000 ops.
     expect(result.pacer).toEqual({ median: 100_000, min: 25_000, max: 100_000, samples: [100_000, 25_000, 100_000] });
@@ -91,8 +107,16 @@ describe('runner', () => {
 
   it('takes values reported directly (latencies) as they are', async () => {
     const bench: Benchmark<null> = {
-      name: 'latency', row: 'retry-wakeup', figure: 'f', against: 'a', target: 't', unit: 'ms', higherIsBetter: false,
-      setup: () => null, pacer: () => ({ value: 12 }), reference: () => ({ value: 4 }),
+      name: 'latency',
+      row: 'retry-wakeup',
+      figure: 'f',
+      against: 'a',
+      target: 't',
+      unit: 'ms',
+      higherIsBetter: false,
+      setup: () => null,
+      pacer: () => ({ value: 12 }),
+      reference: () => ({ value: 4 }),
     };
     const result = await runBenchmark(bench, { quick: true, rounds: 2, warmup: 0 });
     expect(result.pacer.median).toBe(12);
@@ -102,8 +126,15 @@ describe('runner', () => {
   it('fails on a NaN sample and still tears down', async () => {
     const events: string[] = [];
     const bench: Benchmark<null> = {
-      name: 'broken', row: 'decide', figure: 'f', against: 'a', target: 't', unit: 'ms',
-      setup: () => null, pacer: () => ({ value: Number.NaN }), reference: () => ({ value: 1 }),
+      name: 'broken',
+      row: 'decide',
+      figure: 'f',
+      against: 'a',
+      target: 't',
+      unit: 'ms',
+      setup: () => null,
+      pacer: () => ({ value: Number.NaN }),
+      reference: () => ({ value: 1 }),
       teardown: () => {
         events.push('teardown');
       },
@@ -131,7 +162,9 @@ describe('runner', () => {
 describe('registry', () => {
   it('loads every figure file, each with a unique name and a catalogue row', async () => {
     const all = await loadBenchmarks(FIGURES);
-    expect(all.map((b) => b.name)).toEqual(expect.arrayContaining(['decide', 'reduce-contact', 'status-events-in-order', 'status-events-shuffled']));
+    expect(all.map((b) => b.name)).toEqual(
+      expect.arrayContaining(['decide', 'reduce-contact', 'status-events-in-order', 'status-events-shuffled']),
+    );
     for (const b of all) expect(CATALOGUE.map((r) => r.id)).toContain(b.row);
   });
 
@@ -167,9 +200,20 @@ describe('results and report', () => {
   };
 
   it('replaces results of the benchmarks just run and keeps the others', async () => {
-    const first = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z'), await measured('b', '2026-01-01T00:00:00Z')], { date: '2026-01-01T00:00:00Z', machine: MACHINE, loadAverage: 0.5 });
-    const second = mergeResults(first, [await measured('b', '2026-02-01T00:00:00Z')], { date: '2026-02-01T00:00:00Z', machine: MACHINE, loadAverage: 0.5 });
-    expect(second.results.map((r) => [r.name, r.date])).toEqual([['a', '2026-01-01T00:00:00Z'], ['b', '2026-02-01T00:00:00Z']]);
+    const first = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z'), await measured('b', '2026-01-01T00:00:00Z')], {
+      date: '2026-01-01T00:00:00Z',
+      machine: MACHINE,
+      loadAverage: 0.5,
+    });
+    const second = mergeResults(first, [await measured('b', '2026-02-01T00:00:00Z')], {
+      date: '2026-02-01T00:00:00Z',
+      machine: MACHINE,
+      loadAverage: 0.5,
+    });
+    expect(second.results.map((r) => [r.name, r.date])).toEqual([
+      ['a', '2026-01-01T00:00:00Z'],
+      ['b', '2026-02-01T00:00:00Z'],
+    ]);
     expect(second.date).toBe('2026-02-01T00:00:00Z');
   });
 
@@ -178,7 +222,11 @@ describe('results and report', () => {
     dirs.push(dir);
     const file = path.join(dir, 'results', 'latest.json');
     expect(await readResults(file)).toBeNull();
-    const data = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z')], { date: '2026-01-01T00:00:00Z', machine: MACHINE, loadAverage: 0.5 });
+    const data = mergeResults(null, [await measured('a', '2026-01-01T00:00:00Z')], {
+      date: '2026-01-01T00:00:00Z',
+      machine: MACHINE,
+      loadAverage: 0.5,
+    });
     await writeResults(file, data);
     expect(await readResults(file)).toEqual(data);
     const broken = JSON.parse(await readFile(file, 'utf8')) as { results: Array<{ pacer: unknown }> };
@@ -189,13 +237,20 @@ describe('results and report', () => {
 
   it('renders every catalogue row, measured or not, with machine, stats, ratio and verdict', async () => {
     const other: Machine = { ...MACHINE, cpu: 'Other CPU' };
-    const data = mergeResults(null, [await measured('decide', '2026-03-04T05:06:07Z'), await measured('old', '2026-01-01T00:00:00Z', other)], { date: '2026-03-04T05:06:07Z', machine: MACHINE, loadAverage: 0.5 });
+    const data = mergeResults(
+      null,
+      [await measured('decide', '2026-03-04T05:06:07Z'), await measured('old', '2026-01-01T00:00:00Z', other)],
+      { date: '2026-03-04T05:06:07Z', machine: MACHINE, loadAverage: 0.5 },
+    );
     const md = renderFigures(data);
     expect(md).toContain('Last run: 2026-03-04 on Test CPU, 4 CPUs, Node v20.0.0, linux-x64; 1-minute load average at start 0.5.');
-    expect(md).toContain('| fake (`decide`) | fake | any | 100,000 ops/s (100,000–100,000); p99 2 | 200,000 ops/s (200,000–200,000); p99 1 | 50 % | **no** |');
+    expect(md).toContain(
+      '| fake (`decide`) | fake | any | 100,000 ops/s (100,000–100,000); p99 2 | 200,000 ops/s (200,000–200,000); p99 1 | 50 % | **no** |',
+    );
     expect(md).toContain('¹ `old` was measured on 2026-01-01 on Other CPU');
     const unmeasured = CATALOGUE.filter((r) => r.id !== 'decide');
-    for (const row of unmeasured) expect(md).toContain(`| ${row.figure.replaceAll('|', '\\|')} | ${row.against} | ${row.target} | not yet measured |`);
+    for (const row of unmeasured)
+      expect(md).toContain(`| ${row.figure.replaceAll('|', '\\|')} | ${row.against} | ${row.target} | not yet measured |`);
   });
 
   it('rewrites only the text between the markers', () => {
@@ -203,7 +258,9 @@ describe('results and report', () => {
     const once = replaceBetweenMarkers(doc, 'new table');
     expect(once).toBe(`# Title\n\nprose\n\n${START_MARKER}\nnew table\n${END_MARKER}\n\nmore prose\n`);
     expect(replaceBetweenMarkers(once, 'new table')).toBe(once);
-    expect(() => replaceBetweenMarkers('# no markers', 'x', 'docs/performance.md')).toThrow(/docs\/performance.md: the generated section needs/);
+    expect(() => replaceBetweenMarkers('# no markers', 'x', 'docs/performance.md')).toThrow(
+      /docs\/performance.md: the generated section needs/,
+    );
   });
 });
 

@@ -28,7 +28,10 @@ describe('load generator', () => {
   it('sends exactly maxRequests requests, each built from its index, and reports rate and latency', async () => {
     seen.length = 0;
     const result = await generateLoad({
-      origin, connections: 4, maxRequests: 200, maxDurationMs: 20_000,
+      origin,
+      connections: 4,
+      maxRequests: 200,
+      maxDurationMs: 20_000,
       request: (i) => ({ path: '/ok', headers: { 'content-type': 'text/plain' }, body: `req-${i}` }),
     });
     expect(result).toMatchObject({ requests: 200, ok: 200, failed: 0, firstError: null });
@@ -41,7 +44,10 @@ describe('load generator', () => {
     let now = 0;
     // Each request "takes" 10 ms of the injected clock, so a 50 ms bound lets about five through per connection.
     const result = await generateLoad({
-      origin, connections: 1, maxRequests: 1_000_000, maxDurationMs: 50,
+      origin,
+      connections: 1,
+      maxRequests: 1_000_000,
+      maxDurationMs: 50,
       request: () => {
         now += 10;
         return { path: '/ok' };
@@ -52,12 +58,20 @@ describe('load generator', () => {
   });
 
   it('counts error responses as failures and names the first', async () => {
-    const result = await generateLoad({ origin, connections: 2, maxRequests: 10, maxDurationMs: 20_000, request: () => ({ path: '/fail' }) });
+    const result = await generateLoad({
+      origin,
+      connections: 2,
+      maxRequests: 10,
+      maxDurationMs: 20_000,
+      request: () => ({ path: '/fail' }),
+    });
     expect(result).toMatchObject({ requests: 10, ok: 0, failed: 10, firstError: 'HTTP 500 on /fail' });
     expect(result.rate).toBe(0);
   });
 
   it('refuses unbounded settings', async () => {
-    await expect(generateLoad({ origin, connections: 1, maxRequests: 0, maxDurationMs: 10, request: () => ({ path: '/ok' }) })).rejects.toThrow(/must be positive/);
+    await expect(
+      generateLoad({ origin, connections: 1, maxRequests: 0, maxDurationMs: 10, request: () => ({ path: '/ok' }) }),
+    ).rejects.toThrow(/must be positive/);
   });
 });

@@ -10,7 +10,10 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
   it('completes a running campaign once no row can still be sent, and never a paused one', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: 60_000, limit: 2 });
     if (!a || !b) throw new Error('two rows expected');
     await store.complete(a.id, 'w', 'skipped', T0);
@@ -26,7 +29,10 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
   it('keeps a campaign open while an accepted message may still come back failed', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: 60_000, limit: 1 });
     await store.recordIntent(row?.id ?? -1, 'w', T0);
     await store.recordAccepted(row?.id ?? -1, 'w', 'wamid.1', T0);
@@ -38,8 +44,23 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
     const endsAt = T0 + 7 * 86_400_000;
-    const id = await store.createCampaign({ name: 'ends', templateId: seed.templateId, senderId: seed.senderId, segment: {}, scheduledAt: null, endsAt, policyPreset: 'meta', status: 'paused' }, T0);
-    await store.insertOutbox(seed.rows(() => T0).map((r) => ({ ...r, campaignId: id })), T0);
+    const id = await store.createCampaign(
+      {
+        name: 'ends',
+        templateId: seed.templateId,
+        senderId: seed.senderId,
+        segment: {},
+        scheduledAt: null,
+        endsAt,
+        policyPreset: 'meta',
+        status: 'paused',
+      },
+      T0,
+    );
+    await store.insertOutbox(
+      seed.rows(() => T0).map((r) => ({ ...r, campaignId: id })),
+      T0,
+    );
     expect(await store.getCampaign(id)).toMatchObject({ endsAt });
     expect(await completeFinishedCampaigns(store, endsAt - 1)).toEqual([]);
     expect(await completeFinishedCampaigns(store, endsAt)).toEqual([id]);

@@ -14,7 +14,7 @@ afterEach(() => {
 const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 describe.each(BACKENDS)('pacer campaign status: why recipients wait ($name)', (backend) => {
-  it('groups rows deferred by the campaign\'s own frequency cap with until when, in text and JSON', async () => {
+  it("groups rows deferred by the campaign's own frequency cap with until when, in text and JSON", async () => {
     const place = backend.place();
     const dir = mkdtempSync(path.join(tmpdir(), 'pacer-waiting-'));
     try {
@@ -38,8 +38,13 @@ describe.each(BACKENDS)('pacer campaign status: why recipients wait ($name)', (b
       const now = Date.now();
       const [a, b] = await store.claimDue({ owner: 't', now: now + 1000, leaseMs: HOUR, limit: 2 });
       if (a === undefined || b === undefined) throw new Error('two rows expected');
-      for (const [row, until] of [[a, now + 6 * DAY], [b, now + 7 * DAY]] as const) {
-        await store.appendDecisions([{ outboxId: row.id, contactId: row.contactId, kind: 'defer', reason: 'frequency_cap', explanation: 'cap', until, at: now }]);
+      for (const [row, until] of [
+        [a, now + 6 * DAY],
+        [b, now + 7 * DAY],
+      ] as const) {
+        await store.appendDecisions([
+          { outboxId: row.id, contactId: row.contactId, kind: 'defer', reason: 'frequency_cap', explanation: 'cap', until, at: now },
+        ]);
         await store.reschedule(row.id, 't', { status: 'queued', until, capAttempt: false, errorCode: null }, now);
       }
       await store.close();
@@ -49,10 +54,18 @@ describe.each(BACKENDS)('pacer campaign status: why recipients wait ($name)', (b
       expect(status.out).toContain(`      2  Deferred by your frequency cap, until ${minute(now + 6 * DAY)} to ${minute(now + 7 * DAY)}`);
       expect(status.out).toMatch(/ {6}1 {2}Waiting to be sent, due \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
       expect(status.out).toContain("Frequency cap: 1 per 7 days (this campaign's own)");
-      const json = JSON.parse((await run('campaign', 'status', String(id), '--json')).out) as { outcomes: unknown[]; frequencyCapInEffect: unknown };
+      const json = JSON.parse((await run('campaign', 'status', String(id), '--json')).out) as {
+        outcomes: unknown[];
+        frequencyCapInEffect: unknown;
+      };
       expect(json.frequencyCapInEffect).toEqual({ cap: { max: 1, windowMs: 7 * DAY }, from: 'campaign' });
       expect(json.outcomes).toContainEqual({
-        key: 'deferred:frequency_cap', outcome: 'deferred', label: 'Deferred by your frequency cap', errorClass: null, count: 2, codes: [],
+        key: 'deferred:frequency_cap',
+        outcome: 'deferred',
+        label: 'Deferred by your frequency cap',
+        errorClass: null,
+        count: 2,
+        codes: [],
         until: { first: new Date(now + 6 * DAY).toISOString(), last: new Date(now + 7 * DAY).toISOString() },
       });
     } finally {

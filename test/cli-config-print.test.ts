@@ -13,7 +13,10 @@ describe('pacer config print', () => {
     process.env.PACER_FREQUENCY_CAP = '4/30d';
     process.env.PACER_CONSENT_REQUIRED = 'marketing';
     process.env.PACER_WORKER_PORT = '4100';
-    for (const args of [['config', 'print'], ['config', 'print', '--json']]) {
+    for (const args of [
+      ['config', 'print'],
+      ['config', 'print', '--json'],
+    ]) {
       const r = await run(...args);
       expect(r.code).toBe(0);
       const printed = JSON.parse(r.out) as { policy: Record<string, unknown>; worker: unknown };

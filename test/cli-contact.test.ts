@@ -17,8 +17,20 @@ beforeEach(async () => {
   const store = openStore({ dataDir: dir });
   await store.migrate();
   const now = Date.now();
-  const { ids } = await importContactRecords(store, [{ phoneE164: '+447700900123', name: 'Priya', tags: [], attributes: {}, consent: { marketing: true, utility: true } }], 'test', DEFAULT_POLICY, now - 3_600_000);
-  await applyContactEvents(store, ids[0] as number, [{ type: 'status', id: 'w1:failed', at: now - 60_000, messageId: 'w1', status: 'failed', category: 'marketing', errorCode: 131049 }], DEFAULT_POLICY, now);
+  const { ids } = await importContactRecords(
+    store,
+    [{ phoneE164: '+447700900123', name: 'Priya', tags: [], attributes: {}, consent: { marketing: true, utility: true } }],
+    'test',
+    DEFAULT_POLICY,
+    now - 3_600_000,
+  );
+  await applyContactEvents(
+    store,
+    ids[0] as number,
+    [{ type: 'status', id: 'w1:failed', at: now - 60_000, messageId: 'w1', status: 'failed', category: 'marketing', errorCode: 131049 }],
+    DEFAULT_POLICY,
+    now,
+  );
   await store.close();
 });
 
@@ -31,7 +43,10 @@ describe('pacer contact explain', () => {
   it('gives, per category, the decision kind, reason and until as JSON', async () => {
     const r = await run('contact', 'explain', '+44 7700 900123', '--json');
     expect(r.code).toBe(0);
-    const body = JSON.parse(r.out) as { contact: string; categories: Record<string, { kind: string; reason: string; until: string | null }> };
+    const body = JSON.parse(r.out) as {
+      contact: string;
+      categories: Record<string, { kind: string; reason: string; until: string | null }>;
+    };
     expect(body.categories.marketing).toMatchObject({ kind: 'defer', reason: 'marketing_cool_off' });
     expect(Date.parse(body.categories.marketing?.until ?? '')).toBeGreaterThan(Date.now() + 23 * 3_600_000);
     expect(body.categories.utility).toMatchObject({ kind: 'send', reason: 'eligible', until: null });
@@ -75,7 +90,10 @@ describe('pacer contact show', () => {
   it('shows consent with its source and the latest events, replies included, with the number masked', async () => {
     const store = openStore({ dataDir: dir });
     const contact = await store.findContact({ phoneE164: '+447700900123' });
-    await store.recordInbound({ contactId: contact?.id ?? -1, wamid: 'in.1', type: 'text', text: 'Where is my order?', at: Date.now() - 1000 }, Date.now());
+    await store.recordInbound(
+      { contactId: contact?.id ?? -1, wamid: 'in.1', type: 'text', text: 'Where is my order?', at: Date.now() - 1000 },
+      Date.now(),
+    );
     await store.close();
     const r = await run('contact', 'show', '+447700900123');
     expect(r.code).toBe(0);
@@ -85,7 +103,11 @@ describe('pacer contact show', () => {
     expect(r.out).toContain('reply (text): "Where is my order?"');
     expect(r.out).toContain('consent marketing granted (test)');
     expect(r.out).not.toContain('7700900123');
-    const body = JSON.parse((await run('contact', 'show', '+447700900123', '--json')).out) as { contact: { phone: string; name: string }; consent: unknown[]; recent: Array<{ what: string }> };
+    const body = JSON.parse((await run('contact', 'show', '+447700900123', '--json')).out) as {
+      contact: { phone: string; name: string };
+      consent: unknown[];
+      recent: Array<{ what: string }>;
+    };
     expect(body.contact).toMatchObject({ name: 'Priya', phone: expect.stringMatching(/^\+44•+123$/) });
     expect(body.consent).toHaveLength(2);
     expect(body.recent[0]?.what).toBe('reply (text): "Where is my order?"');

@@ -12,7 +12,10 @@ describe('pacer demo', () => {
   it('runs a small world through the command line, and refuses a bad audience with exit code 2', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-demo-'));
     for (const audience of ['abc', '99', '1.5']) {
-      expect(await run('demo', '--audience', audience, '--out', dir)).toMatchObject({ code: 2, err: expect.stringContaining('--audience must be a whole number of at least 100') });
+      expect(await run('demo', '--audience', audience, '--out', dir)).toMatchObject({
+        code: 2,
+        err: expect.stringContaining('--audience must be a whole number of at least 100'),
+      });
     }
     const r = await run('demo', '--audience', '300', '--out', dir);
     expect(r.code).toBe(0);
@@ -24,7 +27,13 @@ describe('pacer demo', () => {
   it('takes the flags it is not given from PACER_DEMO_AUDIENCE and PACER_DEMO_DIR, as npm run demo does', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-demo-'));
     const err: string[] = [];
-    const demo = (argv: string[], env: Record<string, string>) => runCli(['demo', ...argv], () => undefined, (t) => err.push(t), env);
+    const demo = (argv: string[], env: Record<string, string>) =>
+      runCli(
+        ['demo', ...argv],
+        () => undefined,
+        (t) => err.push(t),
+        env,
+      );
     expect(await demo([], { PACER_DEMO_AUDIENCE: '99' })).toBe(2);
     expect(err.pop()).toMatch(/PACER_DEMO_AUDIENCE/);
     // A flag wins over the environment.

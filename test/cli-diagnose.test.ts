@@ -37,11 +37,16 @@ async function playedCampaign(capEvery: number): Promise<number> {
     expect(rows).toHaveLength(PHONES.length);
     for (const [i, row] of rows.entries()) {
       const wamid = `wamid.${i}`;
-      await store.appendDecisions([{ outboxId: row.id, contactId: row.contactId, kind: 'send', reason: 'ok', explanation: 'sent', until: null, at }]);
+      await store.appendDecisions([
+        { outboxId: row.id, contactId: row.contactId, kind: 'send', reason: 'ok', explanation: 'sent', until: null, at },
+      ]);
       await store.recordIntent(row.id, 'test', at);
       await store.recordAccepted(row.id, 'test', wamid, at);
       const capped = i % capEvery === 0;
-      await store.appendMessageEvent({ wamid, status: capped ? 'failed' : 'delivered', at, errorCode: capped ? 131049 : null, inboxId: null, outboxId: row.id }, at);
+      await store.appendMessageEvent(
+        { wamid, status: capped ? 'failed' : 'delivered', at, errorCode: capped ? 131049 : null, inboxId: null, outboxId: row.id },
+        at,
+      );
       await store.recordDelivery({ wamid, outboxId: row.id }, capped ? 'failed' : 'delivered', capped ? 131049 : null, at);
     }
   } finally {
@@ -60,7 +65,9 @@ describe('pacer diagnose', () => {
     expect(human.out).toContain('  • 100.0% of failed messages are per-user caps (6 of 6); 20.0% of recipients failed.');
     expect(human.out).toMatch(/What to do: .*cool-off/);
     expect(human.out).toContain('  volume      30 send attempt(s) per day; no sends in the 28 day(s) before to compare with.');
-    expect(human.out).toContain('  scope       30 message(s) to 30 recipient(s) in 30 send attempt(s); 6 recipient(s) (20.0%) had a failure.');
+    expect(human.out).toContain(
+      '  scope       30 message(s) to 30 recipient(s) in 30 send attempt(s); 6 recipient(s) (20.0%) had a failure.',
+    );
     expect(human.out).toContain('  consent     Of 6 affected recipient(s): marketing consent granted 100.0%');
     // Phone numbers never appear in the report.
     expect(human.out).not.toMatch(/4479111234/);
@@ -78,16 +85,27 @@ describe('pacer diagnose', () => {
       facts: { sends: { messages: 30, recipients: 30, attempts: 30 }, failures: [{ code: 131049, messages: 15, recipients: 15 }] },
     });
     const evidence = report['evidence'] as { topic: string; decisive: boolean; text: string }[];
-    expect(evidence.filter((e) => e.decisive).map((e) => e.text)[0]).toBe('100.0% of failed messages are per-user caps (15 of 15); 50.0% of recipients failed.');
-    expect(evidence.map((e) => e.topic)).toEqual(expect.arrayContaining(['scope', 'templates', 'consent', 'engagement', 'volume', 'account']));
+    expect(evidence.filter((e) => e.decisive).map((e) => e.text)[0]).toBe(
+      '100.0% of failed messages are per-user caps (15 of 15); 50.0% of recipients failed.',
+    );
+    expect(evidence.map((e) => e.topic)).toEqual(
+      expect.arrayContaining(['scope', 'templates', 'consent', 'engagement', 'volume', 'account']),
+    );
   });
 
   it('diagnoses all traffic, and says when there is nothing to judge', async () => {
     const empty = await run('diagnose', '--json');
     expect(empty.code).toBe(0);
-    expect(JSON.parse(empty.out)).toMatchObject({ verdict: 'insufficient_data', scope: { campaign: null }, facts: { sends: { messages: 0 } } });
+    expect(JSON.parse(empty.out)).toMatchObject({
+      verdict: 'insufficient_data',
+      scope: { campaign: null },
+      facts: { sends: { messages: 0 } },
+    });
     await playedCampaign(5);
-    expect(JSON.parse((await run('diagnose', '--since', '1d', '--json')).out)).toMatchObject({ verdict: 'recipient_level', facts: { sends: { messages: 30 } } });
+    expect(JSON.parse((await run('diagnose', '--since', '1d', '--json')).out)).toMatchObject({
+      verdict: 'recipient_level',
+      facts: { sends: { messages: 30 } },
+    });
     // A window after the sends holds none of them.
     const later = new Date(Date.now() - 1).toISOString();
     expect(JSON.parse((await run('diagnose', '--since', later, '--json')).out)).toMatchObject({ verdict: 'insufficient_data' });

@@ -6,7 +6,11 @@ import { runCli } from '../src/main/cli.js';
 const run = async (...argv: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, (t) => out.push(t), (t) => err.push(t));
+  const code = await runCli(
+    argv,
+    (t) => out.push(t),
+    (t) => err.push(t),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 };
 
@@ -14,7 +18,8 @@ describe('pacer explain', () => {
   it('prints the page for a code: meaning, cause, retry, effect, action', async () => {
     const r = await run('explain', '131049');
     expect(r.code).toBe(0);
-    for (const part of ['Per-user marketing cap', 'What it means', 'Why it happens', 'Retry:', 'What to do', 'marketing_cool_off']) expect(r.out).toContain(part);
+    for (const part of ['Per-user marketing cap', 'What it means', 'Why it happens', 'Retry:', 'What to do', 'marketing_cool_off'])
+      expect(r.out).toContain(part);
   });
 
   it('finds the entry from pasted English text in either spelling', async () => {

@@ -4,6 +4,10 @@ import { runCli } from '../src/main/cli.js';
 export async function runPacer(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, (t) => out.push(t), (t) => err.push(t));
+  const code = await runCli(
+    argv,
+    (t) => out.push(t),
+    (t) => err.push(t),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -26,18 +26,23 @@ async function setUp(place: Place): Promise<void> {
   process.env.WHATSAPP_PHONE_NUMBER_ID = '106540352242922';
   const attributeNames = list(maxAttributes, 'a');
   const csv = path.join(dir, 'contacts.csv');
-  writeFileSync(csv, [
-    ['phone', 'consent_marketing', 'consent_utility', 'tags', ...attributeNames].join(','),
-    ['+447911123401', 'yes', 'yes', [...list(tagsPerList, 't'), 'y7'].join(';'), ...list(maxAttributes, 'V')].join(','),
-    ['+447911123402', 'yes', 'yes', 't0', ...list(maxAttributes, 'v')].join(','),
-  ].join('\n'));
+  writeFileSync(
+    csv,
+    [
+      ['phone', 'consent_marketing', 'consent_utility', 'tags', ...attributeNames].join(','),
+      ['+447911123401', 'yes', 'yes', [...list(tagsPerList, 't'), 'y7'].join(';'), ...list(maxAttributes, 'V')].join(','),
+      ['+447911123402', 'yes', 'yes', 't0', ...list(maxAttributes, 'v')].join(','),
+    ].join('\n'),
+  );
   expect((await run('db', 'migrate')).code).toBe(0);
   expect((await run('import', 'contacts', csv)).code).toBe(0);
   expect((await run('template', 'add', 'spring_sale', '--category', 'marketing')).code).toBe(0);
 }
 
 const atLimit = {
-  tagsAll: list(tagsPerList, 't'), tagsAny: list(tagsPerList, 'y'), tagsNone: list(tagsPerList, 'n'),
+  tagsAll: list(tagsPerList, 't'),
+  tagsAny: list(tagsPerList, 'y'),
+  tagsNone: list(tagsPerList, 'n'),
   attributes: Object.fromEntries(list(maxAttributes, 'a').map((name, i) => [name, `v${i}`])),
   consent: ['marketing', 'utility'],
   exclude: ['cooling_off', 'held', 'stopped', 'unreachable'],
@@ -64,7 +69,17 @@ describe.each(BACKENDS)('Segment limits at campaign create ($name)', (backend) =
 
   it('starts a segment at every limit', async () => {
     await setUp(backend.place());
-    const created = await run('campaign', 'create', '--name', 'At the limit', '--template', 'spring_sale', '--segment', JSON.stringify(atLimit), '--json');
+    const created = await run(
+      'campaign',
+      'create',
+      '--name',
+      'At the limit',
+      '--template',
+      'spring_sale',
+      '--segment',
+      JSON.stringify(atLimit),
+      '--json',
+    );
     expect(created.code, created.err).toBe(0);
     const { id } = JSON.parse(created.out) as { id: number };
     const started = await run('campaign', 'start', String(id), '--json');
@@ -72,7 +87,9 @@ describe.each(BACKENDS)('Segment limits at campaign create ($name)', (backend) =
     expect(JSON.parse(started.out)).toMatchObject({ scanned: 2, matched: 1, inserted: 1 });
     // Every list full, and the remaining conditions too: it still starts (nobody engaged yet).
     const all = { ...atLimit, consent: ['marketing', 'utility', 'authentication', 'service'], engagedWithinDays: 3650 };
-    const second = JSON.parse((await run('campaign', 'create', '--name', 'All', '--template', 'spring_sale', '--segment', JSON.stringify(all), '--json')).out) as { id: number };
+    const second = JSON.parse(
+      (await run('campaign', 'create', '--name', 'All', '--template', 'spring_sale', '--segment', JSON.stringify(all), '--json')).out,
+    ) as { id: number };
     const again = await run('campaign', 'start', String(second.id), '--json');
     expect(again.code, again.err).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ scanned: 2, matched: 0 });
@@ -84,11 +101,39 @@ describe.each(BACKENDS)('Segment limits at campaign create ($name)', (backend) =
     await setUp(place);
     const store = place.open();
     const template = await store.getTemplate('spring_sale', 'en_US');
-    const [senderId] = await store.upsertSenders([{ phoneNumberId: '106540352242922', displayNumber: '106540352242922', qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], 0);
+    const [senderId] = await store.upsertSenders(
+      [
+        {
+          phoneNumberId: '106540352242922',
+          displayNumber: '106540352242922',
+          qualityRating: null,
+          throughputMps: 80,
+          messagingLimitTier: null,
+          state: 'ok',
+          stateReason: null,
+          stateUntil: null,
+        },
+      ],
+      0,
+    );
     if (template === null || senderId === undefined) throw new Error('set-up failed');
     // As a segment written before the limits existed would be.
-    const id = await store.createCampaign({ name: 'Old', templateId: template.id, senderId, segment: { tagsNone: list(5000, 'n') }, scheduledAt: null, endsAt: null, policyPreset: 'meta', status: 'draft' }, 0);
-    await expect(startCampaign(store, id, { phoneNumberId: '106540352242922' }, 0)).rejects.toThrow(`campaign ${id} segment.tagsNone: at most 100 tags (got 5000)`);
+    const id = await store.createCampaign(
+      {
+        name: 'Old',
+        templateId: template.id,
+        senderId,
+        segment: { tagsNone: list(5000, 'n') },
+        scheduledAt: null,
+        endsAt: null,
+        policyPreset: 'meta',
+        status: 'draft',
+      },
+      0,
+    );
+    await expect(startCampaign(store, id, { phoneNumberId: '106540352242922' }, 0)).rejects.toThrow(
+      `campaign ${id} segment.tagsNone: at most 100 tags (got 5000)`,
+    );
     const started = await run('campaign', 'start', String(id));
     expect(started.code).not.toBe(0);
     expect(started.err).toContain('segment.tagsNone: at most 100 tags');

@@ -19,9 +19,20 @@ async function recordingServer(): Promise<{ server: Server; url: string; seen: S
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: 'x', wa_id: '447700900123' }], messages: [{ id: 'wamid.OK', message_status: 'accepted' }] }));
+      res.end(
+        JSON.stringify({
+          messaging_product: 'whatsapp',
+          contacts: [{ input: 'x', wa_id: '447700900123' }],
+          messages: [{ id: 'wamid.OK', message_status: 'accepted' }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,7 +62,13 @@ describe('Cloud API client: requests on the wire', () => {
       messageId: 'our-42',
       template: { name: 'spring_sale', language: 'en_GB', components: [{ type: 'body', parameters: [{ type: 'text', text: 'Priya' }] }] },
     });
-    await client.send({ type: 'template', endpoint: 'marketing_messages', to: { kind: 'user_id', userId: 'GB.123' }, messageId: 'our-43', template: { name: 'spring_sale', language: 'en_GB' } });
+    await client.send({
+      type: 'template',
+      endpoint: 'marketing_messages',
+      to: { kind: 'user_id', userId: 'GB.123' },
+      messageId: 'our-43',
+      template: { name: 'spring_sale', language: 'en_GB' },
+    });
     await client.send({ type: 'text', to: { kind: 'phone', phone: '447700900123' }, messageId: 'our-44', body: 'Hi there' });
 
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
@@ -67,11 +84,19 @@ describe('Cloud API client: requests on the wire', () => {
       to: '447700900123',
       biz_opaque_callback_data: 'our-42',
       type: 'template',
-      template: { name: 'spring_sale', language: { code: 'en_GB' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Priya' }] }] },
+      template: {
+        name: 'spring_sale',
+        language: { code: 'en_GB' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Priya' }] }],
+      },
     });
     expect(seen[1]?.body).toMatchObject({ recipient: 'GB.123', biz_opaque_callback_data: 'our-43' });
     expect(seen[1]?.body).not.toHaveProperty('to');
-    expect(seen[2]?.body).toMatchObject({ type: 'text', text: { body: 'Hi there', preview_url: false }, biz_opaque_callback_data: 'our-44' });
+    expect(seen[2]?.body).toMatchObject({
+      type: 'text',
+      text: { body: 'Hi there', preview_url: false },
+      biz_opaque_callback_data: 'our-44',
+    });
   });
 
   it('reuses keep-alive connections instead of opening one per send', async () => {
@@ -104,7 +129,13 @@ describe('Cloud API client: bounded concurrency against the simulator', () => {
     h = await startHarness({ seed: 61, population: { size: 10 } }, { maxConcurrency: 2, timeoutMs: 1_000 });
     h.sim.faults.inject({ kind: 'timeout' }, { count: 3 });
     const send = (i: number): Promise<SendResult> =>
-      h!.client.send({ type: 'template', endpoint: 'messages', to: { kind: 'phone', phone: h!.sim.users[i]!.phone }, messageId: `c${i}`, template: { name: 'order_update', language: 'en_US' } });
+      h!.client.send({
+        type: 'template',
+        endpoint: 'messages',
+        to: { kind: 'phone', phone: h!.sim.users[i]!.phone },
+        messageId: `c${i}`,
+        template: { name: 'order_update', language: 'en_US' },
+      });
     const results = [send(0), send(1), send(2), send(3)];
     await h.sim.faults.whenHeld(2);
     // Two are held; the other two are still queued inside the client, so nothing else reached the server.

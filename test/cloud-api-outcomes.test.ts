@@ -1,14 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR, DAY, SECOND } from '../src/core/time.js';
-import {
-  accepted,
-  ORDERLY_WEBHOOKS,
-  ordinaryCappedUser,
-  pickUser,
-  sendTemplate,
-  startHarness,
-  type Harness,
-} from './simulator-harness.js';
+import { accepted, ORDERLY_WEBHOOKS, ordinaryCappedUser, pickUser, sendTemplate, startHarness, type Harness } from './simulator-harness.js';
 
 let h: Harness | null = null;
 afterEach(async () => {

@@ -41,7 +41,12 @@ describe('client ↔ simulator: synchronous errors, classified by code', () => {
     const results = [];
     for (const u of users) results.push(await sendTemplate(h.client, u.phone, `t-${u.index}`, 'order_update'));
     expect(results.filter((r) => r.kind === 'accepted')).toHaveLength(80);
-    expect(results[80]).toMatchObject({ kind: 'rejected', code: 130429, errorClass: 'throughput_limit', message: '(#130429) Rate limit hit' });
+    expect(results[80]).toMatchObject({
+      kind: 'rejected',
+      code: 130429,
+      errorClass: 'throughput_limit',
+      message: '(#130429) Rate limit hit',
+    });
     await h.sim.advance(SECOND);
     expect((await sendTemplate(h.client, users[80]!.phone, 't-again', 'order_update')).kind).toBe('accepted');
   });
@@ -90,7 +95,9 @@ describe('client ↔ simulator: synchronous errors, classified by code', () => {
     for (const [i, u] of h.sim.users.slice(0, 80).entries()) accepted(await sendTemplate(h.client, u.phone, `bad-${i}`, 'pushy_promo'));
     // Step until the pause is announced, the way a sender watching webhooks would learn of it.
     const { receiver } = h;
-    await advanceUntil(h.sim, 60 * SECOND, DAY, () => receiver.changes('message_template_status_update').some((c) => c.value.event === 'PAUSED'));
+    await advanceUntil(h.sim, 60 * SECOND, DAY, () =>
+      receiver.changes('message_template_status_update').some((c) => c.value.event === 'PAUSED'),
+    );
     const fresh = h.sim.users[100]!.phone;
     expect(await sendTemplate(h.client, fresh, 'after-pause', 'pushy_promo')).toMatchObject({ kind: 'rejected', code: 132015 });
     await h.sim.advance(3 * HOUR);
@@ -160,7 +167,10 @@ describe('client ↔ simulator: faults become typed transient failures', () => {
   it('a 130429 burst for 2 s of simulator time', async () => {
     h = await startHarness({ seed: 33, population: { size: 10 } });
     h.sim.faults.inject({ kind: 'error_code', code: 130429 }, { forMs: 2_000 });
-    expect(await sendTemplate(h.client, h.sim.users[0]!.phone, 'r-1', 'order_update')).toMatchObject({ code: 130429, errorClass: 'throughput_limit' });
+    expect(await sendTemplate(h.client, h.sim.users[0]!.phone, 'r-1', 'order_update')).toMatchObject({
+      code: 130429,
+      errorClass: 'throughput_limit',
+    });
     await h.sim.advance(1_000);
     expect(await sendTemplate(h.client, h.sim.users[0]!.phone, 'r-2', 'order_update')).toMatchObject({ code: 130429 });
     await h.sim.advance(1_000);

@@ -37,40 +37,99 @@ export interface CrashWorld {
 }
 
 /** A campaign of `recipients` marketing messages to uncapped countries, started and due now. */
-export async function setUpCrashWorld(dir: string, options: { seed: number; population: number; recipients: number; apiDelayMs: () => number }): Promise<CrashWorld> {
+export async function setUpCrashWorld(
+  dir: string,
+  options: { seed: number; population: number; recipients: number; apiDelayMs: () => number },
+): Promise<CrashWorld> {
   const store = openStore({ dataDir: dir });
   await store.migrate();
   const port = await freePort();
   const webhooks = await startHop(`http://127.0.0.1:${port}`);
   const sim = await startSimulator({
-    seed: options.seed, appSecret: APP_SECRET, callbackUrl: `${webhooks.url}/webhooks/whatsapp`,
+    seed: options.seed,
+    appSecret: APP_SECRET,
+    callbackUrl: `${webhooks.url}/webhooks/whatsapp`,
     // Uncapped countries, nobody stopped, no negative reactions: every recipient can get the message once.
     population: { size: options.population, countries: onlyCountries('GB', 'DE'), notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0 },
     rateLimits: { throughputMps: 1000 },
-    reactions: { sentDelayMs: FAST, deliveredDelayMs: FAST, readDelayMs: FAST, replyDelayMs: FAST, stopTapRate: 0, preferenceStopRate: 0, blockRate: 0, reportRate: 0 },
+    reactions: {
+      sentDelayMs: FAST,
+      deliveredDelayMs: FAST,
+      readDelayMs: FAST,
+      replyDelayMs: FAST,
+      stopTapRate: 0,
+      preferenceStopRate: 0,
+      blockRate: 0,
+      reportRate: 0,
+    },
     // No duplicates or late statuses (both take seconds to minutes); failed POSTs come again within a second.
     webhooks: { latencyMs: FAST, outOfOrderRate: 0, duplicateRate: 0, retryBaseMs: 100, retryMaxMs: 500, requestTimeoutMs: 5000 },
   });
   const api = await startHop(sim.url, options.apiDelayMs);
   const now = Date.now();
   const records: ContactRecord[] = sim.users.map((u, i) => ({
-    phoneE164: `+${u.phone}`, name: u.name, tags: [], attributes: { country: u.country },
+    phoneE164: `+${u.phone}`,
+    name: u.name,
+    tags: [],
+    attributes: { country: u.country },
     consent: { marketing: i < options.recipients, utility: true },
   }));
   await importContactRecords(store, records, 'crash-test-import', DEFAULT_POLICY, now);
   const phoneNumberId = sim.config.phoneNumberId;
-  const [templateId] = await store.upsertTemplates([{ name: 'spring_sale', language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }], now);
-  const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: 80, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], now);
+  const [templateId] = await store.upsertTemplates(
+    [{ name: 'spring_sale', language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }],
+    now,
+  );
+  const [senderId] = await store.upsertSenders(
+    [
+      {
+        phoneNumberId,
+        displayNumber: sim.config.displayPhoneNumber,
+        qualityRating: 'GREEN',
+        throughputMps: 80,
+        messagingLimitTier: 'TIER_UNLIMITED',
+        state: 'ok',
+        stateReason: null,
+        stateUntil: null,
+      },
+    ],
+    now,
+  );
   if (templateId === undefined || senderId === undefined) throw new Error('crash rig: setup failed');
-  const campaignId = await store.createCampaign({ name: 'Crash sale', templateId, senderId, segment: { consent: ['marketing'] }, scheduledAt: now, policyPreset: 'meta', status: 'draft' }, now);
+  const campaignId = await store.createCampaign(
+    {
+      name: 'Crash sale',
+      templateId,
+      senderId,
+      segment: { consent: ['marketing'] },
+      scheduledAt: now,
+      policyPreset: 'meta',
+      status: 'draft',
+    },
+    now,
+  );
   const started = await startCampaign(store, campaignId, { phoneNumberId }, now);
-  if (started.inserted !== options.recipients) throw new Error(`crash rig: expected ${options.recipients} outbox rows, got ${started.inserted}`);
+  if (started.inserted !== options.recipients)
+    throw new Error(`crash rig: expected ${options.recipients} outbox rows, got ${started.inserted}`);
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PACER_DATA_DIR: dir, PACER_PORT: String(port), WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: 'crash',
-    WHATSAPP_ACCESS_TOKEN: sim.config.accessToken, WHATSAPP_PHONE_NUMBER_ID: phoneNumberId, WHATSAPP_API_BASE_URL: api.url,
+    ...process.env,
+    PACER_DATA_DIR: dir,
+    PACER_PORT: String(port),
+    WHATSAPP_APP_SECRET: APP_SECRET,
+    WHATSAPP_VERIFY_TOKEN: 'crash',
+    WHATSAPP_ACCESS_TOKEN: sim.config.accessToken,
+    WHATSAPP_PHONE_NUMBER_ID: phoneNumberId,
+    WHATSAPP_API_BASE_URL: api.url,
   };
   return {
-    dir, store, sim, campaignId, port, webhooks, api, env,
+    dir,
+    store,
+    sim,
+    campaignId,
+    port,
+    webhooks,
+    api,
+    env,
     async close() {
       await sim.stop();
       await webhooks.close();
@@ -153,20 +212,23 @@ export async function startHop(target: string, delayMs: () => number = () => 0):
         if (!res.headersSent) res.writeHead(502).end();
       };
       // No keep-alive: a pooled socket to a killed process would only add noise.
-      const upstream = httpRequest({ host: hostname, port: Number(targetPort), method: req.method, path: req.url, headers, agent: false }, (answer) => {
-        const reply: Buffer[] = [];
-        answer.on('data', (c: Buffer) => reply.push(c));
-        answer.on('error', refuse);
-        answer.on('end', () => {
-          if (settled) return;
-          settled = true;
-          hop.inFlight--;
-          if (answer.statusCode === 200) hop.acknowledged.push(body);
-          else hop.refused++;
-          const type = answer.headers['content-type'];
-          res.writeHead(answer.statusCode ?? 502, type === undefined ? {} : { 'content-type': type }).end(Buffer.concat(reply));
-        });
-      });
+      const upstream = httpRequest(
+        { host: hostname, port: Number(targetPort), method: req.method, path: req.url, headers, agent: false },
+        (answer) => {
+          const reply: Buffer[] = [];
+          answer.on('data', (c: Buffer) => reply.push(c));
+          answer.on('error', refuse);
+          answer.on('end', () => {
+            if (settled) return;
+            settled = true;
+            hop.inFlight--;
+            if (answer.statusCode === 200) hop.acknowledged.push(body);
+            else hop.refused++;
+            const type = answer.headers['content-type'];
+            res.writeHead(answer.statusCode ?? 502, type === undefined ? {} : { 'content-type': type }).end(Buffer.concat(reply));
+          });
+        },
+      );
       upstream.on('error', refuse);
       upstream.end(body);
     };
@@ -182,10 +244,11 @@ export async function startHop(target: string, delayMs: () => number = () => 0):
     get inFlight() {
       return hop.inFlight;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -211,7 +274,8 @@ export async function startServe(world: CrashWorld, deadline: number): Promise<S
     if (ready && child.exitCode === null) return { child, output: () => text };
     if (child.exitCode === null) child.kill('SIGKILL');
     await exited;
-    if (!text.includes('EADDRINUSE') || Date.now() > deadline) throw new Error(`pacer serve did not start (exit ${child.exitCode}):\n${text}`);
+    if (!text.includes('EADDRINUSE') || Date.now() > deadline)
+      throw new Error(`pacer serve did not start (exit ${child.exitCode}):\n${text}`);
   }
 }
 
@@ -234,15 +298,24 @@ export async function stopGracefully(p: ServeProcess): Promise<number | null> {
 
 /** Reads behind the store port (it has no listings): ids from SQLite directly, rows through the port. */
 export async function campaignRows(world: CrashWorld): Promise<OutboxRow[]> {
-  const ids = readSqlite(world.dir, (db) => (db.prepare('SELECT id FROM outbox WHERE campaign_id = ? ORDER BY id').all(world.campaignId) as Array<{ id: number }>).map((r) => r.id));
+  const ids = readSqlite(world.dir, (db) =>
+    (db.prepare('SELECT id FROM outbox WHERE campaign_id = ? ORDER BY id').all(world.campaignId) as Array<{ id: number }>).map((r) => r.id),
+  );
   const rows = await Promise.all(ids.map((id) => world.store.getOutbox(id)));
   return rows.filter((r): r is OutboxRow => r !== null);
 }
 
 export function statusCounts(world: CrashWorld): Record<string, number> {
-  return readSqlite(world.dir, (db) => Object.fromEntries(
-    (db.prepare('SELECT status, COUNT(*) AS n FROM outbox WHERE campaign_id = ? GROUP BY status').all(world.campaignId) as Array<{ status: string; n: number }>).map((r) => [r.status, r.n]),
-  ));
+  return readSqlite(world.dir, (db) =>
+    Object.fromEntries(
+      (
+        db.prepare('SELECT status, COUNT(*) AS n FROM outbox WHERE campaign_id = ? GROUP BY status').all(world.campaignId) as Array<{
+          status: string;
+          n: number;
+        }>
+      ).map((r) => [r.status, r.n]),
+    ),
+  );
 }
 
 export interface StoredWebhook {
@@ -253,7 +326,15 @@ export interface StoredWebhook {
 
 /** Every stored webhook body, as stored, and whether the inbox processor got to it. */
 export function inboxRows(world: CrashWorld): StoredWebhook[] {
-  const rows = readSqlite(world.dir, (db) => db.prepare('SELECT raw, processed_at, quarantine_reason FROM webhook_inbox ORDER BY id').all() as Array<{ raw: Buffer; processed_at: number | null; quarantine_reason: string | null }>);
+  const rows = readSqlite(
+    world.dir,
+    (db) =>
+      db.prepare('SELECT raw, processed_at, quarantine_reason FROM webhook_inbox ORDER BY id').all() as Array<{
+        raw: Buffer;
+        processed_at: number | null;
+        quarantine_reason: string | null;
+      }>,
+  );
   return rows.map((r) => ({ raw: r.raw, processed: r.processed_at !== null, quarantineReason: r.quarantine_reason }));
 }
 

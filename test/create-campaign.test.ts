@@ -6,14 +6,21 @@ import { BACKENDS } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const campaign = (o: Partial<NewCampaign> = {}): NewCampaign => ({
-  name: 'Spring', template: { name: 'spring_sale', language: 'en_US' }, sender: { phoneNumberId: '106540352242922' }, segment: {}, ...o,
+  name: 'Spring',
+  template: { name: 'spring_sale', language: 'en_US' },
+  sender: { phoneNumberId: '106540352242922' },
+  segment: {},
+  ...o,
 });
 
 async function templates(store: Store): Promise<void> {
-  await store.upsertTemplates([
-    { name: 'spring_sale', language: 'en_US', category: 'marketing', status: 'approved', quality: null, pausedUntil: null },
-    { name: 'order_update', language: 'en_US', category: 'utility', status: 'approved', quality: null, pausedUntil: null },
-  ], T0);
+  await store.upsertTemplates(
+    [
+      { name: 'spring_sale', language: 'en_US', category: 'marketing', status: 'approved', quality: null, pausedUntil: null },
+      { name: 'order_update', language: 'en_US', category: 'utility', status: 'approved', quality: null, pausedUntil: null },
+    ],
+    T0,
+  );
 }
 
 describe.each(BACKENDS)('createCampaign ($name)', (backend) => {
@@ -24,9 +31,25 @@ describe.each(BACKENDS)('createCampaign ($name)', (backend) => {
     expect(await store.listSenders()).toEqual([]);
     await templates(store);
     const vip = await createCampaign(store, campaign({ segment: { tagsAll: ['vip'] } }), T0);
-    expect(vip).toMatchObject({ ok: true, campaign: { name: 'Spring', status: 'draft', policyPreset: 'meta', scheduledAt: null, segment: { tagsAll: ['vip'], consent: ['marketing'] } } });
-    expect(await createCampaign(store, campaign({ segment: { consent: ['utility'] } }), T0)).toMatchObject({ ok: true, campaign: { segment: { consent: ['utility'] } } });
-    const utility = await createCampaign(store, campaign({ template: { name: 'order_update', language: 'en_US' }, policyPreset: '48h' }), T0);
+    expect(vip).toMatchObject({
+      ok: true,
+      campaign: {
+        name: 'Spring',
+        status: 'draft',
+        policyPreset: 'meta',
+        scheduledAt: null,
+        segment: { tagsAll: ['vip'], consent: ['marketing'] },
+      },
+    });
+    expect(await createCampaign(store, campaign({ segment: { consent: ['utility'] } }), T0)).toMatchObject({
+      ok: true,
+      campaign: { segment: { consent: ['utility'] } },
+    });
+    const utility = await createCampaign(
+      store,
+      campaign({ template: { name: 'order_update', language: 'en_US' }, policyPreset: '48h' }),
+      T0,
+    );
     expect(utility).toMatchObject({ ok: true, campaign: { segment: {}, policyPreset: '48h' } });
     expect(await store.listCampaigns({})).toHaveLength(3);
   });
@@ -34,13 +57,24 @@ describe.each(BACKENDS)('createCampaign ($name)', (backend) => {
   it('registers the sender on first use with what the caller knows and the defaults for the rest, then reuses it', async () => {
     const store = await backend.open();
     await templates(store);
-    const first = await createCampaign(store, campaign({ sender: { phoneNumberId: '111', displayNumber: '+1 555-0111', throughputMps: 250, qualityRating: 'GREEN' } }), T0);
+    const first = await createCampaign(
+      store,
+      campaign({ sender: { phoneNumberId: '111', displayNumber: '+1 555-0111', throughputMps: 250, qualityRating: 'GREEN' } }),
+      T0,
+    );
     const again = await createCampaign(store, campaign({ sender: { phoneNumberId: '111', throughputMps: 1000 } }), T0);
     const other = await createCampaign(store, campaign({ sender: { phoneNumberId: '222' } }), T0);
     if (!first.ok || !again.ok || !other.ok) throw new Error('campaigns refused');
     expect(again.campaign.senderId).toBe(first.campaign.senderId);
     expect(other.campaign.senderId).not.toBe(first.campaign.senderId);
-    expect(await store.getSender('111')).toMatchObject({ id: first.campaign.senderId, displayNumber: '+1 555-0111', throughputMps: 250, qualityRating: 'GREEN', messagingLimitTier: null, state: 'ok' });
+    expect(await store.getSender('111')).toMatchObject({
+      id: first.campaign.senderId,
+      displayNumber: '+1 555-0111',
+      throughputMps: 250,
+      qualityRating: 'GREEN',
+      messagingLimitTier: null,
+      state: 'ok',
+    });
     expect(await store.getSender('222')).toMatchObject({ id: other.campaign.senderId, displayNumber: '222', ...NEW_SENDER_DEFAULTS });
     expect(NEW_SENDER_DEFAULTS.throughputMps).toBe(80);
   });
@@ -52,6 +86,9 @@ describe.each(BACKENDS)('createCampaign ($name)', (backend) => {
     expect(await createCampaign(store, campaign({ scheduledAt: at, endsAt: at }), T0)).toEqual({ ok: false, problem: 'ends_before_start' });
     expect(await createCampaign(store, campaign({ endsAt: T0 }), T0)).toEqual({ ok: false, problem: 'ends_before_start' });
     expect(await store.listCampaigns({})).toEqual([]);
-    expect(await createCampaign(store, campaign({ scheduledAt: at, endsAt: at + 1 }), T0)).toMatchObject({ ok: true, campaign: { scheduledAt: at, endsAt: at + 1 } });
+    expect(await createCampaign(store, campaign({ scheduledAt: at, endsAt: at + 1 }), T0)).toMatchObject({
+      ok: true,
+      campaign: { scheduledAt: at, endsAt: at + 1 },
+    });
   });
 });

@@ -26,13 +26,30 @@ const T0 = Date.UTC(2026, 2, 2, 8, 0, 0);
 async function postInbound(url: string, waId: string, at: number, text: string): Promise<void> {
   const body = JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [{ id: 'waba-1', changes: [{ field: 'messages', value: {
-      messaging_product: 'whatsapp', metadata: { display_phone_number: '15550100', phone_number_id: PHONE_NUMBER_ID },
-      contacts: [{ profile: { name: 'Ada' }, wa_id: waId }],
-      messages: [{ from: waId, id: 'wamid.inbound.1', timestamp: String(Math.floor(at / 1000)), type: 'text', text: { body: text } }],
-    } }] }],
+    entry: [
+      {
+        id: 'waba-1',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550100', phone_number_id: PHONE_NUMBER_ID },
+              contacts: [{ profile: { name: 'Ada' }, wa_id: waId }],
+              messages: [
+                { from: waId, id: 'wamid.inbound.1', timestamp: String(Math.floor(at / 1000)), type: 'text', text: { body: text } },
+              ],
+            },
+          },
+        ],
+      },
+    ],
   });
-  const res = await request(`${url}/webhooks/whatsapp`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
+  const res = await request(`${url}/webhooks/whatsapp`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) },
+  });
   await res.body.dump();
   expect(res.statusCode).toBe(200);
 }
@@ -58,7 +75,10 @@ describe('Dashboard in a browser (sqlite)', () => {
     token = (await createApiToken(store, 'operators', T0)).token;
     const clock = new VirtualClock(T0 + HOUR);
     engine = await startEngine({
-      store, clock, policy: DEFAULT_POLICY, random: () => 0.5,
+      store,
+      clock,
+      policy: DEFAULT_POLICY,
+      random: () => 0.5,
       http: { host: '127.0.0.1', port: 0, appSecrets: [SECRET], verifyToken: null, mode: 'production' },
       worker: { owner: 'dashboard-browser', mps: 20 },
       api: { adminToken: null, phoneNumberId: PHONE_NUMBER_ID },
@@ -125,7 +145,9 @@ describe('Dashboard in a browser (sqlite)', () => {
     const funnel = await store.deliveryFunnel(id);
     expect(await cell('table.funnel tr[data-step="delivered"] td.num >> nth=0')).toBe(String(funnel.delivered));
     const recovery = await store.retryRecovery(id);
-    expect(await cell('table.recovery tr[data-step="first"] td')).toBe(String(recovery.deliveredByAttempt.find((d) => d.attempts === 1)?.count));
+    expect(await cell('table.recovery tr[data-step="first"] td')).toBe(
+      String(recovery.deliveredByAttempt.find((d) => d.attempts === 1)?.count),
+    );
     expect(await cell('table.recovery tr[data-step="retry1"] td')).toBe('4');
     expect(await cell('table.outcomes tr[data-group="failed:recipient_undeliverable"] td.num >> nth=0')).toBe('1');
     expect(await page.locator('table.retries tbody tr').count()).toBe(1);

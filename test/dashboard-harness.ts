@@ -21,7 +21,11 @@ export interface DashboardRig {
   clock: { t: number; now(): number };
   logText(): string;
   get(path: string, o?: { cookie?: string; bearer?: string }): Promise<Page>;
-  post(path: string, form: Record<string, string>, o?: { cookie?: string; bearer?: string; origin?: string | null; headers?: Record<string, string> }): Promise<Page>;
+  post(
+    path: string,
+    form: Record<string, string>,
+    o?: { cookie?: string; bearer?: string; origin?: string | null; headers?: Record<string, string> },
+  ): Promise<Page>;
   /** Signs in through the form; returns the session cookie (`name=value`). */
   login(token?: string): Promise<string>;
 }
@@ -44,10 +48,16 @@ export async function startDashboard(backend: TestBackend, options: { phoneNumbe
   const clock = { t: T0, now: () => clock.t };
   const lines: string[] = [];
   const app = await buildApp({
-    store, clock, policy: DEFAULT_POLICY,
+    store,
+    clock,
+    policy: DEFAULT_POLICY,
     config: {
-      appSecrets: ['app-secret'], verifyToken: null, mode: 'production', host: '127.0.0.1',
-      adminToken: ADMIN_TOKEN, phoneNumberId: options.phoneNumberId === undefined ? PHONE_NUMBER_ID : options.phoneNumberId,
+      appSecrets: ['app-secret'],
+      verifyToken: null,
+      mode: 'production',
+      host: '127.0.0.1',
+      adminToken: ADMIN_TOKEN,
+      phoneNumberId: options.phoneNumberId === undefined ? PHONE_NUMBER_ID : options.phoneNumberId,
     },
     logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
   });
@@ -58,21 +68,37 @@ export async function startDashboard(backend: TestBackend, options: { phoneNumbe
     const res = await app.inject({ method, url: path, headers, ...(body === undefined ? {} : { payload: body }) });
     const cookie = res.headers['set-cookie'];
     const location = res.headers['location'];
-    return { status: res.statusCode, location: typeof location === 'string' ? location : undefined, setCookie: Array.isArray(cookie) ? cookie[0] : cookie, text: res.body };
+    return {
+      status: res.statusCode,
+      location: typeof location === 'string' ? location : undefined,
+      setCookie: Array.isArray(cookie) ? cookie[0] : cookie,
+      text: res.body,
+    };
   };
   const auth = (o: { cookie?: string; bearer?: string }) => ({
     ...(o.cookie === undefined ? {} : { cookie: o.cookie }),
     ...(o.bearer === undefined ? {} : { authorization: `Bearer ${o.bearer}` }),
   });
   const rig: DashboardRig = {
-    store, origin, app, token, clock,
+    store,
+    origin,
+    app,
+    token,
+    clock,
     logText: () => lines.join(''),
     get: (path, o = {}) => send('GET', path, auth(o)),
-    post: (path, form, o = {}) => send('POST', path, {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...(o.origin === null ? {} : { origin: o.origin ?? origin }),
-      ...auth(o), ...o.headers,
-    }, new URLSearchParams(form).toString()),
+    post: (path, form, o = {}) =>
+      send(
+        'POST',
+        path,
+        {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(o.origin === null ? {} : { origin: o.origin ?? origin }),
+          ...auth(o),
+          ...o.headers,
+        },
+        new URLSearchParams(form).toString(),
+      ),
     login: async (t = token) => {
       const page = await rig.post('/login', { token: t, next: '/' });
       if (page.status !== 303 || page.setCookie === undefined) throw new Error(`sign-in failed with ${page.status}`);

@@ -9,7 +9,10 @@ const sqlite = BACKENDS.filter((b) => b.name === 'sqlite');
 /** `n` recipients held for a window (130472), the rest of the campaign untouched. */
 async function seedHeld(store: Awaited<ReturnType<typeof startDashboard>>['store'], n: number) {
   const seed = await seedCampaign(store, T0, n);
-  await store.insertOutbox(seed.rows(() => T0), T0);
+  await store.insertOutbox(
+    seed.rows(() => T0),
+    T0,
+  );
   for (const row of await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: n })) {
     await store.reschedule(row.id, 'w', { status: 'held', until: null, capAttempt: false, errorCode: 130472 }, T0);
   }
@@ -113,7 +116,10 @@ describe.each(sqlite)('Dashboard over HTTP ($name)', (backend) => {
     const ok = await rig.post(pause, { _csrf: csrf }, { cookie });
     expect(ok.status).toBe(303);
     expect(ok.location).toBe(`/campaigns/${seed.campaignId}?done=pause`);
-    expect(await rig.store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused', pauseReason: 'paused by token dashboard-tests from the dashboard' });
+    expect(await rig.store.getCampaign(seed.campaignId)).toMatchObject({
+      status: 'paused',
+      pauseReason: 'paused by token dashboard-tests from the dashboard',
+    });
     // Pausing again is not allowed by the campaign's state: the page says why.
     const twice = await rig.post(pause, { _csrf: csrf }, { cookie });
     expect(twice.status).toBe(409);
@@ -200,14 +206,21 @@ describe.each(BACKENDS)('Dashboard campaign page: why recipients wait ($name)', 
   it('shows rows deferred by the frequency cap with until when, and the cap in effect', async () => {
     const rig = await startDashboard(backend);
     const seed = await seedCampaign(rig.store, T0, 3);
-    await rig.store.insertOutbox(seed.rows(() => T0), T0);
+    await rig.store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     for (const row of await rig.store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 3 })) {
       const until = T0 + 7 * 24 * HOUR;
-      await rig.store.appendDecisions([{ outboxId: row.id, contactId: row.contactId, kind: 'defer', reason: 'frequency_cap', explanation: 'cap', until, at: T0 }]);
+      await rig.store.appendDecisions([
+        { outboxId: row.id, contactId: row.contactId, kind: 'defer', reason: 'frequency_cap', explanation: 'cap', until, at: T0 },
+      ]);
       await rig.store.reschedule(row.id, 'w', { status: 'queued', until, capAttempt: false, errorCode: null }, T0);
     }
     const page = await rig.get(`/campaigns/${seed.campaignId}`, { cookie: await rig.login() });
-    expect(page.text).toMatch(/<tr data-group="deferred:frequency_cap"><th>Deferred by your frequency cap<br><span class="until muted">until 2026-01-12 09:00 UTC<\/span><\/th><td class="num">3<\/td>/);
+    expect(page.text).toMatch(
+      /<tr data-group="deferred:frequency_cap"><th>Deferred by your frequency cap<br><span class="until muted">until 2026-01-12 09:00 UTC<\/span><\/th><td class="num">3<\/td>/,
+    );
     expect(page.text).toContain('Frequency cap: 2 per 7 days (PACER_FREQUENCY_CAP)');
   });
 });

@@ -28,6 +28,8 @@ describe('the demo', () => {
     expect(report).not.toMatch(/https?:\/\//); // works offline: nothing fetched from anywhere
     expect(existsSync(path.join(dir, 'pacer-data', 'pacer.sqlite'))).toBe(true);
     // It leaves the way to its dashboard: a token, then serve on the demo's data directory.
-    expect(lines.join('\n')).toContain(`PACER_DATA_DIR=${path.join(dir, 'pacer-data')} npx pacer serve --no-dispatch   then open http://127.0.0.1:3000/`);
+    expect(lines.join('\n')).toContain(
+      `PACER_DATA_DIR=${path.join(dir, 'pacer-data')} npx pacer serve --no-dispatch   then open http://127.0.0.1:3000/`,
+    );
   });
 });

@@ -26,7 +26,13 @@ const UNWANTED: SimulatorConfigInput = {
     { name: BAD, language: 'en_US', category: 'MARKETING', relevance: 0 },
     { name: UTILITY, language: 'en_US', category: 'UTILITY', relevance: 0.9 },
   ],
-  reactions: { stopTapRate: 0.15, preferenceStopRate: 0.05, blockRate: 0.08, reportRate: 0.03, readDelayMs: { min: 5 * SECOND, max: HOUR } },
+  reactions: {
+    stopTapRate: 0.15,
+    preferenceStopRate: 0.05,
+    blockRate: 0.08,
+    reportRate: 0.03,
+    readDelayMs: { min: 5 * SECOND, max: HOUR },
+  },
   quality: { yellowAt: 0.8, redAt: 0.9 },
 };
 
@@ -65,11 +71,25 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
 
   it('names the one unwanted template: campaign_level', async () => {
     await withRig(backend, { sim: UNWANTED }, async (rig) => {
-      const [badId] = await rig.store.upsertTemplates([{ name: BAD, language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }], rig.clock.now());
+      const [badId] = await rig.store.upsertTemplates(
+        [{ name: BAD, language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }],
+        rig.clock.now(),
+      );
       const good = await rig.createCampaign('Loyalty news');
       await rig.startCampaign(good);
       await rig.advance(6 * HOUR);
-      const bad = await rig.store.createCampaign({ name: 'Flash blast', templateId: badId ?? -1, senderId: rig.senderId, segment: { consent: ['marketing'] }, scheduledAt: rig.clock.now(), policyPreset: 'meta', status: 'draft' }, rig.clock.now());
+      const bad = await rig.store.createCampaign(
+        {
+          name: 'Flash blast',
+          templateId: badId ?? -1,
+          senderId: rig.senderId,
+          segment: { consent: ['marketing'] },
+          scheduledAt: rig.clock.now(),
+          policyPreset: 'meta',
+          status: 'draft',
+        },
+        rig.clock.now(),
+      );
       await startCampaign(rig.store, bad, { phoneNumberId: rig.phoneNumberId }, rig.clock.now());
       await rig.advance(DAY);
 
@@ -79,12 +99,19 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
       expect(badUsage?.messages).toBeGreaterThan(20);
       expect(goodUsage?.messages).toBeGreaterThan(20);
       // The unwanted template lost readers' goodwill; the other one did not.
-      expect((badUsage?.stopped ?? 0) / (badUsage?.recipients ?? 1)).toBeGreaterThan((goodUsage?.stopped ?? 0) / (goodUsage?.recipients ?? 1));
+      expect((badUsage?.stopped ?? 0) / (badUsage?.recipients ?? 1)).toBeGreaterThan(
+        (goodUsage?.stopped ?? 0) / (goodUsage?.recipients ?? 1),
+      );
       expect(facts.senders[0]).toMatchObject({ state: 'ok' });
       expect(diagnosis.verdict).toBe('campaign_level');
       expect(diagnosis.subject).toBe(`${BAD} (en_US)`);
       expect(diagnosis.action).toContain(`${BAD} (en_US)`);
-      expect(diagnosis.evidence.filter((e) => e.decisive).map((e) => e.text).join(' ')).toContain(BAD);
+      expect(
+        diagnosis.evidence
+          .filter((e) => e.decisive)
+          .map((e) => e.text)
+          .join(' '),
+      ).toContain(BAD);
     });
   });
 
@@ -92,7 +119,12 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
     await withRig(backend, { sim: NUMBER_AT_RISK }, async (rig) => {
       const id = await rig.createCampaign();
       await rig.startCampaign(id);
-      await advanceUntil(rig, 10 * 60 * SECOND, 2 * DAY, async () => (await rig.store.getSender(rig.phoneNumberId))?.qualityRating !== 'GREEN');
+      await advanceUntil(
+        rig,
+        10 * 60 * SECOND,
+        2 * DAY,
+        async () => (await rig.store.getSender(rig.phoneNumberId))?.qualityRating !== 'GREEN',
+      );
       await rig.advance(HOUR);
 
       const { facts, diagnosis } = await diagnoseNow(rig, null);
@@ -101,7 +133,9 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
       expect(diagnosis.subject).toBe(`sender ${rig.phoneNumberId}`);
       expect(diagnosis.evidence[0]).toMatchObject({ decisive: true, text: expect.stringContaining('quality rating is FLAGGED') });
       // The drop is in the sender's history and paused the running marketing campaign; the report shows both.
-      expect(facts.senderEvents).toEqual([expect.objectContaining({ phoneNumberId: rig.phoneNumberId, source: 'phone_quality FLAGGED', quality: 'FLAGGED' })]);
+      expect(facts.senderEvents).toEqual([
+        expect.objectContaining({ phoneNumberId: rig.phoneNumberId, source: 'phone_quality FLAGGED', quality: 'FLAGGED' }),
+      ]);
       expect(facts.pauses.map((p) => p.campaignId)).toEqual([id]);
     });
   });
@@ -118,10 +152,12 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
       const { facts, diagnosis } = await diagnoseNow(rig, id);
       expect(facts.failures.find((c) => c.code === 131031)?.messages).toBe(1);
       expect(diagnosis.verdict).toBe('account_level');
-      expect(diagnosis.evidence.filter((e) => e.decisive).map((e) => e.text)).toEqual(expect.arrayContaining([
-        expect.stringContaining(`Sender ${rig.phoneNumberId} is stopped: 131031`),
-        expect.stringContaining('refused with 131031'),
-      ]));
+      expect(diagnosis.evidence.filter((e) => e.decisive).map((e) => e.text)).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining(`Sender ${rig.phoneNumberId} is stopped: 131031`),
+          expect.stringContaining('refused with 131031'),
+        ]),
+      );
     });
   });
 });

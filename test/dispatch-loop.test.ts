@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKS_EVERY, IDLE_POLL, RETRY_AFTER_FAILURE, startDispatchLoop, type DispatchLoop, type DispatchLoopOptions, type PassReport } from '../src/app/dispatch-loop.js';
+import {
+  CHECKS_EVERY,
+  IDLE_POLL,
+  RETRY_AFTER_FAILURE,
+  startDispatchLoop,
+  type DispatchLoop,
+  type DispatchLoopOptions,
+  type PassReport,
+} from '../src/app/dispatch-loop.js';
 import type { TickResult } from '../src/app/dispatcher.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { MINUTE, type Millis } from '../src/core/time.js';
@@ -11,7 +19,18 @@ import { seedCampaign } from './store-seed.js';
 
 const T0 = Date.UTC(2026, 2, 2, 8, 0, 0);
 const BURST = 100;
-const NOTHING: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 0, failed: 0, retry: 0, unknown: 0, lost_lease: 0, pacedUntil: null };
+const NOTHING: TickResult = {
+  claimed: 0,
+  sent: 0,
+  deferred: 0,
+  held: 0,
+  skipped: 0,
+  failed: 0,
+  retry: 0,
+  unknown: 0,
+  lost_lease: 0,
+  pacedUntil: null,
+};
 
 interface Entry {
   level: 'error' | 'warn' | 'info' | 'debug';
@@ -65,7 +84,11 @@ const busy = (claimed: number) => (): TickResult => ({ ...NOTHING, claimed, sent
 
 describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
   it('comes back one burst after a busy pass started, and when the shared bucket next has a token after a paced one', async () => {
-    const r = start(await backend.open(), [busy(8), (now) => ({ ...NOTHING, claimed: 2, sent: 2, pacedUntil: now + 250 }), (now) => ({ ...NOTHING, pacedUntil: now })]);
+    const r = start(await backend.open(), [
+      busy(8),
+      (now) => ({ ...NOTHING, claimed: 2, sent: 2, pacedUntil: now + 250 }),
+      (now) => ({ ...NOTHING, pacedUntil: now }),
+    ]);
     try {
       await r.clock.advance(0);
       expect(r.passes.map((p) => p.next)).toEqual([{ at: T0 + BURST, why: 'busy' }]);
@@ -85,7 +108,11 @@ describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 3);
     const rows = seed.rows(() => T0);
-    const queue = async (index: number, at: Millis) => store.insertOutbox(rows.slice(index, index + 1).map((row) => ({ ...row, nextAttemptAt: at })), T0);
+    const queue = async (index: number, at: Millis) =>
+      store.insertOutbox(
+        rows.slice(index, index + 1).map((row) => ({ ...row, nextAttemptAt: at })),
+        T0,
+      );
     const r = start(store);
     try {
       const next = async (): Promise<PassReport['next']> => {
@@ -109,8 +136,15 @@ describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
     const r = start(await backend.open(), [() => new StoreError('unavailable', 'claimDue', 'connection refused'), busy(1)]);
     try {
       await r.clock.advance(0);
-      expect(r.passes[0]).toMatchObject({ outcome: { error: expect.any(StoreError) }, next: { at: T0 + RETRY_AFTER_FAILURE, why: 'after_failure' } });
-      expect(r.logger.entries).toContainEqual({ level: 'error', message: 'dispatch failed, retrying', fields: { error: 'StoreError', message: 'claimDue: connection refused', code: 'unavailable', operation: 'claimDue' } });
+      expect(r.passes[0]).toMatchObject({
+        outcome: { error: expect.any(StoreError) },
+        next: { at: T0 + RETRY_AFTER_FAILURE, why: 'after_failure' },
+      });
+      expect(r.logger.entries).toContainEqual({
+        level: 'error',
+        message: 'dispatch failed, retrying',
+        fields: { error: 'StoreError', message: 'claimDue: connection refused', code: 'unavailable', operation: 'claimDue' },
+      });
       expect(r.loop.status()).toMatchObject({ passes: 1, failures: 1, last: { failure: 'store unavailable in claimDue' } });
       await r.clock.advance(RETRY_AFTER_FAILURE);
       expect(r.passes[1]?.next).toEqual({ at: T0 + RETRY_AFTER_FAILURE + BURST, why: 'busy' });
@@ -159,11 +193,13 @@ describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
     const inPass = new Promise<void>((resolve) => (entered = resolve));
     let release = (): void => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const r = start(await backend.open(), [async () => {
-      entered();
-      await gate; // sends in flight
-      return busy(3)();
-    }]);
+    const r = start(await backend.open(), [
+      async () => {
+        entered();
+        await gate; // sends in flight
+        return busy(3)();
+      },
+    ]);
     const advancing = r.clock.advance(0);
     await inPass;
     let stopped = false;

@@ -5,8 +5,10 @@ import { BACKENDS } from './store-backends.js';
 const GUESSER = '203.0.113.50';
 const OTHER = '198.51.100.9';
 
-const api = (rig: EdgeRig, token: string, from = GUESSER) => rig.get('/api/v1/templates', { headers: { authorization: `Bearer ${token}` }, from });
-const page = (rig: EdgeRig, token: string, from = GUESSER) => rig.get('/templates', { headers: { authorization: `Bearer ${token}` }, from });
+const api = (rig: EdgeRig, token: string, from = GUESSER) =>
+  rig.get('/api/v1/templates', { headers: { authorization: `Bearer ${token}` }, from });
+const page = (rig: EdgeRig, token: string, from = GUESSER) =>
+  rig.get('/templates', { headers: { authorization: `Bearer ${token}` }, from });
 
 describe.each(BACKENDS)('Failed authentications, limited per client address on every surface ($name)', (backend) => {
   it('the API: ten wrong tokens, then 429 with Retry-After even for a right one; another address is unaffected', async () => {

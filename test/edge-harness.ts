@@ -19,7 +19,11 @@ export interface EdgeRig {
   token: string;
   clock: { t: number; now(): number };
   /** A form POST; `from` is the peer address (default 127.0.0.1, as a local proxy's). */
-  form(path: string, fields: Record<string, string>, o?: { headers?: Record<string, string>; from?: string }): Promise<LightMyRequestResponse>;
+  form(
+    path: string,
+    fields: Record<string, string>,
+    o?: { headers?: Record<string, string>; from?: string },
+  ): Promise<LightMyRequestResponse>;
   get(path: string, o?: { headers?: Record<string, string>; from?: string }): Promise<LightMyRequestResponse>;
 }
 
@@ -27,21 +31,35 @@ export async function startEdge(backend: TestBackend, edge?: HttpEdgeSettings): 
   const store = await backend.open();
   const clock = { t: T0, now: () => clock.t };
   const app = await buildApp({
-    store, clock, policy: DEFAULT_POLICY, logger: false,
+    store,
+    clock,
+    policy: DEFAULT_POLICY,
+    logger: false,
     config: {
-      appSecrets: ['edge-app-secret'], verifyToken: null, mode: 'production', host: '127.0.0.1', adminToken: ADMIN_TOKEN, phoneNumberId: '106540352242922',
+      appSecrets: ['edge-app-secret'],
+      verifyToken: null,
+      mode: 'production',
+      host: '127.0.0.1',
+      adminToken: ADMIN_TOKEN,
+      phoneNumberId: '106540352242922',
       ...(edge === undefined ? {} : { edge }),
     },
   });
   onTestFinished(() => app.close());
   const { token } = await createApiToken(store, 'edge-tests', T0);
   return {
-    app, store, token, clock,
-    form: (path, fields, o = {}) => app.inject({
-      method: 'POST', url: path, remoteAddress: o.from ?? '127.0.0.1',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...o.headers },
-      payload: new URLSearchParams(fields).toString(),
-    }),
+    app,
+    store,
+    token,
+    clock,
+    form: (path, fields, o = {}) =>
+      app.inject({
+        method: 'POST',
+        url: path,
+        remoteAddress: o.from ?? '127.0.0.1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...o.headers },
+        payload: new URLSearchParams(fields).toString(),
+      }),
     get: (path, o = {}) => app.inject({ method: 'GET', url: path, remoteAddress: o.from ?? '127.0.0.1', headers: o.headers ?? {} }),
   };
 }

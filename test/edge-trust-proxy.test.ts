@@ -25,7 +25,11 @@ describe.each(BACKENDS)('The edge behind a reverse proxy ($name)', (backend) => 
     expect(find.body).toContain('No contact matches');
 
     // Another site's page, through the same proxy, is still refused.
-    const crossSite = await rig.form('/contacts/find', { _csrf: csrfIn(page.body), q: 'x' }, { headers: { ...FORWARDED, origin: 'https://evil.example', cookie } });
+    const crossSite = await rig.form(
+      '/contacts/find',
+      { _csrf: csrfIn(page.body), q: 'x' },
+      { headers: { ...FORWARDED, origin: 'https://evil.example', cookie } },
+    );
     expect(crossSite.statusCode).toBe(403);
   });
 
@@ -68,7 +72,10 @@ describe.each(BACKENDS)('The edge behind a reverse proxy ($name)', (backend) => 
 
   it('on: each client behind the proxy has its own tries, keyed by the forwarded address', async () => {
     const rig = await startEdge(backend, { trustProxy: ['127.0.0.1'] });
-    for (let i = 0; i < 10; i++) expect((await rig.form('/login', { token: `pacer_guess-${i}` }, { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await rig.form('/login', { token: `pacer_guess-${i}` }, { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(
+        401,
+      );
     expect((await rig.form('/login', { token: rig.token }, { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(429);
     expect((await rig.form('/login', { token: rig.token }, { headers: { 'x-forwarded-for': '198.51.100.8' } })).statusCode).toBe(303);
   });

@@ -8,7 +8,11 @@ import { attemptsByRow, isFinalOrScheduled, withRig } from './engine-rig.js';
 
 /** The outcome Pacer must have recorded for a send, given what really happened to it. */
 const OUTCOME_OF_TRUTH: Record<MessageTruth['status'], OutboxOutcome | null> = {
-  accepted: 'accepted', sent: 'accepted', delivered: 'delivered', read: 'read', failed: null,
+  accepted: 'accepted',
+  sent: 'accepted',
+  delivered: 'delivered',
+  read: 'read',
+  failed: null,
 };
 
 describe.each(BACKENDS)('a campaign end to end on $name', (backend) => {

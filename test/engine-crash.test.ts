@@ -33,9 +33,21 @@ describe.each(BACKENDS)('a worker that crashed mid-send, on $name', (backend) =>
       if (rowReached === undefined || rowLost === undefined || rowClaimed === undefined) throw new Error('rows missing');
       expect(await rig.store.recordIntent(rowReached.id, CRASHED, now)).toBe(true);
       expect(await rig.store.recordIntent(rowLost.id, CRASHED, now)).toBe(true);
-      const api = createCloudApiClient({ baseUrl: rig.sim.url, apiVersion: 'v24.0', phoneNumberId: rig.phoneNumberId, accessToken: rig.sim.config.accessToken });
+      const api = createCloudApiClient({
+        baseUrl: rig.sim.url,
+        apiVersion: 'v24.0',
+        phoneNumberId: rig.phoneNumberId,
+        accessToken: rig.sim.config.accessToken,
+      });
       try {
-        const sent = await api.send(buildSendRequest(rowReached.id, parseOutboxIntent(rowReached.intent, rowReached.id), { kind: 'phone', phone: reached.phone }, 'messages'));
+        const sent = await api.send(
+          buildSendRequest(
+            rowReached.id,
+            parseOutboxIntent(rowReached.intent, rowReached.id),
+            { kind: 'phone', phone: reached.phone },
+            'messages',
+          ),
+        );
         expect(sent.kind).toBe('accepted');
       } finally {
         await api.close();
@@ -56,7 +68,10 @@ describe.each(BACKENDS)('a worker that crashed mid-send, on $name', (backend) =>
       const attempts = attemptsByRow(truth.messages);
       // Swept but never started: safe to claim again, and the engine sent it once.
       expect(attempts.get(rowClaimed.id)).toHaveLength(1);
-      expect(await rig.store.getOutbox(rowClaimed.id)).toMatchObject({ status: 'sent', outcome: expect.stringMatching(/^(delivered|read)$/) });
+      expect(await rig.store.getOutbox(rowClaimed.id)).toMatchObject({
+        status: 'sent',
+        outcome: expect.stringMatching(/^(delivered|read)$/),
+      });
       // The request that got out: one message, matched to its row by the callback data in its statuses.
       const real = attempts.get(rowReached.id);
       expect(real).toHaveLength(1);

@@ -9,7 +9,9 @@ import { APP_SECRET, attemptsByRow, onlyCountries, withRig, type Rig } from './e
 async function postWebhook(rig: Rig, payload: Record<string, unknown>): Promise<void> {
   const raw = JSON.stringify(payload);
   const res = await fetch(`${rig.engine.url}/webhooks/whatsapp`, {
-    method: 'POST', body: raw, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, APP_SECRET) },
+    method: 'POST',
+    body: raw,
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, APP_SECRET) },
   });
   expect(res.status).toBe(200);
   await rig.engine.pump.drain();
@@ -48,7 +50,10 @@ describe.each(BACKENDS)('transient refusals on $name', (backend) => {
 
   it('retries a message that failed asynchronously with a transient code (131000) after a backoff', async () => {
     // The simulator's own statuses come late, so the failure below is the first word on the message.
-    const sim = { population: { size: 5, countries: onlyCountries('GB') }, webhooks: { latencyMs: { min: 10 * MINUTE, max: 15 * MINUTE } } };
+    const sim = {
+      population: { size: 5, countries: onlyCountries('GB') },
+      webhooks: { latencyMs: { min: 10 * MINUTE, max: 15 * MINUTE } },
+    };
     await withRig(backend, { sim }, async (rig) => {
       const [user] = rig.sim.users;
       if (user === undefined) throw new Error('no users');
@@ -59,8 +64,16 @@ describe.each(BACKENDS)('transient refusals on $name', (backend) => {
 
       const failedAt = rig.clock.now();
       const failure = status(row?.wamid ?? '', 'failed', String(Math.floor(failedAt / 1000)), {
-        recipient_id: user.phone, biz_opaque_callback_data: `pacer:${row?.id ?? 0}`,
-        errors: [{ code: 131000, title: 'Something went wrong', message: 'Something went wrong', error_data: { details: 'Message failed to send' } }],
+        recipient_id: user.phone,
+        biz_opaque_callback_data: `pacer:${row?.id ?? 0}`,
+        errors: [
+          {
+            code: 131000,
+            title: 'Something went wrong',
+            message: 'Something went wrong',
+            error_data: { details: 'Message failed to send' },
+          },
+        ],
       });
       await postWebhook(rig, body([messagesChange({ statuses: [failure] })]));
       const requeued = await rig.store.getOutbox(row?.id ?? 0);

@@ -13,7 +13,11 @@ describe.each(BACKENDS)('held and stopped contacts on $name', (backend) => {
   it('sends a message held for the experiment group (130472) once the contact writes in, and it is delivered', async () => {
     const sim = {
       population: {
-        size: 40, countries: onlyCountries('IN', 'BR'), experimentRate: 1, stoppedRate: 0, notOnWhatsAppRate: 0,
+        size: 40,
+        countries: onlyCountries('IN', 'BR'),
+        experimentRate: 1,
+        stoppedRate: 0,
+        notOnWhatsAppRate: 0,
         replyPropensity: { min: 0, max: 0 },
       },
     };
@@ -53,8 +57,13 @@ describe.each(BACKENDS)('held and stopped contacts on $name', (backend) => {
     const sim = {
       seed: 31,
       population: {
-        size: 80, countries: onlyCountries('GB', 'DE', 'ES'), experimentRate: 0, stoppedRate: 0, notOnWhatsAppRate: 0,
-        readPropensity: { min: 0.9, max: 1 }, replyPropensity: { min: 0, max: 0 },
+        size: 80,
+        countries: onlyCountries('GB', 'DE', 'ES'),
+        experimentRate: 0,
+        stoppedRate: 0,
+        notOnWhatsAppRate: 0,
+        readPropensity: { min: 0.9, max: 1 },
+        replyPropensity: { min: 0, max: 0 },
       },
       reactions: { stopTapRate: 0.5, preferenceStopRate: 0, blockRate: 0, reportRate: 0 },
     };

@@ -54,7 +54,10 @@ async function startWorker(store: Store, during: (clock: HandClock) => void = ()
   });
   const racing = (s: Store): Store => ({ ...racingClaims(s), transaction: (work) => s.transaction((tx) => work(racingClaims(tx))) });
   const engine = await startEngine({
-    store: racing(store), clock, policy: DEFAULT_POLICY, random: () => 0.5,
+    store: racing(store),
+    clock,
+    policy: DEFAULT_POLICY,
+    random: () => 0.5,
     http: { host: '127.0.0.1', port: 0, appSecrets: ['idle-wake-secret'], verifyToken: null, mode: 'production' },
     worker: { owner: 'idle-wake', mps: 10, leaseMs: LEASE_MS },
     cloudApi: { baseUrl: 'http://127.0.0.1:9', apiVersion: 'v24.0', phoneNumberId: 'pn-1', accessToken: 'unused' },
@@ -63,7 +66,8 @@ async function startWorker(store: Store, during: (clock: HandClock) => void = ()
   // then sets one timer, its successor.
   let loop = clock.timers[0];
   return {
-    engine, clock,
+    engine,
+    clock,
     nextPassAt: () => loop?.at ?? Number.NaN,
     async runPass() {
       if (loop === undefined) throw new Error('no dispatcher pass is scheduled');
@@ -82,14 +86,23 @@ describe.each(BACKENDS)('when the dispatcher loop comes back after a pass that c
   it('at once for a row that fell due while the pass ran, not after the idle poll', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);
-    await store.insertOutbox(seed.rows(() => T0 + 5), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0 + 5),
+      T0,
+    );
     // The claim reads the rows at T0; by the time the pass looks for the next work it is T0 + 20.
     const w = await startWorker(store, (clock) => clock.set(T0 + 20));
     try {
       const next = await w.runPass();
       expect(next - (T0 + 20)).toBeGreaterThan(0);
       expect(next - (T0 + 20)).toBeLessThan(1000);
-      expect(w.engine.dispatchStatus()).toMatchObject({ passes: 1, failures: 0, running: null, last: { result: { claimed: 0 } }, next: { at: next, why: 'idle' } });
+      expect(w.engine.dispatchStatus()).toMatchObject({
+        passes: 1,
+        failures: 0,
+        running: null,
+        last: { result: { claimed: 0 } },
+        next: { at: next, why: 'idle' },
+      });
     } finally {
       await w.engine.stop();
     }
@@ -98,21 +111,30 @@ describe.each(BACKENDS)('when the dispatcher loop comes back after a pass that c
   it('when the next row falls due, and it says so in /healthz', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);
-    await store.insertOutbox(seed.rows(() => T0 + MINUTE), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0 + MINUTE),
+      T0,
+    );
     const w = await startWorker(store);
     try {
       expect(await w.runPass()).toBe(T0 + MINUTE);
-      expect(await w.health()).toMatchObject({ status: 'ok', dispatch: { passes: 1, running: null, next: { at: T0 + MINUTE, why: 'idle' }, pace: { wanted: 10 } } });
+      expect(await w.health()).toMatchObject({
+        status: 'ok',
+        dispatch: { passes: 1, running: null, next: { at: T0 + MINUTE, why: 'idle' }, pace: { wanted: 10 } },
+      });
     } finally {
       await w.engine.stop();
     }
   });
 
-  it('when a dead worker\'s lease runs out: it sweeps the row back and takes it', async () => {
+  it("when a dead worker's lease runs out: it sweeps the row back and takes it", async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);
     // Nobody opted in, so the row is decided (skipped) without a send.
-    await store.insertOutbox(seed.rows(() => T0 - 3000).map((r) => ({ ...r, intent: { phoneNumberId: 'pn-1', template: { name: 'promo', language: 'en' } } })), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0 - 3000).map((r) => ({ ...r, intent: { phoneNumberId: 'pn-1', template: { name: 'promo', language: 'en' } } })),
+      T0,
+    );
     const [taken] = await store.claimDue({ owner: 'worker-that-died', now: T0 - 3000, leaseMs: LEASE_MS, limit: 1 });
     const w = await startWorker(store);
     try {

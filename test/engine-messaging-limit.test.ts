@@ -38,7 +38,11 @@ describe.each(BACKENDS)('the portfolio messaging limit on $name', (backend) => {
       if (user === undefined) throw new Error('a user expected');
       for (const key of ['a', 'b', 'c']) await rig.sendUtility([user], `burst-${key}`);
       await rig.advance(MINUTE);
-      const times = rig.sim.groundTruth().messages.filter((m) => m.to === user.phone).map((m) => m.acceptedAt).sort((x, y) => x - y);
+      const times = rig.sim
+        .groundTruth()
+        .messages.filter((m) => m.to === user.phone)
+        .map((m) => m.acceptedAt)
+        .sort((x, y) => x - y);
       expect(times).toHaveLength(3);
       for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(rig.policy.pairRateGapMs);
       expect(rig.sim.groundTruth().syncErrors).toEqual({});

@@ -18,8 +18,12 @@ const IRRELEVANT: SimulatorConfigInput = {
     { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },
   ],
   reactions: {
-    deliveredDelayMs: { min: SECOND, max: 5 * SECOND }, readDelayMs: { min: SECOND, max: 10 * SECOND },
-    reportRate: 0.05, blockRate: 0.1, preferenceStopRate: 0, stopTapRate: 0,
+    deliveredDelayMs: { min: SECOND, max: 5 * SECOND },
+    readDelayMs: { min: SECOND, max: 10 * SECOND },
+    reportRate: 0.05,
+    blockRate: 0.1,
+    preferenceStopRate: 0,
+    stopTapRate: 0,
   },
   quality: { yellowAt: 0.8, redAt: 0.9 },
 };
@@ -121,7 +125,9 @@ describe.each(BACKENDS)('pausing on $name', (backend) => {
       const id = await rig.createCampaign();
       await rig.startCampaign(id);
       await advanceUntil(rig, 10 * MINUTE, 3 * HOUR, async () => (await rig.store.getCampaign(id))?.status === 'paused');
-      expect((await rig.store.getCampaign(id))?.pauseReason).toMatch(/^\d+% of the last \d+ outcomes hit WhatsApp's per-user marketing cap/);
+      expect((await rig.store.getCampaign(id))?.pauseReason).toMatch(
+        /^\d+% of the last \d+ outcomes hit WhatsApp's per-user marketing cap/,
+      );
       const atPause = rig.sim.groundTruth().requests;
       expect(atPause).toBeLessThanOrEqual(300); // first attempts only
 

@@ -12,14 +12,18 @@ const policy = loadConfig({ PACER_FREQUENCY_CAP: '1/7d', PACER_CONSENT_REQUIRED:
 
 const sim = {
   population: {
-    size: 30, countries: onlyCountries('GB', 'DE'), experimentRate: 0, stoppedRate: 0, notOnWhatsAppRate: 0,
+    size: 30,
+    countries: onlyCountries('GB', 'DE'),
+    experimentRate: 0,
+    stoppedRate: 0,
+    notOnWhatsAppRate: 0,
     replyPropensity: { min: 0, max: 0 },
   },
   reactions: { stopTapRate: 0, preferenceStopRate: 0, blockRate: 0, reportRate: 0 },
 };
 
 describe.each(BACKENDS)('configured policy in the engine on $name', (backend) => {
-  it('sends utility without recorded consent, applies the configured cap, and a campaign\'s own cap to its rows', async () => {
+  it("sends utility without recorded consent, applies the configured cap, and a campaign's own cap to its rows", async () => {
     await withRig(backend, { sim, policy, utilityConsent: (u) => u.index >= 10 }, async (rig) => {
       const { store } = rig;
       expect(await rig.sendUtility(rig.sim.users, 'order')).toBe(30);
@@ -28,9 +32,20 @@ describe.each(BACKENDS)('configured policy in the engine on $name', (backend) =>
       // Every one went to Meta (a few phones are slow to report delivery): none was skipped for consent.
       expect(utility.filter((r) => r.status !== 'sent' || !['accepted', 'delivered', 'read'].includes(r.outcome ?? ''))).toEqual([]);
 
-      const campaign = (name: string, frequencyCap: { max: number; windowMs: number } | null) => store.createCampaign({
-        name, templateId: rig.marketingTemplateId, senderId: rig.senderId, segment: { consent: ['marketing'] }, scheduledAt: rig.clock.now(), policyPreset: 'meta', status: 'draft', frequencyCap,
-      }, rig.clock.now());
+      const campaign = (name: string, frequencyCap: { max: number; windowMs: number } | null) =>
+        store.createCampaign(
+          {
+            name,
+            templateId: rig.marketingTemplateId,
+            senderId: rig.senderId,
+            segment: { consent: ['marketing'] },
+            scheduledAt: rig.clock.now(),
+            policyPreset: 'meta',
+            status: 'draft',
+            frequencyCap,
+          },
+          rig.clock.now(),
+        );
       // The first marketing message of the week goes; a campaign allowing 2 a week sends a second.
       const first = await campaign('Spring', null);
       await rig.startCampaign(first);
@@ -60,7 +75,9 @@ describe.each(BACKENDS)('configured policy in the engine on $name', (backend) =>
       const status = await campaignStatus(store, c, rig.clock.now(), policy);
       expect(status.text).toMatch(/ {5}30 {2}Deferred by your frequency cap, until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
       expect(status.text).toContain('Frequency cap: 1 per 7 days (PACER_FREQUENCY_CAP)');
-      expect(status.json).toMatchObject({ outcomes: [{ key: 'deferred:frequency_cap', count: 30, until: { first: expect.any(String) as string } }] });
+      expect(status.json).toMatchObject({
+        outcomes: [{ key: 'deferred:frequency_cap', count: 30, until: { first: expect.any(String) as string } }],
+      });
     });
   });
 });

@@ -12,9 +12,13 @@ import { attemptsByRow, marketingByRecipient, onlyCountries, UTILITY, withRig } 
 const SATURATED: SimulatorConfigInput = {
   seed: 23,
   population: {
-    size: 150, countries: onlyCountries('IN', 'BR', 'ID', 'MX'),
-    notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0,
-    replyPropensity: { min: 0, max: 0 }, otherMarketingPerDay: { min: 2, max: 6 },
+    size: 150,
+    countries: onlyCountries('IN', 'BR', 'ID', 'MX'),
+    notOnWhatsAppRate: 0,
+    experimentRate: 0,
+    stoppedRate: 0,
+    replyPropensity: { min: 0, max: 0 },
+    otherMarketingPerDay: { min: 2, max: 6 },
   },
   cap: { minPerWindow: 1, maxPerWindow: 2 },
   reactions: { stopTapRate: 0, preferenceStopRate: 0, blockRate: 0, reportRate: 0 },

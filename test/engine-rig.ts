@@ -2,7 +2,13 @@ import path from 'node:path';
 import { seededRandom } from '../src/adapters/simulator/prng.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { startSimulator, type MessageTruth, type Simulator, type SimulatorConfigInput, type SimUser } from '../src/adapters/simulator/index.js';
+import {
+  startSimulator,
+  type MessageTruth,
+  type Simulator,
+  type SimulatorConfigInput,
+  type SimUser,
+} from '../src/adapters/simulator/index.js';
 import { COUNTRIES, type CountryCode } from '../src/adapters/simulator/countries.js';
 import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { importContactRecords, type ContactRecord } from '../src/app/import-contact-records.js';
@@ -72,7 +78,10 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   const engines: Engine[] = [];
   const launch = async (k: number, workerStore: Store, cloudApi: EngineOptions['cloudApi']): Promise<Engine> => {
     const started = await startEngine({
-      store: workerStore, clock, policy, random: seededRandom(7 + k),
+      store: workerStore,
+      clock,
+      policy,
+      random: seededRandom(7 + k),
       http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'engine-test', mode: 'production' },
       worker: { owner: `engine-test-worker-${k}`, mps },
       cloudApi,
@@ -81,17 +90,25 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
     return started;
   };
   const sims: Simulator[] = [];
-  const simApi = (s: Simulator): CloudApiOptions => ({ baseUrl: s.url, apiVersion: 'v24.0', phoneNumberId: s.config.phoneNumberId, accessToken: s.config.accessToken });
+  const simApi = (s: Simulator): CloudApiOptions => ({
+    baseUrl: s.url,
+    apiVersion: 'v24.0',
+    phoneNumberId: s.config.phoneNumberId,
+    accessToken: s.config.accessToken,
+  });
   try {
     // The first worker receives the webhooks: the simulator starts once it listens, and posts to it.
     await launch(0, store, async (url) => {
-      const s = await startSimulator({
-        seed: 11,
-        ...options.sim,
-        population: { size: 300, ...options.sim?.population },
-        appSecret: APP_SECRET,
-        callbackUrl: `${url}/webhooks/whatsapp`,
-      }, { clock });
+      const s = await startSimulator(
+        {
+          seed: 11,
+          ...options.sim,
+          population: { size: 300, ...options.sim?.population },
+          appSecret: APP_SECRET,
+          callbackUrl: `${url}/webhooks/whatsapp`,
+        },
+        { clock },
+      );
       sims.push(s);
       return simApi(s);
     });
@@ -106,33 +123,87 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   }
 }
 
-async function setUp(sim: Simulator, store: Store, engines: readonly Engine[], clock: VirtualClock, policy: Policy, place: Place, options: RigOptions, mps: number): Promise<Rig> {
+async function setUp(
+  sim: Simulator,
+  store: Store,
+  engines: readonly Engine[],
+  clock: VirtualClock,
+  policy: Policy,
+  place: Place,
+  options: RigOptions,
+  mps: number,
+): Promise<Rig> {
   const optedIn = options.marketingConsent ?? (() => true);
   const records: ContactRecord[] = sim.users.map((u) => ({
-    phoneE164: `+${u.phone}`, name: u.name, tags: [], attributes: { country: u.country },
+    phoneE164: `+${u.phone}`,
+    name: u.name,
+    tags: [],
+    attributes: { country: u.country },
     consent: { marketing: optedIn(u), ...(options.utilityConsent?.(u) === false ? {} : { utility: true }) },
   }));
   const { ids: contactIds } = await importContactRecords(store, records, 'engine-test-import', policy, clock.now());
-  const [marketingTemplateId] = await store.upsertTemplates([
-    { name: MARKETING, language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null },
-    { name: UTILITY, language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null },
-  ], clock.now());
+  const [marketingTemplateId] = await store.upsertTemplates(
+    [
+      { name: MARKETING, language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null },
+      { name: UTILITY, language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null },
+    ],
+    clock.now(),
+  );
   const phoneNumberId = sim.config.phoneNumberId;
-  const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: options.senderMps ?? mps, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], clock.now());
+  const [senderId] = await store.upsertSenders(
+    [
+      {
+        phoneNumberId,
+        displayNumber: sim.config.displayPhoneNumber,
+        qualityRating: 'GREEN',
+        throughputMps: options.senderMps ?? mps,
+        messagingLimitTier: 'TIER_UNLIMITED',
+        state: 'ok',
+        stateReason: null,
+        stateUntil: null,
+      },
+    ],
+    clock.now(),
+  );
   const engine = engines[0];
   if (marketingTemplateId === undefined || senderId === undefined || engine === undefined) throw new Error('engine rig: setup failed');
   return {
-    clock, sim, store, engine, policy, phoneNumberId, senderId, marketingTemplateId, contactIds,
+    clock,
+    sim,
+    store,
+    engine,
+    policy,
+    phoneNumberId,
+    senderId,
+    marketingTemplateId,
+    contactIds,
     async advance(ms) {
       await sim.advance(ms);
       for (const e of engines) await e.pump.drain();
     },
-    createCampaign: (name = 'Spring sale') => store.createCampaign({ name, templateId: marketingTemplateId, senderId, segment: { consent: ['marketing'] }, scheduledAt: clock.now(), policyPreset: 'meta', status: 'draft' }, clock.now()),
+    createCampaign: (name = 'Spring sale') =>
+      store.createCampaign(
+        {
+          name,
+          templateId: marketingTemplateId,
+          senderId,
+          segment: { consent: ['marketing'] },
+          scheduledAt: clock.now(),
+          policyPreset: 'meta',
+          status: 'draft',
+        },
+        clock.now(),
+      ),
     startCampaign: (id) => startCampaign(store, id, { phoneNumberId }, clock.now()),
     async sendUtility(users, key) {
       const rows: OutboxInput[] = users.map((u) => ({
-        campaignId: null, contactId: contactIdOf(contactIds, u), senderId, category: 'utility',
-        intent: { phoneNumberId, template: { name: UTILITY, language: 'en_US' } }, idempotencyKey: `${key}-${u.index}`, nextAttemptAt: clock.now(),
+        campaignId: null,
+        contactId: contactIdOf(contactIds, u),
+        senderId,
+        category: 'utility',
+        intent: { phoneNumberId, template: { name: UTILITY, language: 'en_US' } },
+        idempotencyKey: `${key}-${u.index}`,
+        nextAttemptAt: clock.now(),
       }));
       return (await store.insertOutbox(rows, clock.now())).inserted;
     },
@@ -207,4 +278,3 @@ export function marketingByRecipient(messages: readonly MessageTruth[]): Map<str
 export function isFinalOrScheduled(row: OutboxRow): boolean {
   return row.status === 'done' || row.status === 'held' || row.status === 'queued' || (row.status === 'sent' && row.outcome !== null);
 }
-

@@ -14,7 +14,11 @@ let savedDatabaseUrl: string | undefined;
 const run = async (...argv: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, (t) => out.push(t), (t) => err.push(t));
+  const code = await runCli(
+    argv,
+    (t) => out.push(t),
+    (t) => err.push(t),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 };
 
@@ -76,7 +80,12 @@ describe('pacer import contacts: CSV', () => {
     expect(summary).toMatchObject({ accepted: 3, rejected: 0, created: 3, updated: 0, errors: [] });
     await withStore(async (store) => {
       const priya = await store.findContact({ phoneE164: '+447911123456' });
-      expect(priya).toMatchObject({ name: 'Priya', waId: '447911123456', tags: ['vip', 'uk'], attributes: { city: 'London', plan: 'gold' } });
+      expect(priya).toMatchObject({
+        name: 'Priya',
+        waId: '447911123456',
+        tags: ['vip', 'uk'],
+        attributes: { city: 'London', plan: 'gold' },
+      });
       const consent = await store.getConsent(priya!.id);
       expect(consent.marketing).toMatchObject({ status: 'granted', source: 'import:people.csv' });
       expect(consent.utility).toMatchObject({ status: 'revoked', source: 'import:people.csv' });
@@ -110,7 +119,10 @@ describe('pacer import contacts: CSV', () => {
     expect(code).toBe(0);
     expect(summary.accepted).toBe(2);
     await withStore(async (store) => {
-      expect(await store.findContact({ phoneE164: '+447911123456' })).toMatchObject({ name: 'Smith, John', attributes: { note: 'said "hi"\nthen left' } });
+      expect(await store.findContact({ phoneE164: '+447911123456' })).toMatchObject({
+        name: 'Smith, John',
+        attributes: { note: 'said "hi"\nthen left' },
+      });
       expect((await store.findContact({ phoneE164: '+447911123457' }))?.attributes).toEqual({ note: 'a,b' });
     });
   });
@@ -168,10 +180,21 @@ describe('pacer import contacts: CSV', () => {
   });
 
   it('takes a repeated phone number as an update by the later row, noted rather than refused', async () => {
-    const csv = ['phone,name,consent_marketing,tags', '+447911123456,First,yes,a', '+447911123457,Other,,', '+44 7911 123456,Second,no,b'].join('\n');
+    const csv = [
+      'phone,name,consent_marketing,tags',
+      '+447911123456,First,yes,a',
+      '+447911123457,Other,,',
+      '+44 7911 123456,Second,no,b',
+    ].join('\n');
     const { code, summary } = await importJson(write('dup.csv', csv));
     expect(code).toBe(0);
-    expect(summary).toMatchObject({ accepted: 3, rejected: 0, created: 2, duplicates: 1, notes: [{ line: 4, note: expect.stringMatching(/line 2/) }] });
+    expect(summary).toMatchObject({
+      accepted: 3,
+      rejected: 0,
+      created: 2,
+      duplicates: 1,
+      notes: [{ line: 4, note: expect.stringMatching(/line 2/) }],
+    });
     await withStore(async (store) => {
       const c = await store.findContact({ phoneE164: '+447911123456' });
       expect(c).toMatchObject({ name: 'Second', tags: ['a', 'b'] });
@@ -236,13 +259,24 @@ describe('pacer import contacts: JSON Lines', () => {
     const { code, summary } = await importJson(write('people.ndjson', jsonl));
     expect(code).toBe(1);
     expect(summary).toMatchObject({ accepted: 2, rejected: 4 });
-    expect(summary.errors.map((e) => [e.line, e.field])).toEqual([[4, null], [5, null], [6, 'phone'], [7, 'consent_marketing']]);
+    expect(summary.errors.map((e) => [e.line, e.field])).toEqual([
+      [4, null],
+      [5, null],
+      [6, 'phone'],
+      [7, 'consent_marketing'],
+    ]);
     expect(summary.errors[0]?.reason).toMatch(/not valid JSON/);
     expect(summary.errors[0]?.reason).not.toContain('7911');
     expect(summary.errors[1]?.reason).toBe('must be a JSON object, got an array');
     await withStore(async (store) => {
-      expect(await store.findContact({ phoneE164: '+447911123456' })).toMatchObject({ tags: ['a', 'b'], attributes: { city: 'London', score: 7 } });
-      expect(await store.findContact({ phoneE164: '+447911123457' })).toMatchObject({ tags: ['x', 'y'], attributes: { nested: { level: 2 } } });
+      expect(await store.findContact({ phoneE164: '+447911123456' })).toMatchObject({
+        tags: ['a', 'b'],
+        attributes: { city: 'London', score: 7 },
+      });
+      expect(await store.findContact({ phoneE164: '+447911123457' })).toMatchObject({
+        tags: ['x', 'y'],
+        attributes: { nested: { level: 2 } },
+      });
     });
   });
 
@@ -277,7 +311,10 @@ describe('pacer import contacts: usage and failures', () => {
     expect(JSON.parse(ok.stdout)).toMatchObject({ accepted: 3, created: 3 });
     expect(ok.stderr).toBe(''); // not a terminal: no progress bar
     const bad = write('bad.csv', 'phone\n+44123\n');
-    await expect(exec('node', ['bin/pacer.js', 'import', 'contacts', bad], { env })).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/line 2 phone/) });
+    await expect(exec('node', ['bin/pacer.js', 'import', 'contacts', bad], { env })).rejects.toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/line 2 phone/),
+    });
     await expect(exec('node', ['bin/pacer.js', 'import', 'contacts'], { env })).rejects.toMatchObject({ code: 2 });
     await withStore(async (store) => expect(await store.findContact({ phoneE164: '+919876543210' })).not.toBeNull());
   });

@@ -30,8 +30,23 @@ type Spec =
   | { valid: false; kind: 'short-phone' | 'no-phone' | 'bad-consent' | 'extra-field' | 'after-quote' | 'letters' };
 
 const spec: fc.Arbitrary<Spec> = fc.oneof(
-  fc.record({ valid: fc.constant(true as const), style: fc.constantFrom(0 as const, 1 as const, 2 as const), multiline: fc.boolean(), consent: fc.constantFrom('yes' as const, 'no' as const, '' as const) }),
-  fc.record({ valid: fc.constant(false as const), kind: fc.constantFrom('short-phone' as const, 'no-phone' as const, 'bad-consent' as const, 'extra-field' as const, 'after-quote' as const, 'letters' as const) }),
+  fc.record({
+    valid: fc.constant(true as const),
+    style: fc.constantFrom(0 as const, 1 as const, 2 as const),
+    multiline: fc.boolean(),
+    consent: fc.constantFrom('yes' as const, 'no' as const, '' as const),
+  }),
+  fc.record({
+    valid: fc.constant(false as const),
+    kind: fc.constantFrom(
+      'short-phone' as const,
+      'no-phone' as const,
+      'bad-consent' as const,
+      'extra-field' as const,
+      'after-quote' as const,
+      'letters' as const,
+    ),
+  }),
 );
 
 function phoneText(n: number, style: 0 | 1 | 2): string {
@@ -70,43 +85,59 @@ function jsonlRecord(s: Spec, n: number): string {
 
 it('imports every valid row and reports every invalid one at its line, never throwing', { timeout: 120_000 }, async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(spec, { maxLength: 25 }), fc.constantFrom('csv' as const, 'jsonl' as const), fc.integer({ min: 1, max: 4 }), async (specs, format, batchRows) => {
-      const numbers = specs.map(() => nextNumber++);
-      const expectedBad: number[] = [];
-      const expectedGood: Array<{ n: number; name: string }> = [];
-      const out: string[] = [];
-      let line = 1;
-      if (format === 'csv') {
-        out.push('phone,name,consent_marketing');
-        line = 2;
-      }
-      specs.forEach((s, i) => {
-        const n = numbers[i]!;
+    fc.asyncProperty(
+      fc.array(spec, { maxLength: 25 }),
+      fc.constantFrom('csv' as const, 'jsonl' as const),
+      fc.integer({ min: 1, max: 4 }),
+      async (specs, format, batchRows) => {
+        const numbers = specs.map(() => nextNumber++);
+        const expectedBad: number[] = [];
+        const expectedGood: Array<{ n: number; name: string }> = [];
+        const out: string[] = [];
+        let line = 1;
         if (format === 'csv') {
-          const r = csvRecord(s, n);
-          out.push(r.text);
-          if (s.valid) expectedGood.push({ n, name: s.multiline ? `Name ${n}\nsecond line, with comma` : `Name ${n}` });
-          else expectedBad.push(line);
-          line += r.lines;
-        } else {
-          out.push(jsonlRecord(s, n));
-          if (s.valid) expectedGood.push({ n, name: `Name ${n}` });
-          else expectedBad.push(line);
-          line += 1;
+          out.push('phone,name,consent_marketing');
+          line = 2;
         }
-      });
-      const file = path.join(dir, `run.${format}`);
-      writeFileSync(file, out.join('\n'));
-      const rejected: RowRejection[] = [];
-      const summary = await importContacts(store, await openContactSource(file, format), { defaultCountry: null, policy: DEFAULT_POLICY, now: 1_760_000_000_000, batchRows, onRejected: (r) => void rejected.push(r) });
-      expect(rejected.map((r) => r.line)).toEqual(expectedBad);
-      expect(rejected.every((r) => r.errors.length > 0 && r.errors.every((e) => e.reason.length > 0))).toBe(true);
-      expect(summary).toMatchObject({ accepted: expectedGood.length, rejected: expectedBad.length, created: expectedGood.length, duplicates: 0 });
-      for (const good of expectedGood) {
-        const contact = await store.findContact({ phoneE164: `+447911${String(good.n).padStart(6, '0')}` });
-        expect(contact?.name).toBe(good.name);
-      }
-    }),
+        specs.forEach((s, i) => {
+          const n = numbers[i]!;
+          if (format === 'csv') {
+            const r = csvRecord(s, n);
+            out.push(r.text);
+            if (s.valid) expectedGood.push({ n, name: s.multiline ? `Name ${n}\nsecond line, with comma` : `Name ${n}` });
+            else expectedBad.push(line);
+            line += r.lines;
+          } else {
+            out.push(jsonlRecord(s, n));
+            if (s.valid) expectedGood.push({ n, name: `Name ${n}` });
+            else expectedBad.push(line);
+            line += 1;
+          }
+        });
+        const file = path.join(dir, `run.${format}`);
+        writeFileSync(file, out.join('\n'));
+        const rejected: RowRejection[] = [];
+        const summary = await importContacts(store, await openContactSource(file, format), {
+          defaultCountry: null,
+          policy: DEFAULT_POLICY,
+          now: 1_760_000_000_000,
+          batchRows,
+          onRejected: (r) => void rejected.push(r),
+        });
+        expect(rejected.map((r) => r.line)).toEqual(expectedBad);
+        expect(rejected.every((r) => r.errors.length > 0 && r.errors.every((e) => e.reason.length > 0))).toBe(true);
+        expect(summary).toMatchObject({
+          accepted: expectedGood.length,
+          rejected: expectedBad.length,
+          created: expectedGood.length,
+          duplicates: 0,
+        });
+        for (const good of expectedGood) {
+          const contact = await store.findContact({ phoneE164: `+447911${String(good.n).padStart(6, '0')}` });
+          expect(contact?.name).toBe(good.name);
+        }
+      },
+    ),
     { numRuns: 100 },
   );
 });

@@ -45,14 +45,25 @@ const href = z.string().regex(/^(https:\/\/|\/)\S+$/, 'a link to the error-code 
 const text = z.string().min(1);
 
 const TEMPLATE_CATEGORY = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
-const PRICING_CATEGORY = ['authentication', 'authentication_international', 'marketing', 'marketing_lite', 'utility', 'service', 'referral_conversion'] as const;
+const PRICING_CATEGORY = [
+  'authentication',
+  'authentication_international',
+  'marketing',
+  'marketing_lite',
+  'utility',
+  'service',
+  'referral_conversion',
+] as const;
 const QUALITY_SCORE = ['GREEN', 'YELLOW', 'RED', 'UNKNOWN'] as const;
 
 function issue(ctx: z.RefinementCtx, message: string, path: PropertyKey[] = []): void {
   ctx.addIssue({ code: 'custom', message, path });
 }
 
-/** `{code, title, message, error_data.details, href}`; `href` is missing from the real inbound-message errors, so only statuses require it. */
+/**
+ * `{code, title, message, error_data.details, href}`; `href` is missing from the real inbound-message errors,
+ * so only statuses require it.
+ */
 function errorObject(hrefRequired: boolean) {
   return z.strictObject({
     code: z.number().int().nonnegative(),
@@ -122,17 +133,23 @@ function statusSchema(p: Profile) {
     .superRefine((s, ctx) => {
       const group = s.recipient_type === 'group';
       const failed = s.status === 'failed';
-      if (!group && s.recipient_id !== undefined && !WA_ID.test(s.recipient_id)) issue(ctx, 'recipient_id must be the phone digits', ['recipient_id']);
-      if (s.recipient_id === undefined && s.recipient_user_id === undefined) issue(ctx, 'names no recipient: neither recipient_id nor recipient_user_id');
+      if (!group && s.recipient_id !== undefined && !WA_ID.test(s.recipient_id))
+        issue(ctx, 'recipient_id must be the phone digits', ['recipient_id']);
+      if (s.recipient_id === undefined && s.recipient_user_id === undefined)
+        issue(ctx, 'names no recipient: neither recipient_id nor recipient_user_id');
       const participant = s.recipient_participant_id ?? s.recipient_participant_user_id;
       if (group !== (participant !== undefined)) issue(ctx, 'group statuses, and only they, name a participant');
       if (failed !== (s.errors !== undefined)) issue(ctx, 'errors come with a failed status and only with it', ['errors']);
-      if (failed && (s.pricing !== undefined || s.conversation !== undefined)) issue(ctx, 'a failed message is neither priced nor in a conversation');
-      if (s.conversation?.expiration_timestamp !== undefined && s.status !== 'sent') issue(ctx, 'expiration_timestamp is only on sent', ['conversation']);
+      if (failed && (s.pricing !== undefined || s.conversation !== undefined))
+        issue(ctx, 'a failed message is neither priced nor in a conversation');
+      if (s.conversation?.expiration_timestamp !== undefined && s.status !== 'sent')
+        issue(ctx, 'expiration_timestamp is only on sent', ['conversation']);
       if (p === 'current') {
-        if (!failed && !group && s.recipient_user_id === undefined) issue(ctx, 'every status but a failed one carries recipient_user_id', ['recipient_user_id']);
+        if (!failed && !group && s.recipient_user_id === undefined)
+          issue(ctx, 'every status but a failed one carries recipient_user_id', ['recipient_user_id']);
         const pricingType = s.pricing !== undefined && 'type' in s.pricing ? s.pricing.type : undefined;
-        if (s.conversation !== undefined && pricingType !== 'free_entry_point') issue(ctx, 'v24+ sends conversation only in a free-entry-point window', ['conversation']);
+        if (s.conversation !== undefined && pricingType !== 'free_entry_point')
+          issue(ctx, 'v24+ sends conversation only in a free-entry-point window', ['conversation']);
       }
     });
 }
@@ -141,7 +158,11 @@ function statusSchema(p: Profile) {
 
 const context = z.union([
   /** A reply to, or a button of, one of our messages. */
-  z.strictObject({ from: digits, id: wamid, referred_product: z.strictObject({ catalog_id: graphId, product_retailer_id: text }).optional() }),
+  z.strictObject({
+    from: digits,
+    id: wamid,
+    referred_product: z.strictObject({ catalog_id: graphId, product_retailer_id: text }).optional(),
+  }),
   z.strictObject({ forwarded: z.literal(true) }),
   z.strictObject({ frequently_forwarded: z.literal(true) }),
 ]);
@@ -161,17 +182,47 @@ const referral = z.strictObject({
   welcome_message: z.strictObject({ text }).optional(),
 });
 
-const mediaFields = { id: graphId, mime_type: text, sha256: text, url: z.string().regex(/^https:\/\//).optional() };
+const mediaFields = {
+  id: graphId,
+  mime_type: text,
+  sha256: text,
+  url: z
+    .string()
+    .regex(/^https:\/\//)
+    .optional(),
+};
 const contactCard = z.strictObject({
-  name: z.strictObject({ formatted_name: text, first_name: text.optional(), last_name: text.optional(), middle_name: text.optional(), suffix: text.optional(), prefix: text.optional() }),
-  phones: z.array(z.strictObject({ phone: text, wa_id: waId.optional(), type: z.enum(['CELL', 'MAIN', 'IPHONE', 'HOME', 'WORK']).optional() })).optional(),
+  name: z.strictObject({
+    formatted_name: text,
+    first_name: text.optional(),
+    last_name: text.optional(),
+    middle_name: text.optional(),
+    suffix: text.optional(),
+    prefix: text.optional(),
+  }),
+  phones: z
+    .array(z.strictObject({ phone: text, wa_id: waId.optional(), type: z.enum(['CELL', 'MAIN', 'IPHONE', 'HOME', 'WORK']).optional() }))
+    .optional(),
   emails: z.array(z.strictObject({ email: text, type: z.enum(['HOME', 'WORK']).optional() })).optional(),
   addresses: z
-    .array(z.strictObject({ street: text.optional(), city: text.optional(), state: text.optional(), zip: text.optional(), country: text.optional(), country_code: text.optional(), type: z.enum(['HOME', 'WORK']).optional() }))
+    .array(
+      z.strictObject({
+        street: text.optional(),
+        city: text.optional(),
+        state: text.optional(),
+        zip: text.optional(),
+        country: text.optional(),
+        country_code: text.optional(),
+        type: z.enum(['HOME', 'WORK']).optional(),
+      }),
+    )
     .optional(),
   org: z.strictObject({ company: text.optional(), department: text.optional(), title: text.optional() }).optional(),
   urls: z.array(z.strictObject({ url: text, type: z.enum(['HOME', 'WORK']).optional() })).optional(),
-  birthday: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  birthday: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
 });
 const reply = z.strictObject({ id: text, title: text, description: text.optional() });
 
@@ -188,12 +239,27 @@ const BODIES = {
   sticker: z.strictObject({ ...mediaFields, animated: z.boolean() }),
   /** An empty or missing emoji takes a reaction back. */
   reaction: z.strictObject({ message_id: wamid, emoji: z.string().optional() }),
-  location: z.strictObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), name: text.optional(), address: text.optional(), url: text.optional() }),
+  location: z.strictObject({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    name: text.optional(),
+    address: text.optional(),
+    url: text.optional(),
+  }),
   contacts: z.array(contactCard).min(1),
   order: z.strictObject({
     catalog_id: graphId,
     text: z.string().optional(),
-    product_items: z.array(z.strictObject({ product_retailer_id: text, quantity: z.number().int().positive(), item_price: z.number().nonnegative(), currency: z.string().regex(/^[A-Z]{3}$/) })).min(1),
+    product_items: z
+      .array(
+        z.strictObject({
+          product_retailer_id: text,
+          quantity: z.number().int().positive(),
+          item_price: z.number().nonnegative(),
+          currency: z.string().regex(/^[A-Z]{3}$/),
+        }),
+      )
+      .min(1),
   }),
   /** A template quick-reply tap. */
   button: z.strictObject({ payload: text, text }),
@@ -229,7 +295,12 @@ function inboundSchema(p: Profile) {
       z.strictObject({ ...base, type: z.literal('order'), order: b.order.optional() }),
       z.strictObject({ ...base, type: z.literal('button'), button: b.button.optional() }),
       z.strictObject({ ...base, type: z.literal('interactive'), interactive: b.interactive.optional() }),
-      z.strictObject({ ...base, type: z.literal('unsupported'), errors: z.array(errorObject(false)).min(1), unsupported: z.strictObject({ type: text }).optional() }),
+      z.strictObject({
+        ...base,
+        type: z.literal('unsupported'),
+        errors: z.array(errorObject(false)).min(1),
+        unsupported: z.strictObject({ type: text }).optional(),
+      }),
       z.strictObject({
         ...base,
         type: z.literal('system'),
@@ -261,16 +332,24 @@ function messagesValue(p: Profile) {
     })
     .superRefine((v, ctx) => {
       if (v.messages !== undefined && v.statuses !== undefined) issue(ctx, 'messages and statuses never share a change');
-      if (v.messages === undefined && v.statuses === undefined && v.errors === undefined) issue(ctx, 'a messages change carries messages, statuses or errors');
+      if (v.messages === undefined && v.statuses === undefined && v.errors === undefined)
+        issue(ctx, 'a messages change carries messages, statuses or errors');
       const contacts = v.contacts ?? [];
       for (const [i, m] of (v.messages ?? []).entries()) {
         const path = ['messages', i];
-        if (m.type !== 'unsupported' && m.type !== 'system' && (m as Record<string, unknown>)[m.type] === undefined && v.errors === undefined) {
+        if (
+          m.type !== 'unsupported' &&
+          m.type !== 'system' &&
+          (m as Record<string, unknown>)[m.type] === undefined &&
+          v.errors === undefined
+        ) {
           issue(ctx, `a ${m.type} message without its ${m.type} object`, path);
         }
         // A number change comes without contacts (real fixture); every other message names its sender.
         if (m.type === 'system' && contacts.length === 0) continue;
-        const sender = contacts.find((c) => (m.from !== undefined && c.wa_id === m.from) || (m.from_user_id !== undefined && c.user_id === m.from_user_id));
+        const sender = contacts.find(
+          (c) => (m.from !== undefined && c.wa_id === m.from) || (m.from_user_id !== undefined && c.user_id === m.from_user_id),
+        );
         if (sender === undefined) issue(ctx, 'no contact describes the sender', path);
         else if (sender.profile?.name === undefined) issue(ctx, "the sender's contact has no profile.name", path);
       }
@@ -278,7 +357,8 @@ function messagesValue(p: Profile) {
         for (const [i, s] of (v.statuses ?? []).entries()) {
           // Meta's business-scoped id notes: a failed status comes without contacts, every other names its recipient there.
           if (s.status === 'failed' || s.recipient_type === 'group') continue;
-          if (!contacts.some((c) => sameRecipient(c, s.recipient_id, s.recipient_user_id))) issue(ctx, 'no contact names the recipient of this status', ['statuses', i]);
+          if (!contacts.some((c) => sameRecipient(c, s.recipient_id, s.recipient_user_id)))
+            issue(ctx, 'no contact names the recipient of this status', ['statuses', i]);
         }
       }
     });
@@ -290,7 +370,10 @@ function sameRecipient(c: Contact, recipientId: string | undefined, userId: stri
 
 // ---- user_preferences ----------------------------------------------------------------------
 
-const PREFERENCE_DETAIL = { stop: 'User requested to stop marketing messages', resume: 'User requested to resume marketing messages' } as const;
+const PREFERENCE_DETAIL = {
+  stop: 'User requested to stop marketing messages',
+  resume: 'User requested to resume marketing messages',
+} as const;
 
 function preferencesValue(p: Profile) {
   const preference = z
@@ -306,16 +389,24 @@ function preferencesValue(p: Profile) {
     })
     .superRefine((u, ctx) => {
       if (u.wa_id === undefined && u.user_id === undefined) issue(ctx, 'a preference needs wa_id or user_id');
-      if ((u.value === 'signup') !== (u.signup_id !== undefined)) issue(ctx, 'signup_id comes with a signup and only with it', ['signup_id']);
-      if (u.value !== 'signup' && u.detail !== PREFERENCE_DETAIL[u.value]) issue(ctx, `detail of a ${u.value} is "${PREFERENCE_DETAIL[u.value]}"`, ['detail']);
+      if ((u.value === 'signup') !== (u.signup_id !== undefined))
+        issue(ctx, 'signup_id comes with a signup and only with it', ['signup_id']);
+      if (u.value !== 'signup' && u.detail !== PREFERENCE_DETAIL[u.value])
+        issue(ctx, `detail of a ${u.value} is "${PREFERENCE_DETAIL[u.value]}"`, ['detail']);
     });
   return z
-    .strictObject({ messaging_product: z.literal('whatsapp'), metadata, contacts: z.array(contactSchema(p)).min(1), user_preferences: z.array(preference).min(1) })
+    .strictObject({
+      messaging_product: z.literal('whatsapp'),
+      metadata,
+      contacts: z.array(contactSchema(p)).min(1),
+      user_preferences: z.array(preference).min(1),
+    })
     .superRefine((v, ctx) => {
       // The real fixtures pair a contact with another number's preference, so only `current` checks they match.
       if (p !== 'current') return;
       for (const [i, u] of v.user_preferences.entries()) {
-        if (!v.contacts.some((c) => sameRecipient(c, u.wa_id, u.user_id))) issue(ctx, 'no contact names this user', ['user_preferences', i]);
+        if (!v.contacts.some((c) => sameRecipient(c, u.wa_id, u.user_id)))
+          issue(ctx, 'no contact names this user', ['user_preferences', i]);
       }
     });
 }
@@ -332,28 +423,66 @@ const PAUSE_TITLES: Record<string, readonly string[]> = {
 
 const templateStatusValue = z
   .strictObject({
-    event: z.enum(['APPROVED', 'REJECTED', 'PENDING', 'PAUSED', 'DISABLED', 'FLAGGED', 'REINSTATED', 'IN_APPEAL', 'ARCHIVED', 'UNARCHIVED', 'DELETED', 'PENDING_DELETION', 'LIMIT_EXCEEDED', 'LOCKED']),
+    event: z.enum([
+      'APPROVED',
+      'REJECTED',
+      'PENDING',
+      'PAUSED',
+      'DISABLED',
+      'FLAGGED',
+      'REINSTATED',
+      'IN_APPEAL',
+      'ARCHIVED',
+      'UNARCHIVED',
+      'DELETED',
+      'PENDING_DELETION',
+      'LIMIT_EXCEEDED',
+      'LOCKED',
+    ]),
     ...templateRef,
     /** `null` when the template is scheduled for deletion. */
-    reason: z.enum(['NONE', 'INVALID_FORMAT', 'INCORRECT_CATEGORY', 'TAG_CONTENT_MISMATCH', 'PROMOTIONAL', 'ABUSIVE_CONTENT', 'SCAM', 'CATEGORY_NOT_AVAILABLE']).nullable(),
+    reason: z
+      .enum([
+        'NONE',
+        'INVALID_FORMAT',
+        'INCORRECT_CATEGORY',
+        'TAG_CONTENT_MISMATCH',
+        'PROMOTIONAL',
+        'ABUSIVE_CONTENT',
+        'SCAM',
+        'CATEGORY_NOT_AVAILABLE',
+      ])
+      .nullable(),
     message_template_category: z.enum(TEMPLATE_CATEGORY),
-    other_info: z.strictObject({ title: z.enum(['FIRST_PAUSE', 'SECOND_PAUSE', 'RATE_LIMITING_PAUSE', 'UNPAUSE', 'DISABLED']), description: text }).optional(),
+    other_info: z
+      .strictObject({ title: z.enum(['FIRST_PAUSE', 'SECOND_PAUSE', 'RATE_LIMITING_PAUSE', 'UNPAUSE', 'DISABLED']), description: text })
+      .optional(),
     rejection_info: z.strictObject({ reason: text, recommendation: text }).optional(),
     disable_info: z.strictObject({ disable_date: unixInt }).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.rejection_info !== undefined && v.event !== 'REJECTED') issue(ctx, 'rejection_info only on REJECTED', ['rejection_info']);
     if (v.disable_info !== undefined && v.event !== 'DISABLED') issue(ctx, 'disable_info only on DISABLED', ['disable_info']);
-    if (v.other_info !== undefined && !(PAUSE_TITLES[v.event] ?? []).includes(v.other_info.title)) issue(ctx, `other_info.title ${v.other_info.title} does not go with ${v.event}`, ['other_info']);
+    if (v.other_info !== undefined && !(PAUSE_TITLES[v.event] ?? []).includes(v.other_info.title))
+      issue(ctx, `other_info.title ${v.other_info.title} does not go with ${v.event}`, ['other_info']);
   });
 
-const templateQualityValue = z.strictObject({ previous_quality_score: z.enum(QUALITY_SCORE), new_quality_score: z.enum(QUALITY_SCORE), ...templateRef });
+const templateQualityValue = z.strictObject({
+  previous_quality_score: z.enum(QUALITY_SCORE),
+  new_quality_score: z.enum(QUALITY_SCORE),
+  ...templateRef,
+});
 
 const templateCategoryValue = z.union([
   /** A change that happened. Meta documents `previous_category`; the real fixture has only `new_category`. */
   z.strictObject({ ...templateRef, previous_category: z.enum(TEMPLATE_CATEGORY).optional(), new_category: z.enum(TEMPLATE_CATEGORY) }),
   /** The 24-hour notice: `new_category` is the current one, `correct_category` the one to come. */
-  z.strictObject({ ...templateRef, new_category: z.enum(TEMPLATE_CATEGORY), correct_category: z.enum(TEMPLATE_CATEGORY), category_update_timestamp: unixInt }),
+  z.strictObject({
+    ...templateRef,
+    new_category: z.enum(TEMPLATE_CATEGORY),
+    correct_category: z.enum(TEMPLATE_CATEGORY),
+    category_update_timestamp: unixInt,
+  }),
 ]);
 
 function phoneQualityValue(p: Profile) {
@@ -365,7 +494,12 @@ function phoneQualityValue(p: Profile) {
   };
   if (p === 'current') return z.strictObject({ ...base, max_daily_conversations_per_business: z.enum(tiers) });
   const tier = z.enum([...tiers, 'TIER_1K']);
-  return z.strictObject({ ...base, current_limit: tier.optional(), old_limit: tier.optional(), max_daily_conversations_per_business: tier.optional() });
+  return z.strictObject({
+    ...base,
+    current_limit: tier.optional(),
+    old_limit: tier.optional(),
+    max_daily_conversations_per_business: tier.optional(),
+  });
 }
 
 const wabaInfo = z.strictObject({
@@ -384,17 +518,32 @@ const accountUpdateValue = z.discriminatedUnion('event', [
   event('ACCOUNT_RECONNECTED'),
   event('ACCOUNT_RESTRICTION', {
     restriction_info: z
-      .array(z.strictObject({ restriction_type: z.enum(['RESTRICTED_ADD_PHONE_NUMBER_ACTION', 'RESTRICTED_BIZ_INITIATED_MESSAGING', 'RESTRICTED_CUSTOMER_INITIATED_MESSAGING']), expiration: unixInt, remediation: text.optional() }))
+      .array(
+        z.strictObject({
+          restriction_type: z.enum([
+            'RESTRICTED_ADD_PHONE_NUMBER_ACTION',
+            'RESTRICTED_BIZ_INITIATED_MESSAGING',
+            'RESTRICTED_CUSTOMER_INITIATED_MESSAGING',
+          ]),
+          expiration: unixInt,
+          remediation: text.optional(),
+        }),
+      )
       .min(1),
   }),
   event('ACCOUNT_VIOLATION', { violation_info: z.strictObject({ violation_type: text }) }),
-  event('DISABLED_UPDATE', { ban_info: z.strictObject({ waba_ban_state: z.enum(['SCHEDULE_FOR_DISABLE', 'DISABLE', 'REINSTATE']), waba_ban_date: text }) }),
+  event('DISABLED_UPDATE', {
+    ban_info: z.strictObject({ waba_ban_state: z.enum(['SCHEDULE_FOR_DISABLE', 'DISABLE', 'REINSTATE']), waba_ban_date: text }),
+  }),
   event('AD_ACCOUNT_LINKED', { waba_info: wabaInfo }),
   event('MM_LITE_TERMS_SIGNED', { waba_info: wabaInfo }),
   event('PARTNER_ADDED', { waba_info: wabaInfo }),
   event('PARTNER_APP_INSTALLED', { waba_info: wabaInfo }),
   event('PARTNER_APP_UNINSTALLED', { waba_info: wabaInfo }),
-  event('PARTNER_REMOVED', { waba_info: wabaInfo, disconnection_info: z.strictObject({ reason: text, initiated_by: z.enum(['SYSTEM', 'USER', 'PARTNER']) }).optional() }),
+  event('PARTNER_REMOVED', {
+    waba_info: wabaInfo,
+    disconnection_info: z.strictObject({ reason: text, initiated_by: z.enum(['SYSTEM', 'USER', 'PARTNER']) }).optional(),
+  }),
   event('AUTH_INTL_PRICE_ELIGIBILITY_UPDATE', {
     auth_international_rate_eligibility: z.strictObject({
       start_time: unixInt,
@@ -402,11 +551,21 @@ const accountUpdateValue = z.discriminatedUnion('event', [
     }),
   }),
   event('PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE', {
-    partner_client_certification_info: z.strictObject({ client_business_id: graphId, status: z.enum(['PENDING', 'APPROVED', 'FAILED', 'REVOKED', 'DISCARDED']), rejection_reasons: z.array(text) }),
+    partner_client_certification_info: z.strictObject({
+      client_business_id: graphId,
+      status: z.enum(['PENDING', 'APPROVED', 'FAILED', 'REVOKED', 'DISCARDED']),
+      rejection_reasons: z.array(text),
+    }),
   }),
   event('BUSINESS_PRIMARY_LOCATION_COUNTRY_UPDATE', { country: z.string().regex(/^[A-Z]{2}$/) }),
   event('VOLUME_BASED_PRICING_TIER_UPDATE', {
-    volume_tier_info: z.strictObject({ tier_update_time: unixInt, pricing_category: z.enum(TEMPLATE_CATEGORY), tier: z.string().regex(/^\d+:(\d+)?$/), effective_month: z.string().regex(/^\d{4}-\d{2}$/), region: text }),
+    volume_tier_info: z.strictObject({
+      tier_update_time: unixInt,
+      pricing_category: z.enum(TEMPLATE_CATEGORY),
+      tier: z.string().regex(/^\d+:(\d+)?$/),
+      effective_month: z.string().regex(/^\d{4}-\d{2}$/),
+      region: text,
+    }),
   }),
 ]);
 

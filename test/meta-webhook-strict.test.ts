@@ -124,13 +124,22 @@ async function seededRun(): Promise<{ h: Harness; bodies: Array<{ name: string; 
       { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },
       { name: 'new_season', language: 'en_US', category: 'MARKETING', relevance: 0.6 },
     ],
-    reactions: { blockRate: 0.1, reportRate: 0.02, preferenceStopRate: 0.1, stopTapRate: 0.3, resumeRate: 0.5, resumeMeanDelayMs: 6 * HOUR, skipDeliveredRate: 0.3 },
+    reactions: {
+      blockRate: 0.1,
+      reportRate: 0.02,
+      preferenceStopRate: 0.1,
+      stopTapRate: 0.3,
+      resumeRate: 0.5,
+      resumeMeanDelayMs: 6 * HOUR,
+      skipDeliveredRate: 0.3,
+    },
     quality: { windowMs: 6 * HOUR, template: { minSample: 30, yellowAt: 0.04, redAt: 0.1, pauseMs: [HOUR, HOUR] } },
     webhooks: { batchRate: 0.5, duplicateRate: 0.05, outOfOrderRate: 0.1 },
   });
   const users = h.sim.users;
   let n = 0;
-  const send = (phone: string, template: string, endpoint: 'messages' | 'marketing_messages' = 'messages') => sendTemplate(h.client, phone, `strict-${++n}`, template, endpoint);
+  const send = (phone: string, template: string, endpoint: 'messages' | 'marketing_messages' = 'messages') =>
+    sendTemplate(h.client, phone, `strict-${++n}`, template, endpoint);
 
   // Marketing to everyone twice within a day (caps, the US pause, experiment, stops, unknown numbers).
   for (const round of [0, 1]) {
@@ -142,14 +151,36 @@ async function seededRun(): Promise<{ h: Harness; bodies: Array<{ name: string; 
   }
   await send('919876543210', 'order_update'); // a valid number nobody in the simulation owns: 131026
   // By business-scoped id: delivered ones, and one to an id nobody has.
-  for (const u of users.slice(300, 330)) accepted(await h.client.send({ type: 'template', endpoint: 'messages', to: { kind: 'user_id', userId: u.userId }, messageId: `strict-${++n}`, template: { name: 'order_update', language: 'en_US' } }));
-  accepted(await h.client.send({ type: 'template', endpoint: 'messages', to: { kind: 'user_id', userId: 'IN.40000000000000000001' }, messageId: `strict-${++n}`, template: { name: 'order_update', language: 'en_US' } }));
+  for (const u of users.slice(300, 330))
+    accepted(
+      await h.client.send({
+        type: 'template',
+        endpoint: 'messages',
+        to: { kind: 'user_id', userId: u.userId },
+        messageId: `strict-${++n}`,
+        template: { name: 'order_update', language: 'en_US' },
+      }),
+    );
+  accepted(
+    await h.client.send({
+      type: 'template',
+      endpoint: 'messages',
+      to: { kind: 'user_id', userId: 'IN.40000000000000000001' },
+      messageId: `strict-${++n}`,
+      template: { name: 'order_update', language: 'en_US' },
+    }),
+  );
   // Free-form text: outside the window (131047), and inside it after the user writes (free service).
   const writer = users.find((u, i) => i > 330 && u.onWhatsApp)!;
   await h.client.send({ type: 'text', to: { kind: 'phone', phone: writer.phone }, messageId: `strict-${++n}`, body: 'Hello' });
   h.sim.act.writes(writer.phone, 'Olá! Ação? 👋');
   await h.sim.advance(MINUTE);
-  await h.client.send({ type: 'text', to: { kind: 'phone', phone: writer.phone }, messageId: `strict-${++n}`, body: 'Hi, how can we help?' });
+  await h.client.send({
+    type: 'text',
+    to: { kind: 'phone', phone: writer.phone },
+    messageId: `strict-${++n}`,
+    body: 'Hi, how can we help?',
+  });
   await send(writer.phone, 'order_update'); // utility inside the window: free
   // A user stops and resumes marketing on their phone.
   const chooser = users.find((u, i) => i > 340 && u.onWhatsApp && !u.state.stoppedMarketing)!;
@@ -192,15 +223,30 @@ describe('strict Meta webhook schema: everything the simulator posts', () => {
   it('posts every kind of event in the seeded run', () => {
     const kinds = new Set(run.bodies.flatMap(({ body }) => changesOf(body).map(kindOf)));
     const expected = [
-      'status sent', 'status delivered', 'status read', 'status failed',
-      'inbound text', 'inbound button',
-      'user_preferences stop', 'user_preferences resume',
-      'template quality YELLOW', 'template quality RED',
-      'message_template_status_update PAUSED', 'message_template_status_update REINSTATED', 'message_template_status_update DISABLED',
-      'phone_number_quality_update FLAGGED', 'phone_number_quality_update UNFLAGGED',
+      'status sent',
+      'status delivered',
+      'status read',
+      'status failed',
+      'inbound text',
+      'inbound button',
+      'user_preferences stop',
+      'user_preferences resume',
+      'template quality YELLOW',
+      'template quality RED',
+      'message_template_status_update PAUSED',
+      'message_template_status_update REINSTATED',
+      'message_template_status_update DISABLED',
+      'phone_number_quality_update FLAGGED',
+      'phone_number_quality_update UNFLAGGED',
     ];
     expect(expected.filter((k) => !kinds.has(k))).toEqual([]);
-    const codes = new Set(changesOf({ entry: run.bodies.flatMap(({ body }) => (body as { entry: unknown[] }).entry) }).flatMap((c) => ((c.value.statuses as Array<{ errors?: Array<{ code: number }> }> | undefined) ?? []).flatMap((s) => s.errors ?? []).map((e) => e.code)));
+    const codes = new Set(
+      changesOf({ entry: run.bodies.flatMap(({ body }) => (body as { entry: unknown[] }).entry) }).flatMap((c) =>
+        ((c.value.statuses as Array<{ errors?: Array<{ code: number }> }> | undefined) ?? [])
+          .flatMap((s) => s.errors ?? [])
+          .map((e) => e.code),
+      ),
+    );
     expect([...codes].sort()).toEqual([130472, 131026, 131047, 131049, 131050]);
   });
 
@@ -227,24 +273,38 @@ describe('strict Meta webhook schema: everything the simulator posts', () => {
 describe('strict Meta webhook schema: refuses what Meta does not send', () => {
   const sent = {
     object: 'whatsapp_business_account',
-    entry: [{
-      id: '100200300400500',
-      changes: [{
-        field: 'messages',
-        value: {
-          messaging_product: 'whatsapp',
-          metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-          contacts: [{ wa_id: '447911123456', user_id: 'GB.1234567890' }],
-          statuses: [{
-            id: 'wamid.SIM1', status: 'sent', timestamp: '1767300000', recipient_id: '447911123456', recipient_user_id: 'GB.1234567890',
-            biz_opaque_callback_data: 'pacer:1', pricing: { billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' },
-          }],
-        },
-      }],
-    }],
+    entry: [
+      {
+        id: '100200300400500',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+              contacts: [{ wa_id: '447911123456', user_id: 'GB.1234567890' }],
+              statuses: [
+                {
+                  id: 'wamid.SIM1',
+                  status: 'sent',
+                  timestamp: '1767300000',
+                  recipient_id: '447911123456',
+                  recipient_user_id: 'GB.1234567890',
+                  biz_opaque_callback_data: 'pacer:1',
+                  pricing: { billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
   };
   type Fields = Record<string, unknown>;
-  interface Value { contacts?: Fields[]; statuses: Fields[] }
+  interface Value {
+    contacts?: Fields[];
+    statuses: Fields[];
+  }
   const edited = (edit: (value: Value) => void): unknown => {
     const copy = structuredClone(sent);
     edit(copy.entry[0]!.changes[0]!.value);
@@ -265,15 +325,24 @@ describe('strict Meta webhook schema: refuses what Meta does not send', () => {
     ['a timestamp in milliseconds', (v: Value) => (first(v).timestamp = '1767300000000')],
     ['a wa_id with +', (v: Value) => (v.contacts![0]!.wa_id = '+447911123456')],
     ['an undocumented status', (v: Value) => (first(v).status = 'accepted')],
-    ['CBP pricing in the current version', (v: Value) => (first(v).pricing = { billable: true, pricing_model: 'CBP', category: 'marketing' })],
+    [
+      'CBP pricing in the current version',
+      (v: Value) => (first(v).pricing = { billable: true, pricing_model: 'CBP', category: 'marketing' }),
+    ],
     ['pricing without its type', (v: Value) => delete (first(v).pricing as Fields).type],
-    ['a conversation outside a free-entry-point window', (v: Value) => (first(v).conversation = { id: 'c1', origin: { type: 'marketing' } })],
+    [
+      'a conversation outside a free-entry-point window',
+      (v: Value) => (first(v).conversation = { id: 'c1', origin: { type: 'marketing' } }),
+    ],
     ['a failed status without errors', (v: Value) => (first(v).status = 'failed')],
-    ['an error without href', (v: Value) => {
-      first(v).status = 'failed';
-      delete first(v).pricing;
-      first(v).errors = [{ code: 131049, title: 't', message: 'm', error_data: { details: 'd' } }];
-    }],
+    [
+      'an error without href',
+      (v: Value) => {
+        first(v).status = 'failed';
+        delete first(v).pricing;
+        first(v).errors = [{ code: 131049, title: 't', message: 'm', error_data: { details: 'd' } }];
+      },
+    ],
   ])('refuses a status with %s', (_, edit) => {
     expect(strictProblems(edited(edit), 'current')).not.toEqual([]);
   });

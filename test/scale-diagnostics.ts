@@ -12,7 +12,7 @@ export async function stallReport(world: ScaleWorld): Promise<string> {
     return await report(world);
   } catch (error) {
     // The report must never hide the failure it explains.
-    return `stall report failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`;
+    return `stall report failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   }
 }
 
@@ -24,18 +24,27 @@ async function report(world: ScaleWorld): Promise<string> {
   for (const [slot, p] of world.workers.entries()) lines.push(`worker ${slot}: ${await workerLine(p)}`);
 
   for (const s of await world.query('SELECT phone_number_id, state, state_reason, state_until, throughput_mps FROM senders')) {
-    lines.push(`sender ${String(s['phone_number_id'])}: ${String(s['state'])} until ${rel(s['state_until'])} (${String(s['state_reason'] ?? '-')}), ${String(s['throughput_mps'])} mps`);
+    lines.push(
+      `sender ${String(s['phone_number_id'])}: ${String(s['state'])} until ${rel(s['state_until'])} (${String(s['state_reason'] ?? '-')}), ${String(s['throughput_mps'])} mps`,
+    );
   }
   for (const b of await world.query('SELECT pace_key, tokens, refilled_at, granted FROM send_pace')) {
-    lines.push(`send_pace ${String(b['pace_key'])}: ${Number(b['tokens']).toFixed(2)} tokens, refilled ${rel(b['refilled_at'])}, last grant ${String(b['granted'])}`);
+    lines.push(
+      `send_pace ${String(b['pace_key'])}: ${Number(b['tokens']).toFixed(2)} tokens, refilled ${rel(b['refilled_at'])}, last grant ${String(b['granted'])}`,
+    );
   }
   const [campaign] = await world.query('SELECT status, pause_reason FROM campaigns WHERE id = $1', [world.campaignId]);
   lines.push(`campaign: ${String(campaign?.['status'])}${campaign?.['pause_reason'] ? ` (${String(campaign['pause_reason'])})` : ''}`);
 
   const leases = await world.query(
     `SELECT lease_owner, status, COUNT(*) AS n, MIN(lease_expires_at) AS first, MAX(lease_expires_at) AS last
-     FROM outbox WHERE lease_owner IS NOT NULL GROUP BY lease_owner, status ORDER BY lease_owner, status`);
-  lines.push(leases.length === 0 ? 'leases: none held' : `leases: ${leases.map((l) => `${String(l['lease_owner'])} ${String(l['status'])} ${String(l['n'])} (expiring ${rel(l['first'])} .. ${rel(l['last'])})`).join('; ')}`);
+     FROM outbox WHERE lease_owner IS NOT NULL GROUP BY lease_owner, status ORDER BY lease_owner, status`,
+  );
+  lines.push(
+    leases.length === 0
+      ? 'leases: none held'
+      : `leases: ${leases.map((l) => `${String(l['lease_owner'])} ${String(l['status'])} ${String(l['n'])} (expiring ${rel(l['first'])} .. ${rel(l['last'])})`).join('; ')}`,
+  );
 
   const open = await world.query(
     `SELECT status,
@@ -44,25 +53,33 @@ async function report(world: ScaleWorld): Promise<string> {
          WHEN next_attempt_at <= CAST($2 AS BIGINT) + 30000 THEN 'due within 30 s' ELSE 'later' END AS due,
        COUNT(*) AS n, MIN(next_attempt_at) AS first, MAX(next_attempt_at) AS last, MIN(attempts) AS fewest, MAX(attempts) AS most
      FROM outbox WHERE campaign_id = $1 AND status NOT IN ('sent', 'done') GROUP BY 1, 2 ORDER BY 1, MIN(next_attempt_at)`,
-    [world.campaignId, now]);
+    [world.campaignId, now],
+  );
   for (const r of open) {
-    lines.push(`rows ${String(r['status'])} ${String(r['due'])}: ${String(r['n'])} (next_attempt_at ${rel(r['first'])} .. ${rel(r['last'])}; attempts ${String(r['fewest'])}..${String(r['most'])})`);
+    lines.push(
+      `rows ${String(r['status'])} ${String(r['due'])}: ${String(r['n'])} (next_attempt_at ${rel(r['first'])} .. ${rel(r['last'])}; attempts ${String(r['fewest'])}..${String(r['most'])})`,
+    );
   }
 
   const names = world.pids().flatMap((pid) => [`pacer serve ${pid}`, `pacer worker ${pid}`]);
   const sessions = await world.query(
     `SELECT application_name, state, wait_event_type, wait_event, COUNT(*) AS n, EXTRACT(EPOCH FROM now() - MIN(xact_start)) AS oldest_xact_s
-     FROM pg_stat_activity WHERE application_name = ANY($1) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2`, [names]);
+     FROM pg_stat_activity WHERE application_name = ANY($1) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2`,
+    [names],
+  );
   for (const s of sessions) {
     const xact = s['oldest_xact_s'] === null ? '' : `, oldest transaction open ${Number(s['oldest_xact_s']).toFixed(1)} s`;
-    lines.push(`db ${String(s['application_name'])}: ${String(s['n'])} ${String(s['state'])}${s['wait_event'] ? ` waiting on ${String(s['wait_event_type'])}/${String(s['wait_event'])}` : ''}${xact}`);
+    lines.push(
+      `db ${String(s['application_name'])}: ${String(s['n'])} ${String(s['state'])}${s['wait_event'] ? ` waiting on ${String(s['wait_event_type'])}/${String(s['wait_event'])}` : ''}${xact}`,
+    );
   }
   return lines.join('\n');
 }
 
 async function workerLine(p: PacerProcess | null): Promise<string> {
   if (p === null) return 'not running';
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return `exited (${p.child.exitCode ?? p.child.signalCode}); last output: ${tail(p.output())}`;
+  if (p.child.exitCode !== null || p.child.signalCode !== null)
+    return `exited (${p.child.exitCode ?? p.child.signalCode}); last output: ${tail(p.output())}`;
   const url = /health at (\S+)/.exec(p.output())?.[1];
   if (url === undefined) return `pid ${p.child.pid}: no health address in its output`;
   let status: DispatchStatus | null;
@@ -77,14 +94,26 @@ async function workerLine(p: PacerProcess | null): Promise<string> {
   // Relative to the worker's own report: it answered a moment after the report began.
   const rel = (at: number): string => `${((at - status.now) / 1000).toFixed(1)} s`;
   const parts = [`pid ${p.child.pid}: ${status.passes} passes (${status.failures} failed)`];
-  parts.push(running === null ? 'between passes' : `in a pass since ${rel(running.startedAt)}, step ${running.step ?? '-'} since ${rel(running.stepSince)} with ${running.rows} rows`);
+  parts.push(
+    running === null
+      ? 'between passes'
+      : `in a pass since ${rel(running.startedAt)}, step ${running.step ?? '-'} since ${rel(running.stepSince)} with ${running.rows} rows`,
+  );
   if (last !== null) {
-    const what = last.result === null ? `failed: ${last.failure ?? '?'}` : JSON.stringify(Object.fromEntries(Object.entries(last.result).filter(([, v]) => v !== 0 && v !== null)));
+    const what =
+      last.result === null
+        ? `failed: ${last.failure ?? '?'}`
+        : JSON.stringify(Object.fromEntries(Object.entries(last.result).filter(([, v]) => v !== 0 && v !== null)));
     parts.push(`last pass ${rel(last.startedAt)} .. ${rel(last.endedAt)} ${what}`);
   }
   if (next !== null) parts.push(`next pass ${rel(next.at)} (${next.why})`);
-  if (pace !== null) parts.push(`last pace grant ${pace.granted} of ${pace.wanted} at ${rel(pace.at)}, bucket full enough ${rel(pace.nextAt)}`);
-  const errors = p.output().split('\n').filter((l) => l.startsWith('pacer: ')).slice(-3);
+  if (pace !== null)
+    parts.push(`last pace grant ${pace.granted} of ${pace.wanted} at ${rel(pace.at)}, bucket full enough ${rel(pace.nextAt)}`);
+  const errors = p
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('pacer: '))
+    .slice(-3);
   if (errors.length > 0) parts.push(`last errors: ${errors.join(' | ')}`);
   return parts.join('; ');
 }

@@ -13,7 +13,9 @@ export interface RowView {
 
 export async function campaignRows(world: ScaleWorld): Promise<RowView[]> {
   const rows = await world.query<{ id: string; status: string; outcome: string | null; wamid: string | null }>(
-    'SELECT id, status, outcome, wamid FROM outbox WHERE campaign_id = $1 ORDER BY id', [world.campaignId]);
+    'SELECT id, status, outcome, wamid FROM outbox WHERE campaign_id = $1 ORDER BY id',
+    [world.campaignId],
+  );
   return rows.map((r) => ({ id: Number(r.id), status: r.status, outcome: r.outcome, wamid: r.wamid }));
 }
 
@@ -32,7 +34,8 @@ export function differences(rows: readonly RowView[], truth: GroundTruth): strin
   for (const row of rows) {
     const last = attempts.get(row.id)?.at(-1);
     if (last === undefined) continue;
-    if (row.wamid !== last.wamid || row.outcome !== truthOutcome(last)) out.push(`row ${row.id}: ${row.status}/${row.outcome ?? '-'}, the simulator says ${truthOutcome(last) ?? 'nothing yet'}`);
+    if (row.wamid !== last.wamid || row.outcome !== truthOutcome(last))
+      out.push(`row ${row.id}: ${row.status}/${row.outcome ?? '-'}, the simulator says ${truthOutcome(last) ?? 'nothing yet'}`);
   }
   return out;
 }
@@ -71,8 +74,11 @@ export async function judge(world: ScaleWorld): Promise<Verdict> {
   for (const m of truth.messages) byRecipient.set(m.to, (byRecipient.get(m.to) ?? 0) + 1);
   const attempts = attemptsByRow(truth.messages);
   const unknownRows = rows.filter((r) => r.status === 'unknown');
-  const settled = (r: RowView) => r.status === 'done' || r.status === 'held' || r.status === 'queued' || (r.status === 'sent' && r.outcome !== null);
-  const stored = await world.query<{ raw: Buffer; processed_at: string | null; quarantine_reason: string | null }>('SELECT raw, processed_at, quarantine_reason FROM webhook_inbox');
+  const settled = (r: RowView) =>
+    r.status === 'done' || r.status === 'held' || r.status === 'queued' || (r.status === 'sent' && r.outcome !== null);
+  const stored = await world.query<{ raw: Buffer; processed_at: string | null; quarantine_reason: string | null }>(
+    'SELECT raw, processed_at, quarantine_reason FROM webhook_inbox',
+  );
   const inInbox = new Map<string, number>();
   for (const s of stored) inInbox.set(s.raw.toString('base64'), (inInbox.get(s.raw.toString('base64')) ?? 0) + 1);
   const missingWebhooks = world.webhooks.acknowledged.filter((body) => {
@@ -93,8 +99,9 @@ export async function judge(world: ScaleWorld): Promise<Verdict> {
   };
   const counts: Record<string, number> = {};
   for (const r of rows) counts[r.status] = (counts[r.status] ?? 0) + 1;
-  const summary = `${rows.length} rows ${JSON.stringify(counts)}; ${truth.messages.length} messages accepted; sync errors ${JSON.stringify(truth.syncErrors)}; `
-    + `${verdict.unknown} unknown (${verdict.unknownSent} of them reached Meta); ${verdict.unposted.length} statuses never posted; ${world.webhooks.acknowledged.length} webhooks acknowledged, ${world.webhooks.refused} refused; ${stored.length} stored`;
+  const summary =
+    `${rows.length} rows ${JSON.stringify(counts)}; ${truth.messages.length} messages accepted; sync errors ${JSON.stringify(truth.syncErrors)}; ` +
+    `${verdict.unknown} unknown (${verdict.unknownSent} of them reached Meta); ${verdict.unposted.length} statuses never posted; ${world.webhooks.acknowledged.length} webhooks acknowledged, ${world.webhooks.refused} refused; ${stored.length} stored`;
   return { ...verdict, summary };
 }
 
@@ -104,8 +111,11 @@ const STATUS_OF: Record<string, string> = { accepted: 'sent', delivered: 'delive
 export function unpostedStatuses(messages: readonly MessageTruth[], acknowledged: readonly Buffer[]): string[] {
   const posted = new Set<string>();
   for (const body of acknowledged) {
-    const parsed = JSON.parse(body.toString('utf8')) as { entry?: Array<{ changes?: Array<{ value?: { statuses?: Array<{ id: string; status: string }> } }> }> };
-    for (const entry of parsed.entry ?? []) for (const change of entry.changes ?? []) for (const st of change.value?.statuses ?? []) posted.add(`${st.id} ${st.status}`);
+    const parsed = JSON.parse(body.toString('utf8')) as {
+      entry?: Array<{ changes?: Array<{ value?: { statuses?: Array<{ id: string; status: string }> } }> }>;
+    };
+    for (const entry of parsed.entry ?? [])
+      for (const change of entry.changes ?? []) for (const st of change.value?.statuses ?? []) posted.add(`${st.id} ${st.status}`);
   }
   return messages.flatMap((m) => {
     const outcome = truthOutcome(m);
@@ -133,20 +143,27 @@ export function laggingOnly(mismatched: readonly string[]): { lagging: string[];
  */
 export async function outcomesSettled(world: ScaleWorld, deadline: number, everyMs: number): Promise<boolean> {
   let acknowledged = -1;
-  return eventually(async () => {
-    const diffs = differences(await campaignRows(world), world.sim.groundTruth());
-    if (diffs.length === 0) return true;
-    const before = acknowledged;
-    acknowledged = world.webhooks.acknowledged.length;
-    if (acknowledged !== before || world.webhooks.inFlight > 0 || laggingOnly(diffs).other.length > 0) return false;
-    const [row] = await world.query<{ n: string }>('SELECT COUNT(*) AS n FROM webhook_inbox WHERE processed_at IS NULL');
-    return Number(row?.n) === 0;
-  }, deadline, everyMs);
+  return eventually(
+    async () => {
+      const diffs = differences(await campaignRows(world), world.sim.groundTruth());
+      if (diffs.length === 0) return true;
+      const before = acknowledged;
+      acknowledged = world.webhooks.acknowledged.length;
+      if (acknowledged !== before || world.webhooks.inFlight > 0 || laggingOnly(diffs).other.length > 0) return false;
+      const [row] = await world.query<{ n: string }>('SELECT COUNT(*) AS n FROM webhook_inbox WHERE processed_at IS NULL');
+      return Number(row?.n) === 0;
+    },
+    deadline,
+    everyMs,
+  );
 }
 
 /** Accepted messages per whole second of the simulator's clock, busiest first. */
 export function busiestSeconds(messages: readonly MessageTruth[], top = 3): Array<{ second: number; accepted: number }> {
   const perSecond = new Map<number, number>();
   for (const m of messages) perSecond.set(Math.floor(m.acceptedAt / 1000), (perSecond.get(Math.floor(m.acceptedAt / 1000)) ?? 0) + 1);
-  return [...perSecond].map(([second, accepted]) => ({ second, accepted })).sort((a, b) => b.accepted - a.accepted).slice(0, top);
+  return [...perSecond]
+    .map(([second, accepted]) => ({ second, accepted }))
+    .sort((a, b) => b.accepted - a.accepted)
+    .slice(0, top);
 }

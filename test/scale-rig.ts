@@ -111,39 +111,126 @@ export async function setUpScaleWorld(o: ScaleOptions, deadline: number): Promis
   const port = await freePort();
   const webhooks = await startHop(`http://127.0.0.1:${port}`);
   const sim = await startSimulator({
-    seed: o.seed, appSecret: APP_SECRET, callbackUrl: `${webhooks.url}/webhooks/whatsapp`,
+    seed: o.seed,
+    appSecret: APP_SECRET,
+    callbackUrl: `${webhooks.url}/webhooks/whatsapp`,
     ...o.sim,
     // Uncapped countries, nobody stopped, no negative reactions: every recipient can get the message once.
-    population: { size: o.recipients, countries: onlyCountries('GB', 'DE'), notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0, ...o.sim?.population },
-    reactions: { sentDelayMs: FAST, deliveredDelayMs: FAST, readDelayMs: FAST, replyDelayMs: FAST, stopTapRate: 0, preferenceStopRate: 0, blockRate: 0, reportRate: 0, ...o.sim?.reactions },
-    webhooks: { latencyMs: FAST, outOfOrderRate: 0, duplicateRate: 0, retryBaseMs: 100, retryMaxMs: 500, requestTimeoutMs: 5000, ...o.sim?.webhooks },
+    population: {
+      size: o.recipients,
+      countries: onlyCountries('GB', 'DE'),
+      notOnWhatsAppRate: 0,
+      experimentRate: 0,
+      stoppedRate: 0,
+      ...o.sim?.population,
+    },
+    reactions: {
+      sentDelayMs: FAST,
+      deliveredDelayMs: FAST,
+      readDelayMs: FAST,
+      replyDelayMs: FAST,
+      stopTapRate: 0,
+      preferenceStopRate: 0,
+      blockRate: 0,
+      reportRate: 0,
+      ...o.sim?.reactions,
+    },
+    webhooks: {
+      latencyMs: FAST,
+      outOfOrderRate: 0,
+      duplicateRate: 0,
+      retryBaseMs: 100,
+      retryMaxMs: 500,
+      requestTimeoutMs: 5000,
+      ...o.sim?.webhooks,
+    },
   });
   const apis = await Promise.all(Array.from({ length: o.workers }, () => startHop(sim.url, o.apiDelayMs)));
   const now = Date.now();
-  const records: ContactRecord[] = sim.users.map((u) => ({ phoneE164: `+${u.phone}`, name: u.name, tags: [], attributes: { country: u.country }, consent: { marketing: true, utility: true } }));
-  for (let i = 0; i < records.length; i += 5000) await importContactRecords(store, records.slice(i, i + 5000), 'scale-test-import', DEFAULT_POLICY, now);
+  const records: ContactRecord[] = sim.users.map((u) => ({
+    phoneE164: `+${u.phone}`,
+    name: u.name,
+    tags: [],
+    attributes: { country: u.country },
+    consent: { marketing: true, utility: true },
+  }));
+  for (let i = 0; i < records.length; i += 5000)
+    await importContactRecords(store, records.slice(i, i + 5000), 'scale-test-import', DEFAULT_POLICY, now);
   const phoneNumberId = sim.config.phoneNumberId;
-  const [templateId] = await store.upsertTemplates([{ name: 'spring_sale', language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }], now);
-  const [senderId] = await store.upsertSenders([{ phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: o.senderMps, messagingLimitTier: 'TIER_UNLIMITED', state: 'ok', stateReason: null, stateUntil: null }], now);
+  const [templateId] = await store.upsertTemplates(
+    [{ name: 'spring_sale', language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }],
+    now,
+  );
+  const [senderId] = await store.upsertSenders(
+    [
+      {
+        phoneNumberId,
+        displayNumber: sim.config.displayPhoneNumber,
+        qualityRating: 'GREEN',
+        throughputMps: o.senderMps,
+        messagingLimitTier: 'TIER_UNLIMITED',
+        state: 'ok',
+        stateReason: null,
+        stateUntil: null,
+      },
+    ],
+    now,
+  );
   if (templateId === undefined || senderId === undefined) throw new Error('scale rig: setup failed');
-  const campaignId = await store.createCampaign({ name: 'Scale sale', templateId, senderId, segment: { consent: ['marketing'] }, scheduledAt: now, policyPreset: 'meta', status: 'draft' }, now);
+  const campaignId = await store.createCampaign(
+    {
+      name: 'Scale sale',
+      templateId,
+      senderId,
+      segment: { consent: ['marketing'] },
+      scheduledAt: now,
+      policyPreset: 'meta',
+      status: 'draft',
+    },
+    now,
+  );
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: databaseUrl, PACER_DB_SCHEMA: schema, PACER_PORT: String(port), PACER_LEASE_MS: String(o.leaseMs), PACER_WORKER_MPS: String(o.workerMps),
-    WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: 'scale', WHATSAPP_ACCESS_TOKEN: sim.config.accessToken, WHATSAPP_PHONE_NUMBER_ID: phoneNumberId, PACER_WORKER_PORT: '0',
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PACER_DB_SCHEMA: schema,
+    PACER_PORT: String(port),
+    PACER_LEASE_MS: String(o.leaseMs),
+    PACER_WORKER_MPS: String(o.workerMps),
+    WHATSAPP_APP_SECRET: APP_SECRET,
+    WHATSAPP_VERIFY_TOKEN: 'scale',
+    WHATSAPP_ACCESS_TOKEN: sim.config.accessToken,
+    WHATSAPP_PHONE_NUMBER_ID: phoneNumberId,
+    PACER_WORKER_PORT: '0',
   };
   // The edge first, so no webhook is refused; the campaign starts once it listens.
   const edge = await startPacer(['serve', '--no-dispatch'], env, 'Not dispatching', deadline);
   const started = await startCampaign(store, campaignId, { phoneNumberId }, Date.now());
   if (started.inserted !== o.recipients) throw new Error(`scale rig: expected ${o.recipients} outbox rows, got ${started.inserted}`);
-  const client = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema}`, application_name: 'pacer-test-observer' });
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    options: `-c search_path=${schema}`,
+    application_name: 'pacer-test-observer',
+  });
   await client.connect();
   const workers: Array<PacerProcess | null> = Array.from({ length: o.workers }, () => null);
   const world: ScaleWorld = {
-    store, place, sim, campaignId, webhooks, apis, edge, workers,
+    store,
+    place,
+    sim,
+    campaignId,
+    webhooks,
+    apis,
+    edge,
+    workers,
     async startWorker(slot) {
       const hop = apis[slot];
       if (hop === undefined) throw new Error(`scale rig: no worker slot ${slot}`);
-      const p = await startPacer(['worker'], { ...env, WHATSAPP_API_BASE_URL: o.direct === true ? sim.url : hop.url }, 'Dispatching from', Date.now() + 30_000);
+      const p = await startPacer(
+        ['worker'],
+        { ...env, WHATSAPP_API_BASE_URL: o.direct === true ? sim.url : hop.url },
+        'Dispatching from',
+        Date.now() + 30_000,
+      );
       workers[slot] = p;
       return p;
     },
@@ -156,7 +243,10 @@ export async function setUpScaleWorld(o: ScaleOptions, deadline: number): Promis
       return (await client.query(sql, params)).rows as T[];
     },
     async statusCounts() {
-      const rows = await world.query<{ status: string; n: string }>('SELECT status, COUNT(*) AS n FROM outbox WHERE campaign_id = $1 GROUP BY status', [campaignId]);
+      const rows = await world.query<{ status: string; n: string }>(
+        'SELECT status, COUNT(*) AS n FROM outbox WHERE campaign_id = $1 GROUP BY status',
+        [campaignId],
+      );
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
     async close() {

@@ -19,12 +19,21 @@ afterEach(async () => {
 }, 60_000);
 
 describe('three pacer worker processes on PostgreSQL sending one campaign', () => {
-  it('share the number\'s throughput without exceeding it, and carry on when one is killed', async () => {
+  it("share the number's throughput without exceeding it, and carry on when one is killed", async () => {
     const deadline = Date.now() + 100_000;
-    world = await setUpScaleWorld({
-      seed: 77, recipients: RECIPIENTS, workers: 3, senderMps: SENDER_MPS, workerMps: WORKER_MPS, leaseMs: 3000,
-      apiDelayMs: () => 5, sim: { rateLimits: { throughputMps: NUMBER_MPS } },
-    }, deadline);
+    world = await setUpScaleWorld(
+      {
+        seed: 77,
+        recipients: RECIPIENTS,
+        workers: 3,
+        senderMps: SENDER_MPS,
+        workerMps: WORKER_MPS,
+        leaseMs: 3000,
+        apiDelayMs: () => 5,
+        sim: { rateLimits: { throughputMps: NUMBER_MPS } },
+      },
+      deadline,
+    );
     const w = world;
     await Promise.all([0, 1, 2].map((slot) => w.startWorker(slot)));
     const sent = () => w.sim.groundTruth().messages.length;
@@ -32,16 +41,23 @@ describe('three pacer worker processes on PostgreSQL sending one campaign', () =
 
     // Every worker got a share before one of them dies.
     const before = w.apis.map((hop) => hop.acknowledged.length);
-    expect(before.filter((n) => n > 0), `accepted sends per worker: ${before.join(', ')}`).toHaveLength(3);
+    expect(
+      before.filter((n) => n > 0),
+      `accepted sends per worker: ${before.join(', ')}`,
+    ).toHaveLength(3);
     await w.killWorker(0);
     // What the dead worker sent counts up to its death: requests it had on the way still arrive.
     const hop0 = w.apis[0]!;
     expect(await eventually(() => hop0.inFlight === 0, deadline, 10)).toBe(true);
     before[0] = hop0.acknowledged.length;
-    const drained = await eventually(async () => {
-      const counts = await w.statusCounts();
-      return (counts['queued'] ?? 0) + (counts['leased'] ?? 0) + (counts['sending'] ?? 0) === 0;
-    }, deadline, 200);
+    const drained = await eventually(
+      async () => {
+        const counts = await w.statusCounts();
+        return (counts['queued'] ?? 0) + (counts['leased'] ?? 0) + (counts['sending'] ?? 0) === 0;
+      },
+      deadline,
+      200,
+    );
     expect(drained, JSON.stringify(await w.statusCounts())).toBe(true);
     // The survivors finished the campaign, rows the dead worker held included (after its lease).
     const after = w.apis.map((hop) => hop.acknowledged.length);

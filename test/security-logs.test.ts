@@ -32,7 +32,12 @@ afterEach(async () => {
   delete process.env['PACER_DATA_DIR'];
 });
 
-async function call(origin: string, method: 'GET' | 'POST', url: string, o: { token?: string; body?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; text: string }> {
+async function call(
+  origin: string,
+  method: 'GET' | 'POST',
+  url: string,
+  o: { token?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; text: string }> {
   const headers: Record<string, string> = { ...o.headers };
   if (o.token !== undefined) headers['authorization'] = `Bearer ${o.token}`;
   if (o.body !== undefined) headers['content-type'] ??= 'application/json';
@@ -47,7 +52,9 @@ describe('pacer serve logs', () => {
     const origin = `http://127.0.0.1:${port}`;
     const fast = { min: 1, max: 5 };
     const s = await startSimulator({
-      seed: 8, appSecret: APP_SECRET, callbackUrl: `${origin}/webhooks/whatsapp`,
+      seed: 8,
+      appSecret: APP_SECRET,
+      callbackUrl: `${origin}/webhooks/whatsapp`,
       population: { size: 5, notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0, countries: { GB: 1 } },
       reactions: { sentDelayMs: fast, deliveredDelayMs: fast, readDelayMs: fast, replyDelayMs: fast },
       webhooks: { latencyMs: fast, outOfOrderRate: 0, duplicateRate: 0 },
@@ -57,16 +64,38 @@ describe('pacer serve logs', () => {
     process.env['PACER_DATA_DIR'] = dir;
     const csv = path.join(dir, 'contacts.csv');
     writeFileSync(csv, `phone,name,consent_utility,consent_marketing\n${phones.map((p, i) => `+${p},User ${i},yes,yes`).join('\n')}\n`);
-    expect(await runCli(['import', 'contacts', csv], () => undefined, () => undefined)).toBe(0);
-    server = await startPacer(['serve'], {
-      ...process.env, PACER_DATA_DIR: dir, PACER_PORT: String(port), PACER_LOG_LEVEL: 'trace', PACER_ADMIN_TOKEN: ADMIN_TOKEN,
-      WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN, WHATSAPP_ACCESS_TOKEN: s.config.accessToken,
-      WHATSAPP_PHONE_NUMBER_ID: s.config.phoneNumberId, WHATSAPP_API_BASE_URL: s.url,
-    }, 'Dispatching from', Date.now() + 30_000);
+    expect(
+      await runCli(
+        ['import', 'contacts', csv],
+        () => undefined,
+        () => undefined,
+      ),
+    ).toBe(0);
+    server = await startPacer(
+      ['serve'],
+      {
+        ...process.env,
+        PACER_DATA_DIR: dir,
+        PACER_PORT: String(port),
+        PACER_LOG_LEVEL: 'trace',
+        PACER_ADMIN_TOKEN: ADMIN_TOKEN,
+        WHATSAPP_APP_SECRET: APP_SECRET,
+        WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+        WHATSAPP_ACCESS_TOKEN: s.config.accessToken,
+        WHATSAPP_PHONE_NUMBER_ID: s.config.phoneNumberId,
+        WHATSAPP_API_BASE_URL: s.url,
+      },
+      'Dispatching from',
+      Date.now() + 30_000,
+    );
 
     // Sends through the API, and what it refuses.
     const [first, second] = phones;
-    const send = (to: string, key: string) => call(origin, 'POST', '/api/v1/messages', { token: ADMIN_TOKEN, body: JSON.stringify({ to, template: { name: 'order_update', language: 'en_US' }, category: 'utility', idempotencyKey: key }) });
+    const send = (to: string, key: string) =>
+      call(origin, 'POST', '/api/v1/messages', {
+        token: ADMIN_TOKEN,
+        body: JSON.stringify({ to, template: { name: 'order_update', language: 'en_US' }, category: 'utility', idempotencyKey: key }),
+      });
     const sent = await send(`+${first}`, 'order-1');
     expect(sent.status, sent.text).toBeLessThan(300);
     expect((await send(`+${second}`, 'order-2')).status).toBeLessThan(300);
@@ -77,11 +106,44 @@ describe('pacer serve logs', () => {
     expect((await call(origin, 'GET', '/api/v1/contacts')).status).toBe(401);
     expect((await call(origin, 'GET', '/api/v1/contacts', { token: ADMIN_TOKEN })).status).toBe(200);
     // Webhooks: the handshake (its token rides in the query string), a forged and a signed post.
-    expect((await call(origin, 'GET', `/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=42`)).status).toBe(200);
-    const forged = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '1', phone_number_id: '1' }, messages: [{ from: first, id: 'wamid.x', timestamp: '1', type: 'text', text: { body: 'hi' } }] } }] }] });
-    expect((await call(origin, 'POST', '/webhooks/whatsapp', { body: forged, headers: { 'x-hub-signature-256': signBody(forged, 'not-the-secret') } })).status).toBe(401);
+    expect(
+      (await call(origin, 'GET', `/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=42`)).status,
+    ).toBe(200);
+    const forged = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '1',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '1', phone_number_id: '1' },
+                messages: [{ from: first, id: 'wamid.x', timestamp: '1', type: 'text', text: { body: 'hi' } }],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect(
+      (
+        await call(origin, 'POST', '/webhooks/whatsapp', {
+          body: forged,
+          headers: { 'x-hub-signature-256': signBody(forged, 'not-the-secret') },
+        })
+      ).status,
+    ).toBe(401);
     const notJson = '{"object": "whatsapp_business_account", "entry": [ broken';
-    expect((await call(origin, 'POST', '/webhooks/whatsapp', { body: notJson, headers: { 'x-hub-signature-256': signBody(notJson, APP_SECRET) } })).status).toBe(200);
+    expect(
+      (
+        await call(origin, 'POST', '/webhooks/whatsapp', {
+          body: notJson,
+          headers: { 'x-hub-signature-256': signBody(notJson, APP_SECRET) },
+        })
+      ).status,
+    ).toBe(200);
     // Meta's side: both messages delivered and read, then a user writes in.
     await eventually(() => s.groundTruth().messages.filter((m) => m.readAt !== null).length === 2, Date.now() + 20_000);
     s.act.writes(first ?? '', 'Hello, my number is in this message');

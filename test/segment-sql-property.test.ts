@@ -25,40 +25,69 @@ const TAGS = ['vip', 'VIP', 'gold', 'ß', 'ẞ', 'a"b', '1', 'true'];
 const KEYS = ['city', 'a.b', 'say "hi"', 'constructor'];
 // Integers past 2^53 (JSON writes some shorter than their exact value: -74863013342997264 as
 // -74863013342997260, which SQLite would read as that other integer), and doubles at the ends of the range.
-const NUMBERS = [0, -0, 1, 2, -7, 0.1, 0.30000000000000004, 2.5e-8, 1e21, 12345678901234567168, 2 ** 53 + 2, -74863013342997264, 1.7976931348623157e308, 5e-324];
+const NUMBERS = [
+  0,
+  -0,
+  1,
+  2,
+  -7,
+  0.1,
+  0.30000000000000004,
+  2.5e-8,
+  1e21,
+  12345678901234567168,
+  2 ** 53 + 2,
+  -74863013342997264,
+  1.7976931348623157e308,
+  5e-324,
+];
 
 // Days on the engagement windows the segments draw most, and around now, a millisecond either side.
-const instant = fc.tuple(fc.oneof(fc.constantFrom(-30, -7, -1, 0, 1), fc.integer({ min: -45, max: 5 })), fc.constantFrom(-1, 0, 1)).map(([days, ms]) => T0 + days * DAY + ms);
+const instant = fc
+  .tuple(fc.oneof(fc.constantFrom(-30, -7, -1, 0, 1), fc.integer({ min: -45, max: 5 })), fc.constantFrom(-1, 0, 1))
+  .map(([days, ms]) => T0 + days * DAY + ms);
 /** A time or null; `sparse`, mostly null, so that one time alone decides more often. */
-const time = (sparse: boolean): fc.Arbitrary<number | null> => fc.oneof({ weight: sparse ? 3 : 1, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: instant });
+const time = (sparse: boolean): fc.Arbitrary<number | null> =>
+  fc.oneof({ weight: sparse ? 3 : 1, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: instant });
 const cause: fc.Arbitrary<Cause | null> = fc.option(
   instant.map((at) => ({ eventId: `e${String(at)}`, type: 'status' as const, at, detail: null })),
   { freq: 2 },
 );
-const perCategory = <T,>(value: fc.Arbitrary<T>): fc.Arbitrary<Record<Category, T>> =>
-  fc.tuple(...CATEGORIES.map(() => value)).map((values) => Object.fromEntries(CATEGORIES.map((c, i) => [c, values[i]])) as Record<Category, T>);
+const perCategory = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<Record<Category, T>> =>
+  fc
+    .tuple(...CATEGORIES.map(() => value))
+    .map((values) => Object.fromEntries(CATEGORIES.map((c, i) => [c, values[i]])) as Record<Category, T>);
 
-const state = (sparse: boolean): fc.Arbitrary<ContactState> => fc
-  .record({
-    consent: perCategory(fc.constantFrom('granted' as const, 'revoked' as const, 'unknown' as const)),
-    engagement: perCategory(fc.record({ lastDeliveredAt: time(sparse), lastReadAt: time(sparse) })),
-    lastInboundAt: time(sparse),
-    lastReachedAt: time(sparse),
-    coolOffUntil: time(sparse),
-    experiment: cause,
-    stopped: cause,
-    resumed: cause,
-    unreachable: cause,
-  })
-  .map((s) => ({
-    ...EMPTY_CONTACT_STATE,
-    consent: Object.fromEntries(CATEGORIES.map((c) => [c, { status: s.consent[c], at: T0, source: 'test', evidence: null }])) as ContactState['consent'],
-    engagement: s.engagement,
-    lastInboundAt: s.lastInboundAt,
-    lastReachedAt: s.lastReachedAt,
-    marketing: { ...EMPTY_CONTACT_STATE.marketing, coolOffUntil: s.coolOffUntil, experiment: s.experiment, stopped: s.stopped, resumed: s.resumed },
-    unreachable: s.unreachable,
-  }));
+const state = (sparse: boolean): fc.Arbitrary<ContactState> =>
+  fc
+    .record({
+      consent: perCategory(fc.constantFrom('granted' as const, 'revoked' as const, 'unknown' as const)),
+      engagement: perCategory(fc.record({ lastDeliveredAt: time(sparse), lastReadAt: time(sparse) })),
+      lastInboundAt: time(sparse),
+      lastReachedAt: time(sparse),
+      coolOffUntil: time(sparse),
+      experiment: cause,
+      stopped: cause,
+      resumed: cause,
+      unreachable: cause,
+    })
+    .map((s) => ({
+      ...EMPTY_CONTACT_STATE,
+      consent: Object.fromEntries(
+        CATEGORIES.map((c) => [c, { status: s.consent[c], at: T0, source: 'test', evidence: null }]),
+      ) as ContactState['consent'],
+      engagement: s.engagement,
+      lastInboundAt: s.lastInboundAt,
+      lastReachedAt: s.lastReachedAt,
+      marketing: {
+        ...EMPTY_CONTACT_STATE.marketing,
+        coolOffUntil: s.coolOffUntil,
+        experiment: s.experiment,
+        stopped: s.stopped,
+        resumed: s.resumed,
+      },
+      unreachable: s.unreachable,
+    }));
 
 interface Person {
   tags: string[];
@@ -68,7 +97,9 @@ interface Person {
 
 const caseMix = (w: string): fc.Arbitrary<string> => {
   const chars = [...w];
-  return fc.array(fc.boolean(), { minLength: chars.length, maxLength: chars.length }).map((upper) => chars.map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
+  return fc
+    .array(fc.boolean(), { minLength: chars.length, maxLength: chars.length })
+    .map((upper) => chars.map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
 };
 
 /**
@@ -78,46 +109,72 @@ const caseMix = (w: string): fc.Arbitrary<string> => {
  * attribute conditions, where most of the edges of comparing values are; `times` only conditions on
  * times (engagement, reachability now) over sparse states, where each time decides more often.
  */
-const world = (focus: 'any' | 'attributes' | 'times') => fc.uniqueArray(
-  fc.oneof({ weight: 3, arbitrary: text }, fc.constantFrom(...NUMBERS), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean()),
-  { minLength: 1, maxLength: 3 },
-).chain((bases) => {
-  // Each value with its look-alikes of other JSON types: 1 and "1"; true, "true" and 1.
-  // Words come in any mix of cases; the look-alikes exactly as written.
-  const pool = bases.flatMap((v): fc.Arbitrary<string | number | boolean>[] =>
-    typeof v === 'string' ? [caseMix(v)] : (typeof v === 'number' ? [v, String(v)] : [v, String(v), Number(v)]).map((x) => fc.constant(x)));
-  const value = fc.oneof(...pool);
-  const held: fc.Arbitrary<JsonValue> = fc.oneof({ weight: 8, arbitrary: value }, fc.constant(null), fc.constant(['a'] as JsonValue), fc.constant({ a: 1 } as JsonValue));
-  const tags = fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 });
-  const person: fc.Arbitrary<Person> = fc.record({
-    tags,
-    attributes: fc.dictionary(fc.constantFrom(...KEYS), held, { maxKeys: focus === 'attributes' ? 4 : 3 }),
-    state: fc.option(state(focus === 'times'), { freq: 5 }),
-  });
-  const attributes = fc.record({ attributes: fc.dictionary(fc.constantFrom(...KEYS), value, { minKeys: 1, maxKeys: 2 }) });
-  const engaged = fc.record({ engagedWithinDays: fc.oneof(fc.constantFrom(1, 7, 30), fc.integer({ min: 1, max: 3650 })) });
-  const exclude = fc.record({ exclude: fc.uniqueArray(fc.constantFrom(...STATES), { maxLength: 3 }) });
-  const condition: fc.Arbitrary<SegmentDefinition> = focus === 'attributes' ? attributes : focus === 'times' ? fc.oneof(engaged, exclude) : fc.oneof(
-    fc.record({ tagsAll: tags }),
-    fc.record({ tagsAny: tags }),
-    fc.record({ tagsNone: tags }),
-    { weight: 2, arbitrary: attributes },
-    fc.record({ consent: fc.uniqueArray(fc.constantFrom(...CATEGORIES), { maxLength: 2 }) }),
-    engaged,
-    exclude,
-  );
-  return fc.record({
-    people: fc.array(person, { minLength: 1, maxLength: 10 }),
-    segment: fc.array(condition, { maxLength: focus === 'any' ? 3 : focus === 'times' ? 2 : 1 }).map((parts): SegmentDefinition => Object.assign({}, ...parts)),
-    now: fc.constantFrom(T0, T0 - 1, T0 + 1, T0 + DAY),
-    page: fc.integer({ min: 1, max: 9 }),
-  });
-});
+const world = (focus: 'any' | 'attributes' | 'times') =>
+  fc
+    .uniqueArray(
+      fc.oneof(
+        { weight: 3, arbitrary: text },
+        fc.constantFrom(...NUMBERS),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.boolean(),
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .chain((bases) => {
+      // Each value with its look-alikes of other JSON types: 1 and "1"; true, "true" and 1.
+      // Words come in any mix of cases; the look-alikes exactly as written.
+      const pool = bases.flatMap((v): fc.Arbitrary<string | number | boolean>[] =>
+        typeof v === 'string'
+          ? [caseMix(v)]
+          : (typeof v === 'number' ? [v, String(v)] : [v, String(v), Number(v)]).map((x) => fc.constant(x)),
+      );
+      const value = fc.oneof(...pool);
+      const held: fc.Arbitrary<JsonValue> = fc.oneof(
+        { weight: 8, arbitrary: value },
+        fc.constant(null),
+        fc.constant(['a'] as JsonValue),
+        fc.constant({ a: 1 } as JsonValue),
+      );
+      const tags = fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 });
+      const person: fc.Arbitrary<Person> = fc.record({
+        tags,
+        attributes: fc.dictionary(fc.constantFrom(...KEYS), held, { maxKeys: focus === 'attributes' ? 4 : 3 }),
+        state: fc.option(state(focus === 'times'), { freq: 5 }),
+      });
+      const attributes = fc.record({ attributes: fc.dictionary(fc.constantFrom(...KEYS), value, { minKeys: 1, maxKeys: 2 }) });
+      const engaged = fc.record({ engagedWithinDays: fc.oneof(fc.constantFrom(1, 7, 30), fc.integer({ min: 1, max: 3650 })) });
+      const exclude = fc.record({ exclude: fc.uniqueArray(fc.constantFrom(...STATES), { maxLength: 3 }) });
+      const condition: fc.Arbitrary<SegmentDefinition> =
+        focus === 'attributes'
+          ? attributes
+          : focus === 'times'
+            ? fc.oneof(engaged, exclude)
+            : fc.oneof(
+                fc.record({ tagsAll: tags }),
+                fc.record({ tagsAny: tags }),
+                fc.record({ tagsNone: tags }),
+                { weight: 2, arbitrary: attributes },
+                fc.record({ consent: fc.uniqueArray(fc.constantFrom(...CATEGORIES), { maxLength: 2 }) }),
+                engaged,
+                exclude,
+              );
+      return fc.record({
+        people: fc.array(person, { minLength: 1, maxLength: 10 }),
+        segment: fc
+          .array(condition, { maxLength: focus === 'any' ? 3 : focus === 'times' ? 2 : 1 })
+          .map((parts): SegmentDefinition => Object.assign({}, ...parts)),
+        now: fc.constantFrom(T0, T0 - 1, T0 + 1, T0 + DAY),
+        page: fc.integer({ min: 1, max: 9 }),
+      });
+    });
 
 let phone = 0;
 
 async function addPeople(store: Store, people: readonly Person[]): Promise<number[]> {
-  const { ids } = await store.upsertContacts(people.map((p) => ({ phoneE164: `+4479${String(phone++).padStart(8, '0')}`, tags: p.tags, attributes: p.attributes })), T0);
+  const { ids } = await store.upsertContacts(
+    people.map((p) => ({ phoneE164: `+4479${String(phone++).padStart(8, '0')}`, tags: p.tags, attributes: p.attributes })),
+    T0,
+  );
   for (const [i, p] of people.entries()) {
     if (p.state !== null) await store.saveContactState(ids[i] ?? -1, p.state, 0, T0);
   }
@@ -134,7 +191,10 @@ describe.each(BACKENDS)('segments in SQL select what matchesSegment selects ($na
   it('for every edge number and its look-alikes, each against all of them', async () => {
     const store = await backend.open();
     const values: (string | number | boolean)[] = [...NUMBERS.flatMap((n) => [n, String(n)]), true, false, 'true'];
-    const ids = await addPeople(store, values.map((v) => ({ tags: [], attributes: { n: v }, state: null })));
+    const ids = await addPeople(
+      store,
+      values.map((v) => ({ tags: [], attributes: { n: v }, state: null })),
+    );
     const stored = await store.getContactsWithState(ids);
     for (const want of values) {
       const segment = { attributes: { n: want } };
@@ -157,8 +217,26 @@ describe.each(BACKENDS)('segments in SQL select what matchesSegment selects ($na
         const selected = stored.filter((s) => matchesSegment(s.contact, s.state?.state ?? EMPTY_CONTACT_STATE, segment, now));
         const expected = { scanned: people.length, matched: selected.length };
 
-        const campaignId = await store.createCampaign({ name: `p${String(before)}`, templateId: seed.templateId, senderId: seed.senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status: 'draft' }, T0);
-        const plan: SegmentOutboxPlan = { campaignId, senderId: seed.senderId, category: 'marketing', intent: { t: 1 }, nextAttemptAt: now, segment };
+        const campaignId = await store.createCampaign(
+          {
+            name: `p${String(before)}`,
+            templateId: seed.templateId,
+            senderId: seed.senderId,
+            segment: {},
+            scheduledAt: null,
+            policyPreset: 'meta',
+            status: 'draft',
+          },
+          T0,
+        );
+        const plan: SegmentOutboxPlan = {
+          campaignId,
+          senderId: seed.senderId,
+          category: 'marketing',
+          intent: { t: 1 },
+          nextAttemptAt: now,
+          segment,
+        };
         // One contact a page: each page says whether its contact was selected.
         const chosen: number[] = [];
         for (const s of stored) {
@@ -193,7 +271,9 @@ describe.each(BACKENDS)('segments in SQL select what matchesSegment selects ($na
           counts.matched += p.matched;
           for (const r of STATES) counts.matchedNow[r] += p.matchedNow[r];
         }
-        const matchedNow = Object.fromEntries(STATES.map((r) => [r, selected.filter((s) => reachability(s.state?.state ?? EMPTY_CONTACT_STATE, now).includes(r)).length]));
+        const matchedNow = Object.fromEntries(
+          STATES.map((r) => [r, selected.filter((s) => reachability(s.state?.state ?? EMPTY_CONTACT_STATE, now).includes(r)).length]),
+        );
         expect(counts).toEqual({ ...expected, matchedNow });
       }),
       { numRuns: 200 },

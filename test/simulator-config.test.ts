@@ -19,7 +19,11 @@ describe('simulator configuration', () => {
   });
 
   it('merges objects with the defaults and replaces arrays and scalars', () => {
-    const config = resolveSimulatorConfig({ seed: 9, cap: { windowMs: 1_000 }, templates: [{ name: 'a', language: 'en', category: 'UTILITY', relevance: 1 }] });
+    const config = resolveSimulatorConfig({
+      seed: 9,
+      cap: { windowMs: 1_000 },
+      templates: [{ name: 'a', language: 'en', category: 'UTILITY', relevance: 1 }],
+    });
     expect(config.seed).toBe(9);
     expect(config.cap.windowMs).toBe(1_000);
     expect(config.cap.maxPerWindow).toBe(DEFAULT_SIMULATOR_CONFIG.cap.maxPerWindow);
@@ -27,9 +31,13 @@ describe('simulator configuration', () => {
   });
 
   it('names the field that is wrong', () => {
-    expect(() => resolveSimulatorConfig({ population: { experimentRate: 2 } })).toThrow(/population\.experimentRate must be between 0 and 1/);
+    expect(() => resolveSimulatorConfig({ population: { experimentRate: 2 } })).toThrow(
+      /population\.experimentRate must be between 0 and 1/,
+    );
     expect(() => resolveSimulatorConfig({ seed: 1.5 })).toThrow(/seed must be an integer/);
-    expect(() => resolveSimulatorConfig({ templates: [{ name: 'x', language: 'en', category: 'MARKETING', relevance: 3 }] })).toThrow(/templates\[0\]\.relevance/);
+    expect(() => resolveSimulatorConfig({ templates: [{ name: 'x', language: 'en', category: 'MARKETING', relevance: 3 }] })).toThrow(
+      /templates\[0\]\.relevance/,
+    );
     expect(() => resolveSimulatorConfig({ callbackUrl: 'ftp://x' })).toThrow(/callbackUrl/);
   });
 });

@@ -7,7 +7,11 @@ import { runCampaign, type SenderOptions } from './simulator-senders.js';
 async function outcome(options: SenderOptions) {
   const h = await startHarness({ seed: 51, population: { size: 300 } });
   try {
-    await runCampaign(h, h.sim.users.map((u) => u.phone), options);
+    await runCampaign(
+      h,
+      h.sim.users.map((u) => u.phone),
+      options,
+    );
     const truth = h.sim.groundTruth();
     return {
       caps: truth.asyncFailures['131049'] ?? 0,

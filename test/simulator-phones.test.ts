@@ -24,7 +24,8 @@ describe('simulated phone numbers', () => {
       if (!check.ok) refused.push(`${u.country}: ${check.reason}`);
       else if (check.e164 !== `+${u.phone}`) refused.push(`${u.country}: normalised to another number`);
       else if (parsed?.country !== u.country) refused.push(`${u.country}: the number belongs to ${parsed?.country ?? 'no country'}`);
-      else if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') refused.push(`${u.country}: a ${type ?? 'number of no type'}, not a mobile`);
+      else if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE')
+        refused.push(`${u.country}: a ${type ?? 'number of no type'}, not a mobile`);
     }
     expect(refused.slice(0, 10)).toEqual([]);
     expect(Object.keys(perCountry).sort()).toEqual(Object.keys(COUNTRIES).sort());

@@ -29,7 +29,12 @@ describe('simulator on real time (as `pacer simulator` runs it)', () => {
       reactions: { sentDelayMs: fast, deliveredDelayMs: fast, readDelayMs: fast },
       webhooks: { latencyMs: fast, outOfOrderRate: 0 },
     });
-    client = createCloudApiClient({ baseUrl: sim.url, apiVersion: API_VERSION, phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken });
+    client = createCloudApiClient({
+      baseUrl: sim.url,
+      apiVersion: API_VERSION,
+      phoneNumberId: sim.config.phoneNumberId,
+      accessToken: sim.config.accessToken,
+    });
     const result = await client.send({
       type: 'template',
       endpoint: 'messages',

@@ -75,9 +75,7 @@ export class TestReceiver {
   }
 
   changes(field?: string): Array<{ field: string; value: Record<string, unknown> }> {
-    return this.received
-      .flatMap((r) => r.body.entry.flatMap((e) => e.changes))
-      .filter((c) => field === undefined || c.field === field);
+    return this.received.flatMap((r) => r.body.entry.flatMap((e) => e.changes)).filter((c) => field === undefined || c.field === field);
   }
 
   statuses(): StatusLike[] {

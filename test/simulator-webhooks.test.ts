@@ -6,7 +6,17 @@ import { startSimulator } from '../src/adapters/simulator/index.js';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { DAY, HOUR, SECOND } from '../src/core/time.js';
 import { NewestFirstClock } from './newest-first-clock.js';
-import { accepted, API_VERSION, APP_SECRET, ORDERLY_WEBHOOKS, ordinaryCappedUser, pickUser, sendTemplate, startHarness, type Harness } from './simulator-harness.js';
+import {
+  accepted,
+  API_VERSION,
+  APP_SECRET,
+  ORDERLY_WEBHOOKS,
+  ordinaryCappedUser,
+  pickUser,
+  sendTemplate,
+  startHarness,
+  type Harness,
+} from './simulator-harness.js';
 import { TestReceiver } from './simulator-test-receiver.js';
 
 let h: Harness | null = null;
@@ -69,7 +79,9 @@ describe('simulator webhooks: delivery like Meta’s', () => {
     }
     await h.sim.advance(2 * DAY);
     const received = h.receiver.received;
-    const statusCounts = received.map((r) => r.body.entry.flatMap((e) => e.changes).flatMap((c) => (c.value.statuses as unknown[] | undefined) ?? []).length);
+    const statusCounts = received.map(
+      (r) => r.body.entry.flatMap((e) => e.changes).flatMap((c) => (c.value.statuses as unknown[] | undefined) ?? []).length,
+    );
     expect(Math.max(...statusCounts)).toBeGreaterThan(1);
     const raws = received.map((r) => r.raw.toString('base64'));
     expect(new Set(raws).size).toBeLessThan(raws.length);
@@ -107,15 +119,26 @@ describe('simulator webhooks: whatever order same-moment timers run in (as on re
   it('posts every status it records: a read that skips `delivered` is never lost', async () => {
     const clock = new NewestFirstClock();
     const receiver = await new TestReceiver([APP_SECRET], () => clock.now()).start();
-    const sim = await startSimulator({
-      seed: 48, appSecret: APP_SECRET, callbackUrl: receiver.url,
-      // Utility messages to readers are always read; every read comes in place of `delivered`, in
-      // the same millisecond as the delivery it follows.
-      population: { size: 40, notOnWhatsAppRate: 0, readPropensity: { min: 0.9, max: 1 } },
-      reactions: { skipDeliveredRate: 1 },
-      webhooks: ORDERLY_WEBHOOKS,
-    }, { clock });
-    const client = createCloudApiClient({ baseUrl: sim.url, apiVersion: API_VERSION, phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken, scheduler: clock });
+    const sim = await startSimulator(
+      {
+        seed: 48,
+        appSecret: APP_SECRET,
+        callbackUrl: receiver.url,
+        // Utility messages to readers are always read; every read comes in place of `delivered`, in
+        // the same millisecond as the delivery it follows.
+        population: { size: 40, notOnWhatsAppRate: 0, readPropensity: { min: 0.9, max: 1 } },
+        reactions: { skipDeliveredRate: 1 },
+        webhooks: ORDERLY_WEBHOOKS,
+      },
+      { clock },
+    );
+    const client = createCloudApiClient({
+      baseUrl: sim.url,
+      apiVersion: API_VERSION,
+      phoneNumberId: sim.config.phoneNumberId,
+      accessToken: sim.config.accessToken,
+      scheduler: clock,
+    });
     try {
       for (const u of sim.users.slice(0, 20)) accepted(await sendTemplate(client, u.phone, `o-${u.index}`, 'order_update'));
       await clock.advance(DAY);
@@ -140,7 +163,14 @@ describe('simulator webhooks: our parser reads them, and the real fixtures', () 
   it('parses every kind the simulator posts without a problem', async () => {
     h = await startHarness({
       seed: 46,
-      population: { size: 400, experimentRate: 0, stoppedRate: 0, notOnWhatsAppRate: 0.05, readPropensity: { min: 0.9, max: 1 }, replyPropensity: { min: 0.5, max: 0.8 } },
+      population: {
+        size: 400,
+        experimentRate: 0,
+        stoppedRate: 0,
+        notOnWhatsAppRate: 0.05,
+        readPropensity: { min: 0.9, max: 1 },
+        replyPropensity: { min: 0.5, max: 0.8 },
+      },
       templates: [
         { name: 'pushy_promo', language: 'en_US', category: 'MARKETING', relevance: 0 },
         { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },
@@ -158,7 +188,15 @@ describe('simulator webhooks: our parser reads them, and the real fixtures', () 
       expect(parsed.problems).toEqual([]);
       for (const item of parsed.items) kinds.add(item.kind === 'inbound' ? `inbound:${item.type}` : item.kind);
     }
-    for (const kind of ['status', 'inbound:text', 'inbound:button', 'user_preference', 'template_quality', 'template_status', 'phone_quality']) {
+    for (const kind of [
+      'status',
+      'inbound:text',
+      'inbound:button',
+      'user_preference',
+      'template_quality',
+      'template_status',
+      'phone_quality',
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
   });
@@ -181,14 +219,26 @@ describe('simulator webhooks: our parser reads them, and the real fixtures', () 
     h = await startHarness({ seed: 47, population: { size: 100 }, webhooks: ORDERLY_WEBHOOKS });
     for (const u of h.sim.users.slice(0, 20)) await sendTemplate(h.client, u.phone, `s-${u.index}`);
     await h.sim.advance(DAY);
-    const allowed = new Set(['id', 'status', 'timestamp', 'recipient_id', 'recipient_user_id', 'biz_opaque_callback_data', 'pricing', 'errors']);
+    const allowed = new Set([
+      'id',
+      'status',
+      'timestamp',
+      'recipient_id',
+      'recipient_user_id',
+      'biz_opaque_callback_data',
+      'pricing',
+      'errors',
+    ]);
     for (const s of h.receiver.statuses()) {
       for (const key of Object.keys(s)) expect(allowed, key).toContain(key);
       if (s.pricing) expect(Object.keys(s.pricing).sort()).toEqual(['billable', 'category', 'pricing_model', 'type']);
       if (s.errors) expect(Object.keys(s.errors[0]!).sort()).toEqual(['code', 'error_data', 'href', 'message', 'title']);
     }
     for (const c of h.receiver.changes('messages')) {
-      expect(c.value.metadata).toEqual({ display_phone_number: h.sim.config.displayPhoneNumber, phone_number_id: h.sim.config.phoneNumberId });
+      expect(c.value.metadata).toEqual({
+        display_phone_number: h.sim.config.displayPhoneNumber,
+        phone_number_id: h.sim.config.phoneNumberId,
+      });
       expect(c.value.messaging_product).toBe('whatsapp');
     }
   });

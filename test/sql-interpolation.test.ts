@@ -15,7 +15,7 @@ const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
  */
 const PLACEHOLDERS = /^(valuesList|inList|bind)\(/;
 const REVIEWED: Record<string, string> = {
-  "outbox-claim.ts: status": "dueOf() is called with the literals 'queued' and 'held' only",
+  'outbox-claim.ts: status': "dueOf() is called with the literals 'queued' and 'held' only",
   "outbox-claim.ts: dueOf('queued')": 'a constant status',
   "outbox-claim.ts: dueOf('held')": 'a constant status',
   "outbox-claim.ts: firstDue('queued')": 'a constant status',
@@ -24,13 +24,13 @@ const REVIEWED: Record<string, string> = {
   "contacts-upsert.ts: terms.join(' OR ')": 'each term is a fixed identity column and `IN ($n, ...)` placeholders',
   "campaign-window.ts: capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'": 'placeholders only',
   "campaign-window.ts: stopCodes.map((_, i) => `$${i + 3 + capCodes.length}`).join(', ') || 'NULL'": 'placeholders only',
-  'delivery-funnel.ts: where': "FUNNEL() is called with two literal conditions, the campaign id as $1",
+  'delivery-funnel.ts: where': 'FUNNEL() is called with two literal conditions, the campaign id as $1',
   'failure-series.ts: campaign': "SERIES() is called with '' or a literal ` AND campaign_id = $3`",
   'outbox-list.ts: KIND[f.kind]': 'a fixed condition per filter kind, from a constant table',
   'diagnosis-scope.ts: campaignFilter': 'empty, or a literal condition with a $n placeholder',
-  'diagnosis-audience.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
-  'diagnosis-sends.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
-  'diagnosis-usage.ts: cte': "scopeSql(): fixed SQL with $n placeholders",
+  'diagnosis-audience.ts: cte': 'scopeSql(): fixed SQL with $n placeholders',
+  'diagnosis-sends.ts: cte': 'scopeSql(): fixed SQL with $n placeholders',
+  'diagnosis-usage.ts: cte': 'scopeSql(): fixed SQL with $n placeholders',
   'diagnosis-sends.ts: next': 'a placeholder number',
   'diagnosis-usage.ts: next': 'a placeholder number',
   'diagnosis-usage.ts: capList': "'NULL' or an inList() of placeholders",
@@ -67,7 +67,10 @@ describe('SQL modules', () => {
 
   it('interpolate no value into SQL text: only constants, placeholder lists, or reviewed fixed names', () => {
     expect(files.length).toBeGreaterThan(10);
-    const unreviewed = all.filter(({ file, expression }) => !CONSTANT.test(expression) && !PLACEHOLDERS.test(expression) && REVIEWED[`${file}: ${expression}`] === undefined);
+    const unreviewed = all.filter(
+      ({ file, expression }) =>
+        !CONSTANT.test(expression) && !PLACEHOLDERS.test(expression) && REVIEWED[`${file}: ${expression}`] === undefined,
+    );
     expect(unreviewed.map(({ file, expression }) => `${file}: \${${expression}}`)).toEqual([]);
   });
 
@@ -77,7 +80,12 @@ describe('SQL modules', () => {
   });
 
   it('would catch a value spliced into a query', () => {
-    const source = ts.createSourceFile('x.ts', 'const q = `SELECT * FROM contacts WHERE name = \'${input.name}\'`;', ts.ScriptTarget.Latest, true);
+    const source = ts.createSourceFile(
+      'x.ts',
+      "const q = `SELECT * FROM contacts WHERE name = '${input.name}'`;",
+      ts.ScriptTarget.Latest,
+      true,
+    );
     const spans: string[] = [];
     source.forEachChild(function walk(n: ts.Node): void {
       if (ts.isTemplateExpression(n)) spans.push(...n.templateSpans.map((s) => s.expression.getText(source)));

@@ -10,7 +10,15 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 0);
     const other = await store.createCampaign(
-      { name: 'draft', templateId: seed.templateId, senderId: seed.senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status: 'draft' },
+      {
+        name: 'draft',
+        templateId: seed.templateId,
+        senderId: seed.senderId,
+        segment: {},
+        scheduledAt: null,
+        policyPreset: 'meta',
+        status: 'draft',
+      },
       T0,
     );
     expect((await store.listSenders()).map((s) => s.phoneNumberId)).toEqual(['pn-1']);
@@ -26,7 +34,10 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
   it('requeues a row failed by a later webhook and settles one whose attempts ran out', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     expect(await store.nextWorkAt()).toBe(T0);
     const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 });
     const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
@@ -34,34 +45,54 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     expect(await store.nextWorkAt()).toBe(T0 + HOUR);
     // A leased row belongs to its worker.
     expect(await store.requeue(idA, { status: 'queued', until: T0, capAttempt: false, errorCode: null }, T0)).toBe(false);
-    for (const [id, wamid] of [[idA, 'wamid.a'], [idB, 'wamid.b']] as const) {
+    for (const [id, wamid] of [
+      [idA, 'wamid.a'],
+      [idB, 'wamid.b'],
+    ] as const) {
       await store.recordIntent(id, 'w', T0);
       await store.recordAccepted(id, 'w', wamid, T0);
       await store.recordDelivery({ wamid, outboxId: id }, 'failed', 131049, T0 + MINUTE);
     }
     const until = T0 + 24 * HOUR;
     expect(await store.requeue(idA, { status: 'queued', until, capAttempt: true, errorCode: 131049 }, T0 + MINUTE)).toBe(true);
-    expect(await store.getOutbox(idA)).toMatchObject({ status: 'queued', capAttempts: 1, wamid: null, outcome: null, nextAttemptAt: until });
+    expect(await store.getOutbox(idA)).toMatchObject({
+      status: 'queued',
+      capAttempts: 1,
+      wamid: null,
+      outcome: null,
+      nextAttemptAt: until,
+    });
     expect(await store.nextWorkAt()).toBe(until);
     // The requeued row lost its wamid; its events still show on the contact's timeline.
-    await store.appendMessageEvent({ wamid: 'wamid.a', status: 'failed', at: T0 + MINUTE, errorCode: 131049, inboxId: null, outboxId: idA }, T0);
-    expect(await store.contactTimeline(a?.contactId ?? -1, 5)).toMatchObject([{ type: 'message_event', outboxId: idA, wamid: 'wamid.a', errorCode: 131049 }]);
+    await store.appendMessageEvent(
+      { wamid: 'wamid.a', status: 'failed', at: T0 + MINUTE, errorCode: 131049, inboxId: null, outboxId: idA },
+      T0,
+    );
+    expect(await store.contactTimeline(a?.contactId ?? -1, 5)).toMatchObject([
+      { type: 'message_event', outboxId: idA, wamid: 'wamid.a', errorCode: 131049 },
+    ]);
     expect(await store.settle(idB, 'capped_exhausted', 131049, T0 + MINUTE)).toBe(true);
     expect(await store.getOutbox(idB)).toMatchObject({ status: 'done', outcome: 'capped_exhausted', lastErrorCode: 131049 });
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ queued: 1, done: 1, capped_exhausted: 1 });
   });
 
-  it('finds the next work among the rows a worker could claim (not a paused campaign\'s) and the leases', async () => {
+  it("finds the next work among the rows a worker could claim (not a paused campaign's) and the leases", async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 3);
     const [oneOffContact] = seed.contactIds;
-    await store.insertOutbox(seed.rows((i) => T0 + (i + 1) * MINUTE), T0);
+    await store.insertOutbox(
+      seed.rows((i) => T0 + (i + 1) * MINUTE),
+      T0,
+    );
     expect(await store.nextWorkAt()).toBe(T0 + MINUTE);
     await store.setCampaignStatus(seed.campaignId, 'paused', 'operator', T0);
     // Due or not, a paused campaign's rows are never claimed, so they wake nobody.
     expect(await store.nextWorkAt()).toBeNull();
     expect(await store.claimDue({ owner: 'w', now: T0 + HOUR, leaseMs: HOUR, limit: 10 })).toEqual([]);
-    await store.insertOutbox([{ ...seed.rows(() => T0 + 2 * MINUTE)[0]!, campaignId: null, contactId: oneOffContact ?? -1, idempotencyKey: 'one-off' }], T0);
+    await store.insertOutbox(
+      [{ ...seed.rows(() => T0 + 2 * MINUTE)[0]!, campaignId: null, contactId: oneOffContact ?? -1, idempotencyKey: 'one-off' }],
+      T0,
+    );
     expect(await store.nextWorkAt()).toBe(T0 + 2 * MINUTE);
     await store.setCampaignStatus(seed.campaignId, 'running', null, T0);
     expect(await store.nextWorkAt()).toBe(T0 + MINUTE);
@@ -77,9 +108,18 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
   it('counts a campaign window of final outcomes: caps and account stops among the latest', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 5);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 5 });
-    const finals = [['delivered', null], ['failed', 131049], ['failed', 131049], ['failed', 131031], ['read', null]] as const;
+    const finals = [
+      ['delivered', null],
+      ['failed', 131049],
+      ['failed', 131049],
+      ['failed', 131031],
+      ['read', null],
+    ] as const;
     for (const [i, row] of rows.entries()) {
       const [status, errorCode] = finals[i] ?? ['delivered', null];
       const wamid = `wamid.${i}`;
@@ -87,7 +127,10 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
       await store.appendMessageEvent({ wamid, status, at: T0 + i, errorCode, inboxId: null, outboxId: row.id }, T0);
     }
     // An event of a message that is not ours never counts.
-    await store.appendMessageEvent({ wamid: 'wamid.foreign', status: 'failed', at: T0, errorCode: 131049, inboxId: null, outboxId: null }, T0);
+    await store.appendMessageEvent(
+      { wamid: 'wamid.foreign', status: 'failed', at: T0, errorCode: 131049, inboxId: null, outboxId: null },
+      T0,
+    );
     expect(await store.campaignWindow(seed.campaignId, 100, [131049], [131031])).toEqual({ outcomes: 5, caps: 2, accountStops: 1 });
     // Only the latest two final events: wamid.3 (131031) and wamid.4 (read).
     expect(await store.campaignWindow(seed.campaignId, 2, [131049], [131031])).toEqual({ outcomes: 2, caps: 0, accountStops: 1 });
@@ -97,15 +140,24 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
   it('leaves retries out of the campaign window: only first attempts show the audience is saturated', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [first, second] = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 });
     if (!first || !second) throw new Error('two rows expected');
     await store.recordIntent(first.id, 'w', T0);
     await store.recordAccepted(first.id, 'w', 'wamid.first-1', T0);
-    await store.appendMessageEvent({ wamid: 'wamid.first-1', status: 'failed', at: T0, errorCode: 131049, inboxId: null, outboxId: first.id }, T0);
+    await store.appendMessageEvent(
+      { wamid: 'wamid.first-1', status: 'failed', at: T0, errorCode: 131049, inboxId: null, outboxId: first.id },
+      T0,
+    );
     await store.recordIntent(second.id, 'w', T0);
     await store.recordAccepted(second.id, 'w', 'wamid.second', T0);
-    await store.appendMessageEvent({ wamid: 'wamid.second', status: 'delivered', at: T0, errorCode: null, inboxId: null, outboxId: second.id }, T0);
+    await store.appendMessageEvent(
+      { wamid: 'wamid.second', status: 'delivered', at: T0, errorCode: null, inboxId: null, outboxId: second.id },
+      T0,
+    );
     expect(await store.campaignWindow(seed.campaignId, 100, [131049], [])).toEqual({ outcomes: 2, caps: 1, accountStops: 0 });
 
     // The capped row is retried a day later and capped again: the window now reads first attempts only.
@@ -114,7 +166,10 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     expect(retry?.id).toBe(first.id);
     await store.recordIntent(first.id, 'w', T0 + 24 * HOUR);
     await store.recordAccepted(first.id, 'w', 'wamid.first-2', T0 + 24 * HOUR);
-    await store.appendMessageEvent({ wamid: 'wamid.first-2', status: 'failed', at: T0 + 24 * HOUR, errorCode: 131049, inboxId: null, outboxId: first.id }, T0);
+    await store.appendMessageEvent(
+      { wamid: 'wamid.first-2', status: 'failed', at: T0 + 24 * HOUR, errorCode: 131049, inboxId: null, outboxId: first.id },
+      T0,
+    );
     expect(await store.campaignWindow(seed.campaignId, 100, [131049], [])).toEqual({ outcomes: 1, caps: 0, accountStops: 0 });
   });
 });

@@ -14,7 +14,10 @@ const SOURCE = { wabaId: 'waba-1', phoneNumberId: 'pn-1' };
  */
 async function seedOutcomes(store: Store) {
   const seed = await seedCampaign(store, T0, 7);
-  await store.insertOutbox(seed.rows(() => T0), T0);
+  await store.insertOutbox(
+    seed.rows(() => T0),
+    T0,
+  );
   const claimed = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 7 });
   const ids = claimed.map((r) => r.id);
   const [r0, r1, r2, r3, r4, r5, r6] = ids.map((id) => id);
@@ -55,14 +58,25 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     const expected = { audience: 7, eligible: 6, attempted: 5, accepted: 3, held: 1, delivered: 3, read: 1, replied: 1 };
     expect(await store.deliveryFunnel(seed.campaignId)).toEqual(expected);
     expect(await store.deliveryFunnel(null)).toEqual(expected);
-    expect(await store.deliveryFunnel(seed.campaignId + 100)).toEqual({ audience: 0, eligible: 0, attempted: 0, accepted: 0, held: 0, delivered: 0, read: 0, replied: 0 });
+    expect(await store.deliveryFunnel(seed.campaignId + 100)).toEqual({
+      audience: 0,
+      eligible: 0,
+      attempted: 0,
+      accepted: 0,
+      held: 0,
+      delivered: 0,
+      read: 0,
+      replied: 0,
+    });
   });
 
   it('groups settled failures by time bucket and code', async () => {
     const store = await backend.open();
     const { seed } = await seedOutcomes(store);
     expect(await store.failuresByCode(null, T0 - DAY, HOUR)).toEqual([{ bucketStart: T0, code: 131026, count: 1 }]);
-    expect(await store.failuresByCode(seed.campaignId, T0 - DAY, DAY)).toEqual([{ bucketStart: Math.floor(T0 / DAY) * DAY, code: 131026, count: 1 }]);
+    expect(await store.failuresByCode(seed.campaignId, T0 - DAY, DAY)).toEqual([
+      { bucketStart: Math.floor(T0 / DAY) * DAY, code: 131026, count: 1 },
+    ]);
     expect(await store.failuresByCode(seed.campaignId + 100, T0 - DAY, HOUR)).toEqual([]);
     expect(await store.failuresByCode(null, T0 + 1, HOUR)).toEqual([]);
     await expect(store.failuresByCode(null, T0, 0)).rejects.toThrow(/bucketMs must be a positive/);
@@ -72,17 +86,30 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     const store = await backend.open();
     const { seed } = await seedOutcomes(store);
     const breakdown = await store.outboxBreakdown(seed.campaignId);
-    expect(breakdown).toEqual(expect.arrayContaining([
-      { status: 'done', outcome: 'failed', code: 131026, count: 1 },
-      { status: 'done', outcome: 'skipped', code: null, count: 1 },
-      { status: 'held', outcome: null, code: null, count: 1 },
-      { status: 'queued', outcome: null, code: 131049, count: 1 },
-      { status: 'sent', outcome: 'delivered', code: null, count: 2 },
-      { status: 'sent', outcome: 'read', code: null, count: 1 },
-    ]));
+    expect(breakdown).toEqual(
+      expect.arrayContaining([
+        { status: 'done', outcome: 'failed', code: 131026, count: 1 },
+        { status: 'done', outcome: 'skipped', code: null, count: 1 },
+        { status: 'held', outcome: null, code: null, count: 1 },
+        { status: 'queued', outcome: null, code: 131049, count: 1 },
+        { status: 'sent', outcome: 'delivered', code: null, count: 2 },
+        { status: 'sent', outcome: 'read', code: null, count: 1 },
+      ]),
+    );
     expect(breakdown.reduce((n, r) => n + r.count, 0)).toBe(7);
-    expect(await store.retryRecovery(seed.campaignId)).toEqual({ deliveredByAttempt: [{ attempts: 1, count: 2 }, { attempts: 2, count: 1 }], exhausted: 0 });
-    await store.settle((await store.listOutboxRows({ campaignId: seed.campaignId, kind: 'retry', afterId: 0, limit: 5 }))[0]?.id ?? -1, 'capped_exhausted', 131049, T0 + 2 * DAY);
+    expect(await store.retryRecovery(seed.campaignId)).toEqual({
+      deliveredByAttempt: [
+        { attempts: 1, count: 2 },
+        { attempts: 2, count: 1 },
+      ],
+      exhausted: 0,
+    });
+    await store.settle(
+      (await store.listOutboxRows({ campaignId: seed.campaignId, kind: 'retry', afterId: 0, limit: 5 }))[0]?.id ?? -1,
+      'capped_exhausted',
+      131049,
+      T0 + 2 * DAY,
+    );
     expect((await store.retryRecovery(seed.campaignId)).exhausted).toBe(1);
   });
 
@@ -91,8 +118,15 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     const { seed, ids, contactOf } = await seedOutcomes(store);
     expect(await store.skipReasons(seed.campaignId)).toEqual([]);
     const [, , , r3, r4] = ids;
-    const decision = (id: number | undefined, kind: 'skip' | 'send', reason: string) =>
-      ({ outboxId: id ?? -1, contactId: contactOf(id), kind, reason, explanation: 'x', until: null, at: T0 });
+    const decision = (id: number | undefined, kind: 'skip' | 'send', reason: string) => ({
+      outboxId: id ?? -1,
+      contactId: contactOf(id),
+      kind,
+      reason,
+      explanation: 'x',
+      until: null,
+      at: T0,
+    });
     await store.appendDecisions([decision(r4, 'skip', 'marketing_stopped'), decision(r3, 'send', 'eligible')]);
     expect(await store.skipReasons(seed.campaignId)).toEqual([{ reason: 'marketing_stopped', count: 1 }]);
     expect(await store.skipReasons(seed.campaignId + 100)).toEqual([]);
@@ -116,7 +150,9 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     const held = await store.listOutboxRows({ campaignId: seed.campaignId, kind: 'held', afterId: 0, limit: 10 });
     expect(held).toMatchObject([{ id: ids[5], status: 'held', attempts: 0, contactName: 'Ana <b>' }]);
     const retries = await store.listOutboxRows({ campaignId: seed.campaignId, kind: 'retry', afterId: 0, limit: 10 });
-    expect(retries).toMatchObject([{ id: ids[6], status: 'queued', attempts: 1, capAttempts: 1, nextAttemptAt: T0 + 2 * DAY, lastErrorCode: 131049 }]);
+    expect(retries).toMatchObject([
+      { id: ids[6], status: 'queued', attempts: 1, capAttempts: 1, nextAttemptAt: T0 + 2 * DAY, lastErrorCode: 131049 },
+    ]);
     expect(await store.listOutboxRows({ campaignId: seed.campaignId, kind: 'held', afterId: ids[5] ?? 0, limit: 10 })).toEqual([]);
   });
 
@@ -125,8 +161,13 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     const { contactOf, ids } = await seedOutcomes(store);
     const contactId = contactOf(ids[1]);
     expect(await store.recordInbound({ contactId, wamid: 'in.1', type: 'text', text: 'again', at: T0 }, T0)).toEqual({ inserted: false });
-    expect(await store.recordInbound({ contactId, wamid: 'in.2', type: 'button', text: 'Stop promotions', at: T0 + HOUR }, T0)).toEqual({ inserted: true });
-    expect((await store.contactInbound(contactId, 10)).map((m) => [m.wamid, m.type, m.text])).toEqual([['in.2', 'button', 'Stop promotions'], ['in.1', 'text', 'Yes please']]);
+    expect(await store.recordInbound({ contactId, wamid: 'in.2', type: 'button', text: 'Stop promotions', at: T0 + HOUR }, T0)).toEqual({
+      inserted: true,
+    });
+    expect((await store.contactInbound(contactId, 10)).map((m) => [m.wamid, m.type, m.text])).toEqual([
+      ['in.2', 'button', 'Stop promotions'],
+      ['in.1', 'text', 'Yes please'],
+    ]);
     expect(await store.contactInbound(contactId, 1)).toHaveLength(1);
   });
 
@@ -134,13 +175,44 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
     const store = await backend.open();
     const { seed } = await seedOutcomes(store);
     const quality = (event: string, at: number) => ({
-      kind: 'phone_quality' as const, source: SOURCE, path: 'entry[0]', at, displayPhoneNumber: null, event, currentLimit: null, oldLimit: null, maxDailyConversations: null,
+      kind: 'phone_quality' as const,
+      source: SOURCE,
+      path: 'entry[0]',
+      at,
+      displayPhoneNumber: null,
+      event,
+      currentLimit: null,
+      oldLimit: null,
+      maxDailyConversations: null,
     });
     expect(await applyPhoneQuality(store, quality('FLAGGED', T0 + HOUR), T0 + HOUR)).toBe(true);
     await applyPhoneQuality(store, quality('FLAGGED', T0 + 2 * HOUR), T0 + 2 * HOUR); // no change: no row
     await applyPhoneQuality(store, quality('UNFLAGGED', T0 + 3 * HOUR), T0 + 3 * HOUR);
-    await applyAccountUpdate(store, { kind: 'account_update', source: SOURCE, path: 'entry[0]', at: T0 + 4 * HOUR, event: 'ACCOUNT_RESTRICTION', restrictions: [{ type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION', expiresAt: null, remediation: null }], violationType: null, banState: null, banDate: null, details: {} }, T0 + 4 * HOUR);
-    const capability = { kind: 'business_capability' as const, source: SOURCE, path: 'entry[0]', at: T0 + 5 * HOUR, maxDailyConversations: 'TIER_10K', maxDailyConversationsPerPhone: null, maxPhoneNumbers: null };
+    await applyAccountUpdate(
+      store,
+      {
+        kind: 'account_update',
+        source: SOURCE,
+        path: 'entry[0]',
+        at: T0 + 4 * HOUR,
+        event: 'ACCOUNT_RESTRICTION',
+        restrictions: [{ type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION', expiresAt: null, remediation: null }],
+        violationType: null,
+        banState: null,
+        banDate: null,
+        details: {},
+      },
+      T0 + 4 * HOUR,
+    );
+    const capability = {
+      kind: 'business_capability' as const,
+      source: SOURCE,
+      path: 'entry[0]',
+      at: T0 + 5 * HOUR,
+      maxDailyConversations: 'TIER_10K',
+      maxDailyConversationsPerPhone: null,
+      maxPhoneNumbers: null,
+    };
     await applyBusinessCapability(store, capability, T0 + 5 * HOUR);
     await applyBusinessCapability(store, { ...capability, at: T0 + 6 * HOUR }, T0 + 6 * HOUR); // same limit: no row
     const changes = await store.senderChanges(seed.senderId, 0, 10);

@@ -33,7 +33,9 @@ describe.each(BACKENDS)('Store contract: webhook inbox, events, audit ($name)', 
 
   it('pages through unprocessed rows after an id', async () => {
     const store = await backend.open();
-    const ids = await store.appendInboxBatch(Array.from({ length: 5 }, (_, i) => ({ raw: Buffer.from([i]), receivedAt: T0, signatureOk: true })));
+    const ids = await store.appendInboxBatch(
+      Array.from({ length: 5 }, (_, i) => ({ raw: Buffer.from([i]), receivedAt: T0, signatureOk: true })),
+    );
     const page1 = await store.listUnprocessedInbox(0, 2);
     const page2 = await store.listUnprocessedInbox(page1.at(-1)?.id ?? 0, 2);
     const page3 = await store.listUnprocessedInbox(page2.at(-1)?.id ?? 0, 2);
@@ -54,12 +56,23 @@ describe.each(BACKENDS)('Store contract: webhook inbox, events, audit ($name)', 
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);
     const contactId = seed.contactIds[0] ?? -1;
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [row] = await store.claimDue({ owner: 'w', now: T0 + 2, leaseMs: HOUR, limit: 1 });
     const outboxId = row?.id ?? -1;
     await store.setConsent(contactId, { category: 'marketing', status: 'granted', source: 'import', evidence: null, at: T0 }, T0);
     await store.appendDecisions([
-      { outboxId, contactId, kind: 'defer', reason: 'marketing_cool_off', explanation: 'Cooling off after 131049.', until: T0 + 24 * HOUR, at: T0 + 1 },
+      {
+        outboxId,
+        contactId,
+        kind: 'defer',
+        reason: 'marketing_cool_off',
+        explanation: 'Cooling off after 131049.',
+        until: T0 + 24 * HOUR,
+        at: T0 + 1,
+      },
       { outboxId, contactId, kind: 'send', reason: 'eligible', explanation: 'Consent granted, no cool-off.', until: null, at: T0 + 2 },
     ]);
     await store.recordIntent(outboxId, 'w', T0 + 2);
@@ -81,7 +94,10 @@ describe.each(BACKENDS)('Store contract: webhook inbox, events, audit ($name)', 
   it('counts a campaign by status and by outcome', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 4);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [a, b, c] = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 3 });
     await store.recordIntent(a?.id ?? -1, 'w', T0);
     await store.recordAccepted(a?.id ?? -1, 'w', 'wamid.1', T0);
@@ -89,8 +105,21 @@ describe.each(BACKENDS)('Store contract: webhook inbox, events, audit ($name)', 
     await store.complete(b?.id ?? -1, 'w', 'capped_exhausted', T0);
     await store.reschedule(c?.id ?? -1, 'w', { status: 'held', until: null, capAttempt: false, errorCode: 130472 }, T0);
     expect(await store.campaignCounters(seed.campaignId)).toEqual({
-      total: 4, queued: 1, held: 1, leased: 0, sending: 0, sent: 1, done: 1, unknown: 0,
-      accepted: 0, delivered: 1, read: 0, failed: 0, skipped: 0, capped_exhausted: 1, cancelled: 0,
+      total: 4,
+      queued: 1,
+      held: 1,
+      leased: 0,
+      sending: 0,
+      sent: 1,
+      done: 1,
+      unknown: 0,
+      accepted: 0,
+      delivered: 1,
+      read: 0,
+      failed: 0,
+      skipped: 0,
+      capped_exhausted: 1,
+      cancelled: 0,
     });
     expect((await store.campaignCounters(seed.campaignId + 99)).total).toBe(0);
   });

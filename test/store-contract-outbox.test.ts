@@ -14,21 +14,57 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
   it('inserts outbox rows idempotently per (campaign, contact) and per one-off key', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 3);
-    expect(await store.insertOutbox(seed.rows(() => T0), T0)).toEqual({ inserted: 3 });
-    expect(await store.insertOutbox(seed.rows(() => T0 + HOUR), T0 + 1)).toEqual({ inserted: 0 });
+    expect(
+      await store.insertOutbox(
+        seed.rows(() => T0),
+        T0,
+      ),
+    ).toEqual({ inserted: 3 });
+    expect(
+      await store.insertOutbox(
+        seed.rows(() => T0 + HOUR),
+        T0 + 1,
+      ),
+    ).toEqual({ inserted: 0 });
 
     const contactId = seed.contactIds[0] ?? -1;
-    const oneOff = { campaignId: null, contactId, senderId: seed.senderId, category: 'utility', intent: { text: 'hi' }, idempotencyKey: 'req-1', nextAttemptAt: T0 } as const;
+    const oneOff = {
+      campaignId: null,
+      contactId,
+      senderId: seed.senderId,
+      category: 'utility',
+      intent: { text: 'hi' },
+      idempotencyKey: 'req-1',
+      nextAttemptAt: T0,
+    } as const;
     expect(await store.insertOutbox([oneOff, oneOff], T0)).toEqual({ inserted: 1 });
-    expect(await store.insertOutbox([{ ...oneOff, idempotencyKey: null }, { ...oneOff, idempotencyKey: null }], T0)).toEqual({ inserted: 2 });
+    expect(
+      await store.insertOutbox(
+        [
+          { ...oneOff, idempotencyKey: null },
+          { ...oneOff, idempotencyKey: null },
+        ],
+        T0,
+      ),
+    ).toEqual({ inserted: 2 });
     expect((await store.campaignCounters(seed.campaignId)).total).toBe(3);
   });
 
   it('plans a segment page by page into the rows insertOutbox writes, never twice', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 0);
-    const { ids } = await store.upsertContacts(['vip', 'vip', 'other', 'vip'].map((tag, i) => ({ waId: `4470000000${i}`, tags: [tag] })), T0);
-    const plan = { campaignId: seed.campaignId, senderId: seed.senderId, category: 'marketing', intent: { phoneNumberId: 'pn-1', template: { name: 'promo', language: 'en' } }, nextAttemptAt: T0 + HOUR, segment: { tagsAll: ['vip'] } } as const;
+    const { ids } = await store.upsertContacts(
+      ['vip', 'vip', 'other', 'vip'].map((tag, i) => ({ waId: `4470000000${i}`, tags: [tag] })),
+      T0,
+    );
+    const plan = {
+      campaignId: seed.campaignId,
+      senderId: seed.senderId,
+      category: 'marketing',
+      intent: { phoneNumberId: 'pn-1', template: { name: 'promo', language: 'en' } },
+      nextAttemptAt: T0 + HOUR,
+      segment: { tagsAll: ['vip'] },
+    } as const;
     const [a = -1, b = -1, c = -1, d = -1] = ids;
     expect(await store.insertSegmentOutbox(plan, 0, 2, T0)).toEqual({ lastContactId: b, scanned: 2, matched: 2, inserted: 2 });
     expect(await store.insertSegmentOutbox(plan, b, 2, T0)).toEqual({ lastContactId: d, scanned: 2, matched: 1, inserted: 1 });
@@ -41,36 +77,82 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(rows.map((r) => r.contactId).sort((x, y) => x - y)).toEqual([a, b, d]);
     expect(rows.map((r) => r.contactId)).not.toContain(c);
     for (const row of rows) {
-      expect(row).toMatchObject({ campaignId: seed.campaignId, senderId: seed.senderId, category: 'marketing', intent: plan.intent, idempotencyKey: null, nextAttemptAt: T0 + HOUR, attempts: 0, capAttempts: 0, createdAt: T0 });
+      expect(row).toMatchObject({
+        campaignId: seed.campaignId,
+        senderId: seed.senderId,
+        category: 'marketing',
+        intent: plan.intent,
+        idempotencyKey: null,
+        nextAttemptAt: T0 + HOUR,
+        attempts: 0,
+        capAttempts: 0,
+        createdAt: T0,
+      });
     }
   });
 
   it('counts a segment page by page, with the states of its matches now', async () => {
     const store = await backend.open();
-    const { ids } = await store.upsertContacts([{ waId: '447000000001', tags: ['vip'] }, { waId: '447000000002', tags: ['vip'] }, { waId: '447000000003' }], T0);
+    const { ids } = await store.upsertContacts(
+      [{ waId: '447000000001', tags: ['vip'] }, { waId: '447000000002', tags: ['vip'] }, { waId: '447000000003' }],
+      T0,
+    );
     const [first = -1, second = -1, third = -1] = ids;
-    const held = { ...EMPTY_CONTACT_STATE, marketing: { ...EMPTY_CONTACT_STATE.marketing, experiment: { eventId: 'e1', type: 'status' as const, at: T0, detail: '130472' }, coolOffUntil: T0 + HOUR } };
+    const held = {
+      ...EMPTY_CONTACT_STATE,
+      marketing: {
+        ...EMPTY_CONTACT_STATE.marketing,
+        experiment: { eventId: 'e1', type: 'status' as const, at: T0, detail: '130472' },
+        coolOffUntil: T0 + HOUR,
+      },
+    };
     await store.saveContactState(second, held, 0, T0);
     await store.saveContactState(third, held, 0, T0);
     const none = { cooling_off: 0, held: 0, stopped: 0, unreachable: 0 };
-    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, 0, 1)).toEqual({ lastContactId: first, scanned: 1, matched: 1, matchedNow: none });
-    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, first, 5)).toEqual({ lastContactId: third, scanned: 2, matched: 1, matchedNow: { ...none, cooling_off: 1, held: 1 } });
+    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, 0, 1)).toEqual({
+      lastContactId: first,
+      scanned: 1,
+      matched: 1,
+      matchedNow: none,
+    });
+    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, first, 5)).toEqual({
+      lastContactId: third,
+      scanned: 2,
+      matched: 1,
+      matchedNow: { ...none, cooling_off: 1, held: 1 },
+    });
     expect(await store.countSegment({ tagsAny: ['vip'] }, T0 + HOUR, first, 5)).toMatchObject({ matchedNow: { ...none, held: 1 } });
-    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, third, 5)).toEqual({ lastContactId: null, scanned: 0, matched: 0, matchedNow: none });
+    expect(await store.countSegment({ tagsAny: ['vip'] }, T0, third, 5)).toEqual({
+      lastContactId: null,
+      scanned: 0,
+      matched: 0,
+      matchedNow: none,
+    });
   });
 
   it('claims due rows of running campaigns in due order, leased to one owner', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 4);
-    await store.insertOutbox(seed.rows((i) => T0 + (3 - i) * MINUTE), T0); // contact 3 is due first
+    await store.insertOutbox(
+      seed.rows((i) => T0 + (3 - i) * MINUTE),
+      T0,
+    ); // contact 3 is due first
     const paused = await seedCampaign(store, T0, 0, 'paused');
-    await store.insertOutbox(seed.rows(() => T0).map((r) => ({ ...r, campaignId: paused.campaignId })), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0).map((r) => ({ ...r, campaignId: paused.campaignId })),
+      T0,
+    );
 
     expect(await store.claimDue({ owner: 'w1', now: T0 - 1, leaseMs: LEASE, limit: 10 })).toEqual([]);
     const claimed = await store.claimDue({ owner: 'w1', now: T0 + 2 * MINUTE, leaseMs: LEASE, limit: 2 });
     expect(claimed.map((r) => r.contactId)).toEqual([seed.contactIds[3], seed.contactIds[2]]);
     for (const row of claimed) {
-      expect(row).toMatchObject({ status: 'leased', leaseOwner: 'w1', leaseExpiresAt: T0 + 2 * MINUTE + LEASE, campaignId: seed.campaignId });
+      expect(row).toMatchObject({
+        status: 'leased',
+        leaseOwner: 'w1',
+        leaseExpiresAt: T0 + 2 * MINUTE + LEASE,
+        campaignId: seed.campaignId,
+      });
     }
     const rest = await store.claimDue({ owner: 'w2', now: T0 + 2 * MINUTE, leaseMs: LEASE, limit: 10 });
     expect(rest.map((r) => r.contactId)).toEqual([seed.contactIds[1]]);
@@ -84,7 +166,10 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     const first = place.open();
     await first.migrate();
     const seed = await seedCampaign(first, T0, 40);
-    await first.insertOutbox(seed.rows(() => T0), T0);
+    await first.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const workers = [first, place.open(), place.open()];
     const claimed: number[] = [];
     for (let round = 0; round < 5; round += 1) {
@@ -98,13 +183,22 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
   it('records intent before the send and the result after, then moves outcomes only forward', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [row] = await store.claimDue({ owner: 'w1', now: T0, leaseMs: LEASE, limit: 1 });
     const id = row?.id ?? -1;
     expect(await store.recordIntent(id, 'w2', T0 + 1)).toBe(false);
     expect(await store.recordIntent(id, 'w1', T0 + 1)).toBe(true);
     expect(await store.recordAccepted(id, 'w1', 'wamid.A', T0 + 2)).toBe(true);
-    expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'accepted', wamid: 'wamid.A', attempts: 1, leaseOwner: null });
+    expect(await store.getOutbox(id)).toMatchObject({
+      status: 'sent',
+      outcome: 'accepted',
+      wamid: 'wamid.A',
+      attempts: 1,
+      leaseOwner: null,
+    });
 
     const read = await store.recordDelivery({ wamid: 'wamid.A', outboxId: null }, 'read', null, T0 + 4);
     expect([read?.id, read?.outcome, read?.status]).toEqual([id, 'read', 'sent']); // the row as updated
@@ -118,7 +212,10 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
   it('settles a row by our callback data only while its answer is missing, never after a requeue', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 2 });
     const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
     // A: the answer was lost (the process died); the status webhook names the row and settles it.
@@ -136,10 +233,13 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.getOutbox(idB)).toEqual(requeued);
   });
 
-  it('keeps a status that came in before the send\'s answer was recorded', async () => {
+  it("keeps a status that came in before the send's answer was recorded", async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 1 });
     const id = row?.id ?? -1;
     await store.recordIntent(id, 'w', T0);
@@ -154,27 +254,41 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
   it('reschedules a capped attempt, holds for a window and wakes on inbound', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 2 });
     const [idA, idB] = [a?.id ?? -1, b?.id ?? -1];
     await store.recordIntent(idA, 'w', T0);
     const capped = { status: 'queued', until: T0 + 24 * HOUR, capAttempt: true, errorCode: 131049 } as const;
     expect(await store.reschedule(idA, 'w', capped, T0 + 1)).toBe(true);
     expect(await store.reschedule(idA, 'w', capped, T0 + 2)).toBe(false); // lease already released
-    expect(await store.getOutbox(idA)).toMatchObject({ status: 'queued', capAttempts: 1, attempts: 1, lastErrorCode: 131049, nextAttemptAt: T0 + 24 * HOUR });
+    expect(await store.getOutbox(idA)).toMatchObject({
+      status: 'queued',
+      capAttempts: 1,
+      attempts: 1,
+      lastErrorCode: 131049,
+      nextAttemptAt: T0 + 24 * HOUR,
+    });
 
     expect(await store.reschedule(idB, 'w', { status: 'held', until: null, capAttempt: false, errorCode: null }, T0)).toBe(true);
     expect(await store.claimDue({ owner: 'w', now: T0 + 23 * HOUR, leaseMs: LEASE, limit: 5 })).toEqual([]);
     expect(await store.wakeHeld(b?.contactId ?? -1, T0 + HOUR)).toBe(1);
     const woken = await store.claimDue({ owner: 'w', now: T0 + HOUR, leaseMs: LEASE, limit: 5 });
     expect(woken.map((r) => r.id)).toEqual([idB]);
-    expect(await store.claimDue({ owner: 'w', now: T0 + 24 * HOUR, leaseMs: LEASE, limit: 5 })).toMatchObject([{ id: idA, capAttempts: 1 }]);
+    expect(await store.claimDue({ owner: 'w', now: T0 + 24 * HOUR, leaseMs: LEASE, limit: 5 })).toMatchObject([
+      { id: idA, capAttempts: 1 },
+    ]);
   });
 
   it('completes and fails only for the lease owner', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [a, b] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 2 });
     expect(await store.complete(a?.id ?? -1, 'other', 'skipped', T0)).toBe(false);
     expect(await store.complete(a?.id ?? -1, 'w', 'skipped', T0)).toBe(true);
@@ -186,7 +300,10 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
   it('sweeps expired leases: unstarted rows go back to the queue, started ones become unknown', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [idle, started] = await store.claimDue({ owner: 'crashed', now: T0, leaseMs: LEASE, limit: 2 });
     await store.recordIntent(started?.id ?? -1, 'crashed', T0 + 1);
 
@@ -199,12 +316,14 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(again.map((r) => r.id)).toEqual([idle?.id]); // the unknown row is never re-sent blindly
     expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'unknown', outcome: null, attempts: 1 });
     // Meta echoes our id in the status webhook: that settles the unknown row.
-    expect((await store.recordDelivery({ wamid: 'wamid.S', outboxId: started?.id ?? -1 }, 'delivered', null, T0 + HOUR))?.id ?? null).toBe(started?.id);
+    expect((await store.recordDelivery({ wamid: 'wamid.S', outboxId: started?.id ?? -1 }, 'delivered', null, T0 + HOUR))?.id ?? null).toBe(
+      started?.id,
+    );
     expect(await store.getOutbox(started?.id ?? -1)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.S' });
   });
 });
 
-describe('Store contract: outbox, a status and the send\'s answer in two open transactions (postgres)', () => {
+describe("Store contract: outbox, a status and the send's answer in two open transactions (postgres)", () => {
   const backend = BACKENDS.find((b) => b.name === 'postgres');
   if (backend === undefined) throw new Error('no PostgreSQL backend');
 
@@ -214,7 +333,10 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
     const store = place.open();
     await store.migrate();
     const seed = await seedCampaign(store, T0, 1);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 1 });
     const id = row?.id ?? -1;
     await store.recordIntent(id, 'w', T0);
@@ -222,9 +344,13 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
     await observer.connect();
     onTestFinished(() => observer.end());
     // Backends of this schema waiting for a lock held by a transaction that changed its outbox.
-    const waiting = async (): Promise<boolean> => (await observer.query(
-      `SELECT 1 FROM pg_stat_activity a WHERE EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = ANY(pg_blocking_pids(a.pid)) AND l.relation = $1::regclass)`,
-      [`${place.options.schema}.outbox`])).rowCount !== 0;
+    const waiting = async (): Promise<boolean> =>
+      (
+        await observer.query(
+          `SELECT 1 FROM pg_stat_activity a WHERE EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = ANY(pg_blocking_pids(a.pid)) AND l.relation = $1::regclass)`,
+          [`${place.options.schema}.outbox`],
+        )
+      ).rowCount !== 0;
     return { store, other: place.open(), id, waiting };
   }
 
@@ -243,7 +369,7 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
     return { ran: Promise.race([ran, ended]), committed, release: () => release() };
   }
 
-  it('a status applied while the answer\'s transaction is open waits for it, then lands on the row', async () => {
+  it("a status applied while the answer's transaction is open waits for it, then lands on the row", async () => {
     const { store, other, id, waiting } = await midSend();
     const answer = holdOpen(store, (tx) => tx.recordAccepted(id, 'w', 'wamid.C', T0 + 1));
     try {
@@ -260,7 +386,7 @@ describe('Store contract: outbox, a status and the send\'s answer in two open tr
     expect(await store.getOutbox(id)).toMatchObject({ status: 'sent', outcome: 'delivered', wamid: 'wamid.C' });
   });
 
-  it('an answer recorded while the status\'s transaction is open waits for it, then leaves the row alone', async () => {
+  it("an answer recorded while the status's transaction is open waits for it, then leaves the row alone", async () => {
     const { store, other, id, waiting } = await midSend();
     const status = holdOpen(store, (tx) => tx.recordDelivery({ wamid: 'wamid.D', outboxId: id }, 'delivered', null, T0 + 1));
     try {

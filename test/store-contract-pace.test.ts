@@ -13,7 +13,10 @@ describe.each(BACKENDS)('Store contract: send pace shared by processes ($name)',
     expect(await store.takePace({ key: KEY, want: 1, perSecond: 10, burst: 5, now: T0 + 50 })).toEqual({ granted: 0, nextAt: T0 + 100 });
     // Refilled at 10 a second: half a second gives 5, never more than the burst.
     expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 + 550 })).toEqual({ granted: 5, nextAt: T0 + 1050 });
-    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 + 60_000 })).toEqual({ granted: 5, nextAt: T0 + 60_500 });
+    expect(await store.takePace({ key: KEY, want: 9, perSecond: 10, burst: 5, now: T0 + 60_000 })).toEqual({
+      granted: 5,
+      nextAt: T0 + 60_500,
+    });
     // Another key is another bucket.
     expect(await store.takePace({ key: 'sender:2', want: 9, perSecond: 10, burst: 5, now: T0 + 60_000 })).toMatchObject({ granted: 5 });
   });

@@ -41,9 +41,20 @@ describe.each(BACKENDS)('Store contract: API tokens and outbox totals ($name)', 
     const store = await backend.open();
     const empty = await store.outboxTotals();
     expect(Object.values(empty.byStatus).every((n) => n === 0)).toBe(true);
-    expect(Object.keys(empty.byOutcome).sort()).toEqual(['accepted', 'cancelled', 'capped_exhausted', 'delivered', 'failed', 'read', 'skipped']);
+    expect(Object.keys(empty.byOutcome).sort()).toEqual([
+      'accepted',
+      'cancelled',
+      'capped_exhausted',
+      'delivered',
+      'failed',
+      'read',
+      'skipped',
+    ]);
     const seed = await seedCampaign(store, T0, 4);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const [first, second] = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 });
     await store.complete(first?.id ?? -1, 'w', 'skipped', T0);
     await store.recordIntent(second?.id ?? -1, 'w', T0);

@@ -24,7 +24,10 @@ describe.each(BACKENDS)('Store contract: transactions ($name)', (backend) => {
     const kept = await store.transaction(async (tx) => (await tx.upsertContacts([{ waId: '447700900001' }], T0)).ids[0]);
     const failed = store.transaction(async (tx) => {
       await tx.upsertContacts([{ waId: '447700900002' }], T0);
-      await tx.upsertTemplates([{ name: 'welcome', language: 'en', category: 'utility', status: 'approved', quality: null, pausedUntil: null }], T0);
+      await tx.upsertTemplates(
+        [{ name: 'welcome', language: 'en', category: 'utility', status: 'approved', quality: null, pausedUntil: null }],
+        T0,
+      );
       throw new Error('the work failed');
     });
     await expect(failed).rejects.toThrow('the work failed');

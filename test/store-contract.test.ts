@@ -85,10 +85,25 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     const store = await backend.open();
     const [id = -1] = (await store.upsertContacts([{ waId: '1' }], T0)).ids;
     await store.setConsent(id, { category: 'marketing', status: 'granted', source: 'import', evidence: 'form-7', at: T0 }, T0);
-    const revoked = await store.setConsent(id, { category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR }, T0 + HOUR);
-    expect(revoked).toEqual({ contactId: id, category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR });
+    const revoked = await store.setConsent(
+      id,
+      { category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR },
+      T0 + HOUR,
+    );
+    expect(revoked).toEqual({
+      contactId: id,
+      category: 'marketing',
+      status: 'revoked',
+      source: 'keyword',
+      evidence: 'STOP',
+      at: T0 + HOUR,
+    });
     // Arrives late, happened earlier: history gets it, current stays revoked.
-    const late = await store.setConsent(id, { category: 'marketing', status: 'granted', source: 'crm', evidence: null, at: T0 + 1 }, T0 + 2 * HOUR);
+    const late = await store.setConsent(
+      id,
+      { category: 'marketing', status: 'granted', source: 'crm', evidence: null, at: T0 + 1 },
+      T0 + 2 * HOUR,
+    );
     expect(late.status).toBe('revoked');
     await store.setConsent(id, { category: 'utility', status: 'granted', source: 'import', evidence: null, at: T0 }, T0);
 
@@ -109,14 +124,17 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     const store = await backend.open();
     const [a = -1, b = -1] = (await store.upsertContacts([{ waId: '1' }, { waId: '2' }], T0)).ids;
     await store.setConsent(a, { category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR }, T0 + HOUR);
-    await store.setConsents([
-      { contactId: a, consent: { category: 'marketing', status: 'granted', source: 'import', evidence: null, at: T0 } }, // older than current: history only
-      { contactId: a, consent: { category: 'utility', status: 'granted', source: 'import', evidence: null, at: T0 } },
-      { contactId: b, consent: { category: 'marketing', status: 'granted', source: 'import', evidence: null, at: T0 } },
-      { contactId: b, consent: { category: 'marketing', status: 'revoked', source: 'crm', evidence: 'call', at: T0 } }, // same time, later: wins
-      { contactId: b, consent: { category: 'utility', status: 'revoked', source: 'crm', evidence: null, at: T0 + 2 } },
-      { contactId: b, consent: { category: 'utility', status: 'granted', source: 'crm', evidence: null, at: T0 + 1 } }, // older: history only
-    ], T0 + 2 * HOUR);
+    await store.setConsents(
+      [
+        { contactId: a, consent: { category: 'marketing', status: 'granted', source: 'import', evidence: null, at: T0 } }, // older than current: history only
+        { contactId: a, consent: { category: 'utility', status: 'granted', source: 'import', evidence: null, at: T0 } },
+        { contactId: b, consent: { category: 'marketing', status: 'granted', source: 'import', evidence: null, at: T0 } },
+        { contactId: b, consent: { category: 'marketing', status: 'revoked', source: 'crm', evidence: 'call', at: T0 } }, // same time, later: wins
+        { contactId: b, consent: { category: 'utility', status: 'revoked', source: 'crm', evidence: null, at: T0 + 2 } },
+        { contactId: b, consent: { category: 'utility', status: 'granted', source: 'crm', evidence: null, at: T0 + 1 } }, // older: history only
+      ],
+      T0 + 2 * HOUR,
+    );
     expect(await store.getConsent(a)).toEqual({
       marketing: { contactId: a, category: 'marketing', status: 'revoked', source: 'keyword', evidence: 'STOP', at: T0 + HOUR },
       utility: { contactId: a, category: 'utility', status: 'granted', source: 'import', evidence: null, at: T0 },
@@ -126,7 +144,10 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       utility: { contactId: b, category: 'utility', status: 'revoked', source: 'crm', evidence: null, at: T0 + 2 },
     });
     expect((await store.consentHistory(b)).map((h) => [h.category, h.status, h.at])).toEqual([
-      ['marketing', 'granted', T0], ['marketing', 'revoked', T0], ['utility', 'granted', T0 + 1], ['utility', 'revoked', T0 + 2],
+      ['marketing', 'granted', T0],
+      ['marketing', 'revoked', T0],
+      ['utility', 'granted', T0 + 1],
+      ['utility', 'revoked', T0 + 2],
     ]);
     expect(await store.consentHistory(a)).toHaveLength(3);
     await store.setConsents([], T0);
@@ -159,9 +180,15 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
 
   it('reads contacts with their stored states by ids, a contact without events having none', async () => {
     const store = await backend.open();
-    const { ids } = await store.upsertContacts(Array.from({ length: 1_205 }, (_, i) => ({ waId: `4470${i}`, tags: [`t${i % 3}`] })), T0);
+    const { ids } = await store.upsertContacts(
+      Array.from({ length: 1_205 }, (_, i) => ({ waId: `4470${i}`, tags: [`t${i % 3}`] })),
+      T0,
+    );
     const [, b = -1] = ids;
-    const cooled: ContactState = { ...EMPTY_CONTACT_STATE, marketing: { ...EMPTY_CONTACT_STATE.marketing, coolOffUntil: T0 + HOUR, consecutiveCaps: 1 } };
+    const cooled: ContactState = {
+      ...EMPTY_CONTACT_STATE,
+      marketing: { ...EMPTY_CONTACT_STATE.marketing, coolOffUntil: T0 + HOUR, consecutiveCaps: 1 },
+    };
     await store.saveContactState(b, cooled, 0, T0);
 
     // Ids repeat and run past one read's chunk; an id with no contact is left out.
@@ -176,37 +203,93 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
 
   it('upserts templates and senders by their natural keys and updates sender state', async () => {
     const store = await backend.open();
-    const template = { name: 'promo', language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null } as const;
+    const template = {
+      name: 'promo',
+      language: 'en_US',
+      category: 'marketing',
+      status: 'approved',
+      quality: 'GREEN',
+      pausedUntil: null,
+    } as const;
     const [tid] = await store.upsertTemplates([template], T0);
     const [tid2] = await store.upsertTemplates([{ ...template, status: 'paused', pausedUntil: T0 + 3 * HOUR }], T0 + 1);
     expect(tid2).toBe(tid);
-    expect(await store.getTemplate('promo', 'en_US')).toEqual({ ...template, id: tid, status: 'paused', pausedUntil: T0 + 3 * HOUR, updatedAt: T0 + 1 });
+    expect(await store.getTemplate('promo', 'en_US')).toEqual({
+      ...template,
+      id: tid,
+      status: 'paused',
+      pausedUntil: T0 + 3 * HOUR,
+      updatedAt: T0 + 1,
+    });
     expect(await store.getTemplate('promo', 'pt_BR')).toBeNull();
 
     const sender = {
-      phoneNumberId: '1099', displayNumber: '+1 555-0100', qualityRating: 'GREEN', throughputMps: 80,
-      messagingLimitTier: 'TIER_1K', state: 'ok', stateReason: null, stateUntil: null,
+      phoneNumberId: '1099',
+      displayNumber: '+1 555-0100',
+      qualityRating: 'GREEN',
+      throughputMps: 80,
+      messagingLimitTier: 'TIER_1K',
+      state: 'ok',
+      stateReason: null,
+      stateUntil: null,
     } as const;
     const [sid] = await store.upsertSenders([sender], T0);
     expect(await store.upsertSenders([{ ...sender, messagingLimitTier: 'TIER_10K' }], T0 + 1)).toEqual([sid]);
     expect(await store.setSenderState('1099', 'throttled', '130429', T0 + 60_000, T0 + 2)).toBe(true);
     expect(await store.setSenderState('nope', 'stopped', 'x', null, T0)).toBe(false);
     expect(await store.getSender('1099')).toEqual({
-      ...sender, id: sid, messagingLimitTier: 'TIER_10K', state: 'throttled', stateReason: '130429', stateUntil: T0 + 60_000, updatedAt: T0 + 2,
+      ...sender,
+      id: sid,
+      messagingLimitTier: 'TIER_10K',
+      state: 'throttled',
+      stateReason: '130429',
+      stateUntil: T0 + 60_000,
+      updatedAt: T0 + 2,
     });
   });
 
   it('creates campaigns with a segment definition and records pauses with their reason', async () => {
     const store = await backend.open();
-    const [templateId = -1] = await store.upsertTemplates([{ name: 't', language: 'en', category: 'marketing', status: 'approved', quality: null, pausedUntil: null }], T0);
-    const [senderId = -1] = await store.upsertSenders([{ phoneNumberId: 'p', displayNumber: 'd', qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], T0);
+    const [templateId = -1] = await store.upsertTemplates(
+      [{ name: 't', language: 'en', category: 'marketing', status: 'approved', quality: null, pausedUntil: null }],
+      T0,
+    );
+    const [senderId = -1] = await store.upsertSenders(
+      [
+        {
+          phoneNumberId: 'p',
+          displayNumber: 'd',
+          qualityRating: null,
+          throughputMps: 80,
+          messagingLimitTier: null,
+          state: 'ok',
+          stateReason: null,
+          stateUntil: null,
+        },
+      ],
+      T0,
+    );
     const input: CampaignInput = {
-      name: 'Spring', templateId, senderId, segment: { all: [{ tag: 'vip' }, { not: { attr: 'city', eq: 'Paris' } }] },
-      scheduledAt: T0 + HOUR, endsAt: T0 + 7 * 24 * HOUR, policyPreset: 'meta', status: 'scheduled',
+      name: 'Spring',
+      templateId,
+      senderId,
+      segment: { all: [{ tag: 'vip' }, { not: { attr: 'city', eq: 'Paris' } }] },
+      scheduledAt: T0 + HOUR,
+      endsAt: T0 + 7 * 24 * HOUR,
+      policyPreset: 'meta',
+      status: 'scheduled',
     };
     const id = await store.createCampaign(input, T0);
     expect(await store.setCampaignStatus(id, 'paused', 'cap share 40% over 1000 sends', T0 + 5)).toBe(true);
-    expect(await store.getCampaign(id)).toEqual({ ...input, id, frequencyCap: null, status: 'paused', pauseReason: 'cap share 40% over 1000 sends', createdAt: T0, updatedAt: T0 + 5 });
+    expect(await store.getCampaign(id)).toEqual({
+      ...input,
+      id,
+      frequencyCap: null,
+      status: 'paused',
+      pauseReason: 'cap share 40% over 1000 sends',
+      createdAt: T0,
+      updatedAt: T0 + 5,
+    });
     expect(await store.getCampaign(id + 1000)).toBeNull();
     const capped: CampaignInput = { ...input, name: 'Capped', frequencyCap: { max: 3, windowMs: 14 * 24 * HOUR } };
     const cappedId = await store.createCampaign(capped, T0);

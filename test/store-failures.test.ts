@@ -51,7 +51,13 @@ describe.each(BACKENDS)('Store failures ($name)', (backend) => {
 
   it('reports a unique clash as a constraint error without the clashing phone number', async () => {
     const store = await backend.open();
-    await store.upsertContacts([{ waId: '1', phoneE164: '+15550001111' }, { waId: '2', phoneE164: '+15550002222' }], T0);
+    await store.upsertContacts(
+      [
+        { waId: '1', phoneE164: '+15550001111' },
+        { waId: '2', phoneE164: '+15550002222' },
+      ],
+      T0,
+    );
     const error: unknown = await store.upsertContacts([{ waId: '1', phoneE164: '+15550002222' }], T0).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'constraint', operation: 'upsertContacts' });
     expect(String((error as Error).message)).not.toContain('5550002222');
@@ -80,7 +86,9 @@ describe('Store failures when opening', () => {
   });
 
   it('rejects a DATABASE_URL that is not PostgreSQL without echoing its credentials', () => {
-    expect(() => openStore({ databaseUrl: 'mysql://root:s3cret@db/pacer' })).toThrow(/DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL, got a mysql: URL/);
+    expect(() => openStore({ databaseUrl: 'mysql://root:s3cret@db/pacer' })).toThrow(
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL, got a mysql: URL/,
+    );
     expect(() => openStore({ databaseUrl: 'mysql://root:s3cret@db/pacer' })).not.toThrow(/s3cret/);
   });
 
@@ -94,7 +102,9 @@ describe('Store failures when opening', () => {
     );
     // A file that is not a database at all.
     writeFileSync(path.join(dir, 'pacer.sqlite'), 'definitely not sqlite, padded to look like a page'.repeat(100));
-    expect(() => openStore({ dataDir: dir })).toThrow(expect.objectContaining({ code: 'unavailable', message: expect.stringContaining('SQLITE_NOTADB') }));
+    expect(() => openStore({ dataDir: dir })).toThrow(
+      expect.objectContaining({ code: 'unavailable', message: expect.stringContaining('SQLITE_NOTADB') }),
+    );
   });
 });
 
@@ -110,13 +120,18 @@ describe('PostgreSQL connections ended by the server', () => {
     const { ids } = await store.upsertContacts([{ waId: '447700900777' }], T0);
     const observer = place.open();
     let dropped = 0;
-    const failed = await store.transaction(async (tx) => {
-      await tx.getContact(ids[0] ?? -1);
-      // Mid-transaction, between two statements, the server ends this process's connections
-      // (picked first, then ended one by one: other connections share this server).
-      dropped = await terminate(place, name);
-      return tx.getContact(ids[0] ?? -1);
-    }).then(() => null, (error: unknown) => error);
+    const failed = await store
+      .transaction(async (tx) => {
+        await tx.getContact(ids[0] ?? -1);
+        // Mid-transaction, between two statements, the server ends this process's connections
+        // (picked first, then ended one by one: other connections share this server).
+        dropped = await terminate(place, name);
+        return tx.getContact(ids[0] ?? -1);
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(dropped).toBeGreaterThan(0);
     expect(failed).toBeInstanceOf(StoreError);
     expect(await store.getContact(ids[0] ?? -1)).toMatchObject({ waId: '447700900777' });
@@ -129,7 +144,9 @@ async function terminate(place: { options: { databaseUrl?: string | undefined } 
   const client = new pg.Client({ connectionString: place.options.databaseUrl });
   await client.connect();
   try {
-    const pids = (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((r) => r.pid);
+    const pids = (
+      await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])
+    ).rows.map((r) => r.pid);
     for (const pid of pids) await client.query('SELECT pg_terminate_backend($1)', [pid]);
     return pids.length;
   } finally {

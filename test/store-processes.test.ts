@@ -60,7 +60,10 @@ describe.each(BACKENDS)('Store across processes ($name)', (backend) => {
     const store = place.open();
     await store.migrate();
     const seed = await seedCampaign(store, T0, 120);
-    await store.insertOutbox(seed.rows(() => T0), T0);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
     const claimed = (await processes(3, 'claim', place.options, T0)).flatMap((out) => JSON.parse(out) as number[]);
     expect(claimed).toHaveLength(120);
     expect(new Set(claimed).size).toBe(120);

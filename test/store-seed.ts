@@ -7,7 +7,18 @@ export async function seedCampaign(store: Store, now: number, contacts: number, 
     now,
   );
   const [senderId = -1] = await store.upsertSenders(
-    [{ phoneNumberId: 'pn-1', displayNumber: '+1 555-0100', qualityRating: 'GREEN', throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }],
+    [
+      {
+        phoneNumberId: 'pn-1',
+        displayNumber: '+1 555-0100',
+        qualityRating: 'GREEN',
+        throughputMps: 80,
+        messagingLimitTier: null,
+        state: 'ok',
+        stateReason: null,
+        stateUntil: null,
+      },
+    ],
     now,
   );
   const campaignId = await store.createCampaign(
@@ -20,7 +31,13 @@ export async function seedCampaign(store: Store, now: number, contacts: number, 
   );
   const rows = (at: (index: number) => number): OutboxInput[] =>
     ids.map((contactId, index) => ({
-      campaignId, contactId, senderId, category: 'marketing', intent: { template: 'promo', language: 'en' }, idempotencyKey: null, nextAttemptAt: at(index),
+      campaignId,
+      contactId,
+      senderId,
+      category: 'marketing',
+      intent: { template: 'promo', language: 'en' },
+      idempotencyKey: null,
+      nextAttemptAt: at(index),
     }));
   return { templateId, senderId, campaignId, contactIds: ids, rows };
 }

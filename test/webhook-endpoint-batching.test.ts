@@ -2,7 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { BACKENDS } from './store-backends.js';
-import { SECRET, VERIFY_TOKEN, WEBHOOK, countingStore, fixtureBodies, get, inbox, rawOf, signedPost, startServer } from './webhook-endpoint-server.js';
+import {
+  SECRET,
+  VERIFY_TOKEN,
+  WEBHOOK,
+  countingStore,
+  fixtureBodies,
+  get,
+  inbox,
+  rawOf,
+  signedPost,
+  startServer,
+} from './webhook-endpoint-server.js';
 
 function statusBody(i: number): string {
   return `{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"statuses":[{"id":"wamid.${i}","status":"read","note":"ñ ✓ ${i}"}]}}]}]}`;
@@ -25,7 +36,12 @@ async function postAll(app: FastifyInstance, bodies: readonly string[], connecti
   const lane = async (): Promise<void> => {
     for (let i = next++; i < bodies.length; i = next++) {
       const body = bodies[i] ?? '';
-      const res = await app.inject({ method: 'POST', url: WEBHOOK, payload: body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
+      const res = await app.inject({
+        method: 'POST',
+        url: WEBHOOK,
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) },
+      });
       statuses[i] = res.statusCode;
     }
   };
@@ -82,7 +98,11 @@ describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', 
     const { app } = await startServer(store);
     const fixtures = fixtureBodies();
     expect(fixtures.length).toBeGreaterThan(30);
-    const statuses = await postAll(app, fixtures.map((f) => f.body), 16);
+    const statuses = await postAll(
+      app,
+      fixtures.map((f) => f.body),
+      16,
+    );
     expect(statuses).toEqual(fixtures.map(() => 200));
     const stored = (await inbox(store)).map((r) => rawOf(r).toString('utf8')).sort();
     expect(stored).toEqual(fixtures.map((f) => f.body).sort());
@@ -91,12 +111,16 @@ describe.each(BACKENDS)('webhook endpoint: group commit and callbacks ($name)', 
   it('answers 200 and logs when the processing callback fails', async () => {
     const store = await backend.open();
     let calls = 0;
-    const { app, logged } = await startServer(store, {}, {
-      onStored: async () => {
-        calls++;
-        throw new Error('processor bug');
+    const { app, logged } = await startServer(
+      store,
+      {},
+      {
+        onStored: async () => {
+          calls++;
+          throw new Error('processor bug');
+        },
       },
-    });
+    );
     expect((await signedPost(app, statusBody(1))).status).toBe(200);
     const line = await logged((l) => l['msg'] === 'inbox processing after store failed');
     expect(line).toMatchObject({ level: 50, batch: 1, err: { message: 'processor bug' } });

@@ -10,7 +10,12 @@ export interface RawReply {
  * A POST over a bare socket, for what an HTTP client library will not do: declare a length it never
  * sends, or keep streaming after the server answered. Stops writing as soon as the status line arrives.
  */
-export function rawPost(origin: string, headers: Record<string, string>, chunks: readonly Buffer[], path = '/webhooks/whatsapp'): Promise<RawReply> {
+export function rawPost(
+  origin: string,
+  headers: Record<string, string>,
+  chunks: readonly Buffer[],
+  path = '/webhooks/whatsapp',
+): Promise<RawReply> {
   const url = new URL(origin);
   const chunked = headers['transfer-encoding'] === 'chunked';
   return new Promise((resolve, reject) => {
@@ -35,7 +40,9 @@ export function rawPost(origin: string, headers: Record<string, string>, chunks:
       if (!answered) reject(new Error(`connection closed without an HTTP answer (got ${JSON.stringify(received.slice(0, 80))})`));
     });
     socket.on('connect', () => {
-      const head = Object.entries({ host: url.host, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      const head = Object.entries({ host: url.host, ...headers })
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
       socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
       const writeNext = (i: number): void => {
         if (answered || socket.destroyed) return;

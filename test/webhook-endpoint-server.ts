@@ -48,7 +48,15 @@ export async function startServer(
   const app = await buildApp({
     store,
     policy: DEFAULT_POLICY,
-    config: { appSecrets: [SECRET], verifyToken: VERIFY_TOKEN, mode: 'production', host: '127.0.0.1', adminToken: null, phoneNumberId: null, ...config },
+    config: {
+      appSecrets: [SECRET],
+      verifyToken: VERIFY_TOKEN,
+      mode: 'production',
+      host: '127.0.0.1',
+      adminToken: null,
+      phoneNumberId: null,
+      ...config,
+    },
     clock: { now: () => T0 },
     logger: { level: 'info', stream },
     ...extra,
@@ -75,7 +83,12 @@ export interface Reply {
 }
 
 export async function post(app: FastifyInstance, body: string | Buffer, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await app.inject({ method: 'POST', url: WEBHOOK, payload: body, headers: { 'content-type': 'application/json', ...headers } });
+  const res = await app.inject({
+    method: 'POST',
+    url: WEBHOOK,
+    payload: body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
   return { status: res.statusCode, body: res.body, headers: textHeaders(res.headers) };
 }
 

@@ -3,7 +3,19 @@ import { WEBHOOK_BODY_LIMIT } from '../src/adapters/http/webhook-routes.js';
 import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { BACKENDS } from './store-backends.js';
 import { rawPost } from './webhook-endpoint-raw.js';
-import { OLD_SECRET, SECRET, T0, VERIFY_TOKEN, WEBHOOK, get, inbox, post, rawOf, signedPost, startServer } from './webhook-endpoint-server.js';
+import {
+  OLD_SECRET,
+  SECRET,
+  T0,
+  VERIFY_TOKEN,
+  WEBHOOK,
+  get,
+  inbox,
+  post,
+  rawOf,
+  signedPost,
+  startServer,
+} from './webhook-endpoint-server.js';
 
 // Not what JSON.stringify would produce: odd spacing, escapes, key order, emoji and accents.
 const STATUS_BODY = Buffer.from(
@@ -89,7 +101,10 @@ describe.each(BACKENDS)('webhook endpoint ($name)', (backend) => {
     it('accepts any content type as raw bytes', async () => {
       const store = await backend.open();
       const { app } = await startServer(store);
-      const res = await post(app, STATUS_BODY, { 'content-type': 'text/plain; charset=latin1', 'x-hub-signature-256': signBody(STATUS_BODY, SECRET) });
+      const res = await post(app, STATUS_BODY, {
+        'content-type': 'text/plain; charset=latin1',
+        'x-hub-signature-256': signBody(STATUS_BODY, SECRET),
+      });
       expect(res.status).toBe(200);
       expect(rawOf((await inbox(store))[0]).equals(STATUS_BODY)).toBe(true);
     });
@@ -144,13 +159,21 @@ describe.each(BACKENDS)('webhook endpoint ($name)', (backend) => {
       // A bare socket: only it can declare a length it never sends, or keep streaming past the answer.
       const origin = await listen();
       // Declares 4 MB but sends a few bytes: the answer comes without the body ever arriving.
-      const declared = await rawPost(origin, { 'content-length': String(4 * 1024 * 1024), 'content-type': 'application/json', 'x-hub-signature-256': signBody('{}', SECRET) }, [Buffer.from('{"a":')]);
+      const declared = await rawPost(
+        origin,
+        { 'content-length': String(4 * 1024 * 1024), 'content-type': 'application/json', 'x-hub-signature-256': signBody('{}', SECRET) },
+        [Buffer.from('{"a":')],
+      );
       expect(declared.status).toBe(413);
       // Chunked, no length given: the server answers once the limit is passed, long before a 64 MB
       // stream could end (socket buffers hold a few MB at most).
       const chunk = Buffer.alloc(256 * 1024, 0x61);
       const chunks = Array.from({ length: (64 * 1024 * 1024) / chunk.length }, () => chunk);
-      const streamed = await rawPost(origin, { 'transfer-encoding': 'chunked', 'content-type': 'application/json', 'x-hub-signature-256': signBody('{}', SECRET) }, chunks);
+      const streamed = await rawPost(
+        origin,
+        { 'transfer-encoding': 'chunked', 'content-type': 'application/json', 'x-hub-signature-256': signBody('{}', SECRET) },
+        chunks,
+      );
       expect(streamed.status).toBe(413);
       expect(streamed.bytesWritten).toBeGreaterThan(WEBHOOK_BODY_LIMIT);
       expect(streamed.bytesWritten).toBeLessThan(chunks.length * chunk.length);

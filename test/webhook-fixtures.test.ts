@@ -50,16 +50,25 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
     expect(status.source).toEqual({ wabaId: '5467539754836534', phoneNumberId: '1122334455667' });
     expect(keyed?.contact).toEqual({ waId: WA_ID, userId: BSUID });
     expect(keyed?.event).toMatchObject({ type: 'status', messageId: 'wamid.xyzxyz', id: `wamid.xyzxyz:${status.status}` });
-    const expected: Record<string, string> = { sent: 'sent', delivered: 'delivered', read: 'read', played: 'played', failed: 'failed', with_tracker: 'sent' };
+    const expected: Record<string, string> = {
+      sent: 'sent',
+      delivered: 'delivered',
+      read: 'read',
+      played: 'played',
+      failed: 'failed',
+      with_tracker: 'sent',
+    };
     expect(status.status).toBe(expected[name]);
     if (name === 'failed') {
-      expect(status.errors).toEqual([{
-        code: 130472,
-        title: "User's number is part of an experiment",
-        message: "User's number is part of an experiment",
-        details: "Failed to send message because this user's phone number is part of an experiment",
-        href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
-      }]);
+      expect(status.errors).toEqual([
+        {
+          code: 130472,
+          title: "User's number is part of an experiment",
+          message: "User's number is part of an experiment",
+          details: "Failed to send message because this user's phone number is part of an experiment",
+          href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
+        },
+      ]);
       // A failure counts from the end of its stated second.
       expect(keyed?.event).toMatchObject({ status: 'failed', errorCode: 130472, category: null, at: 1689380458999 });
     } else {
@@ -67,7 +76,8 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
       expect(keyed?.event).toMatchObject({ category: 'service', errorCode: null });
     }
     if (name === 'with_tracker') expect(status.callbackData).toBe('some data');
-    if (name === 'sent') expect(status.conversation).toEqual({ id: '7270432eae37498234f4444b35ffc5', expiresAt: 1698339900000, originType: 'service' });
+    if (name === 'sent')
+      expect(status.conversation).toEqual({ id: '7270432eae37498234f4444b35ffc5', expiresAt: 1698339900000, originType: 'service' });
   },
   user_marketing_preferences(name, parsed) {
     const pref = only(parsed, 'user_preference');
@@ -76,7 +86,9 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
     expect(pref.at).toBe(1731705721000);
     const events = toContactEvents(parsed.items);
     if (name === 'resume') {
-      expect(events).toEqual([{ contact: pref.contact, event: expect.objectContaining({ type: 'preference', value: 'resume', at: 1731705721000 }) }]);
+      expect(events).toEqual([
+        { contact: pref.contact, event: expect.objectContaining({ type: 'preference', value: 'resume', at: 1731705721000 }) },
+      ]);
     } else {
       expect(pref).toMatchObject({ value: 'signup', signupId: '13176843987434774' });
       expect(events).toEqual([]);
@@ -91,14 +103,25 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
       expect(keyed?.event).toMatchObject({ type: 'inbound', kind: 'interactive', text: 'title', payload: 'callback_data' });
     } else {
       expect(inbound.button).toEqual({ text: 'title', payload: 'callback_data' });
-      expect(keyed?.event).toMatchObject({ type: 'inbound', kind: 'button', text: 'title', payload: 'callback_data', id: inbound.messageId });
+      expect(keyed?.event).toMatchObject({
+        type: 'inbound',
+        kind: 'button',
+        text: 'title',
+        payload: 'callback_data',
+        id: inbound.messageId,
+      });
     }
     if (name === 'quick_reply') expect(inbound.context).toEqual({ from: '972123456789', messageId: 'wamid.xyzxyz==', forwarded: false });
     if (name === 'quick_reply_without_context') expect(inbound.context).toBeNull();
   },
   callback_selection(name, parsed) {
     const inbound = only(parsed, 'inbound');
-    expect(inbound.interactive).toEqual({ type: 'list_reply', id: 'callback_data', title: 'title', description: name === 'description' ? 'description' : null });
+    expect(inbound.interactive).toEqual({
+      type: 'list_reply',
+      id: 'callback_data',
+      title: 'title',
+      description: name === 'description' ? 'description' : null,
+    });
     expect(toContactEvents(parsed.items)[0]?.event).toMatchObject({ kind: 'interactive', payload: 'callback_data', text: 'title' });
   },
   message(name, parsed) {
@@ -107,7 +130,13 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
     const event = toContactEvents(parsed.items)[0]?.event;
     expect(event).toMatchObject({ type: 'inbound', id: inbound.messageId, at: inbound.at, freeEntry: name === 'referral' });
     if (name === 'text') expect(event).toMatchObject({ kind: 'text', text: 'Body Text', payload: null });
-    if (name === 'referral') expect(inbound.referral).toEqual({ sourceType: 'ad or post', sourceId: 'ADID', sourceUrl: 'AD_OR_POST_FB_URL', ctwaClid: 'CTWA_CLID' });
+    if (name === 'referral')
+      expect(inbound.referral).toEqual({
+        sourceType: 'ad or post',
+        sourceId: 'ADID',
+        sourceUrl: 'AD_OR_POST_FB_URL',
+        ctwaClid: 'CTWA_CLID',
+      });
     if (name === 'image') expect(inbound.media).toEqual({ type: 'image', id: '65463453', mimeType: 'image/jpeg', caption: null });
     if (name === 'video') expect(inbound.context?.forwarded).toBe(true);
     if (name.startsWith('unsupported')) {
@@ -122,38 +151,77 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
   system(name, parsed) {
     const inbound = only(parsed, 'inbound');
     expect(inbound.type).toBe('system');
-    if (name === 'phone_number_change') expect(inbound.system).toEqual({ type: 'user_changed_number', body: 'User A changed from 972987654321 to 972912345678', newWaId: '972912345678' });
+    if (name === 'phone_number_change')
+      expect(inbound.system).toEqual({
+        type: 'user_changed_number',
+        body: 'User A changed from 972987654321 to 972912345678',
+        newWaId: '972912345678',
+      });
     expect(toContactEvents(parsed.items)).toEqual([]);
   },
   template_status_update(name, parsed) {
     const item = only(parsed, 'template_status');
     const expected = {
-      approved: { event: 'APPROVED', templateId: '1689556908129832', name: 'order_confirmation', language: 'en_US', category: 'UTILITY', reason: 'NONE' },
-      rejected: { event: 'REJECTED', templateId: '1689556908129835', name: 'abandoned_cart', language: 'en', category: 'MARKETING', reason: 'INVALID_FORMAT' },
+      approved: {
+        event: 'APPROVED',
+        templateId: '1689556908129832',
+        name: 'order_confirmation',
+        language: 'en_US',
+        category: 'UTILITY',
+        reason: 'NONE',
+      },
+      rejected: {
+        event: 'REJECTED',
+        templateId: '1689556908129835',
+        name: 'abandoned_cart',
+        language: 'en',
+        category: 'MARKETING',
+        reason: 'INVALID_FORMAT',
+      },
     }[name];
     expect(item).toMatchObject({ ...expected, at: 1751247548000, source: { wabaId: '102290129340398', phoneNumberId: null } });
     if (name === 'rejected') expect(item.rejectionInfo?.recommendation).toMatch(/^Separate parameters/);
   },
   template_quality_update(_name, parsed) {
     expect(only(parsed, 'template_quality')).toMatchObject({
-      templateId: '806312974732579', name: 'welcome_template', language: 'en_US', previousScore: 'GREEN', newScore: 'YELLOW', at: 1674864290000,
+      templateId: '806312974732579',
+      name: 'welcome_template',
+      language: 'en_US',
+      previousScore: 'GREEN',
+      newScore: 'YELLOW',
+      at: 1674864290000,
     });
   },
   template_category_update(_name, parsed) {
     expect(only(parsed, 'template_category')).toMatchObject({
-      templateId: '12345678', name: 'my_message_template', language: 'he', newCategory: 'MARKETING', previousCategory: null, correctCategory: null,
+      templateId: '12345678',
+      name: 'my_message_template',
+      language: 'he',
+      newCategory: 'MARKETING',
+      previousCategory: null,
+      correctCategory: null,
     });
   },
   account_update(name, parsed) {
     const item = only(parsed, 'account_update');
     const events: Record<string, string> = {
-      account_deleted: 'ACCOUNT_DELETED', account_restriction: 'ACCOUNT_RESTRICTION', account_violation: 'ACCOUNT_VIOLATION',
-      ad_account_linked: 'AD_ACCOUNT_LINKED', authentication_international_eligibility: 'AUTH_INTL_PRICE_ELIGIBILITY_UPDATE',
-      account_disabled: 'DISABLED_UPDATE', mm_api_for_wa_terms_of_service: 'MM_LITE_TERMS_SIGNED', partner_added: 'PARTNER_ADDED',
-      partner_app_installed: 'PARTNER_APP_INSTALLED', partner_app_uninstalled: 'PARTNER_APP_UNINSTALLED',
-      partner_led_business_verification_status: 'PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE', partner_removed: 'PARTNER_REMOVED',
-      partner_removed_wa_app_disconnection: 'PARTNER_REMOVED', primary_business_location_set: 'BUSINESS_PRIMARY_LOCATION_COUNTRY_UPDATE',
-      pricing_tiering_update: 'VOLUME_BASED_PRICING_TIER_UPDATE', account_offboarded: 'ACCOUNT_OFFBOARDED', account_reconnected: 'ACCOUNT_RECONNECTED',
+      account_deleted: 'ACCOUNT_DELETED',
+      account_restriction: 'ACCOUNT_RESTRICTION',
+      account_violation: 'ACCOUNT_VIOLATION',
+      ad_account_linked: 'AD_ACCOUNT_LINKED',
+      authentication_international_eligibility: 'AUTH_INTL_PRICE_ELIGIBILITY_UPDATE',
+      account_disabled: 'DISABLED_UPDATE',
+      mm_api_for_wa_terms_of_service: 'MM_LITE_TERMS_SIGNED',
+      partner_added: 'PARTNER_ADDED',
+      partner_app_installed: 'PARTNER_APP_INSTALLED',
+      partner_app_uninstalled: 'PARTNER_APP_UNINSTALLED',
+      partner_led_business_verification_status: 'PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE',
+      partner_removed: 'PARTNER_REMOVED',
+      partner_removed_wa_app_disconnection: 'PARTNER_REMOVED',
+      primary_business_location_set: 'BUSINESS_PRIMARY_LOCATION_COUNTRY_UPDATE',
+      pricing_tiering_update: 'VOLUME_BASED_PRICING_TIER_UPDATE',
+      account_offboarded: 'ACCOUNT_OFFBOARDED',
+      account_reconnected: 'ACCOUNT_RECONNECTED',
     };
     expect(item.event).toBe(events[name]);
     if (name === 'account_restriction') {
@@ -188,10 +256,17 @@ describe('Meta webhook fixtures', () => {
     const stop = JSON.parse(JSON.stringify(resume?.body).replace('"resume"', '"stop"').replace('to resume', 'to stop')) as unknown;
     const parsed = parseWebhook(stop);
     expect(parsed.problems).toEqual([]);
-    expect(toContactEvents(parsed.items)).toEqual([{
-      contact: { waId: '16505551234', userId: null },
-      event: { type: 'preference', id: expect.stringMatching(/^preference:[0-9a-f]{16}:stop:1731705721000$/), at: 1731705721000, value: 'stop' },
-    }]);
+    expect(toContactEvents(parsed.items)).toEqual([
+      {
+        contact: { waId: '16505551234', userId: null },
+        event: {
+          type: 'preference',
+          id: expect.stringMatching(/^preference:[0-9a-f]{16}:stop:1731705721000$/),
+          at: 1731705721000,
+          value: 'stop',
+        },
+      },
+    ]);
   });
 });
 
@@ -200,8 +275,12 @@ describe('fixture discovery', () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('picks up a fixture file added to the directory later', () => {
-    for (const file of readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.json'))) copyFileSync(path.join(FIXTURE_DIR, file), path.join(scratch, file));
-    const body = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'security', value: { event: 'PIN_CHANGED' } }] }] };
+    for (const file of readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.json')))
+      copyFileSync(path.join(FIXTURE_DIR, file), path.join(scratch, file));
+    const body = {
+      object: 'whatsapp_business_account',
+      entry: [{ id: '1', changes: [{ field: 'security', value: { event: 'PIN_CHANGED' } }] }],
+    };
     writeFileSync(path.join(scratch, 'security.json'), JSON.stringify({ pin_changed: body }));
     const found = loadFixtureCases(scratch);
     expect(found).toHaveLength(cases.length + 1);

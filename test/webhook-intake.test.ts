@@ -7,7 +7,11 @@ import { inbox, SECRET, startServer, WEBHOOK } from './webhook-endpoint-server.j
 
 /** A signed webhook over a real socket: the server under test has just dropped or refused other connections. */
 async function signedPostOver(origin: string, body: string | Buffer): Promise<{ status: number }> {
-  const res = await fetch(`${origin}${WEBHOOK}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
+  const res = await fetch(`${origin}${WEBHOOK}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) },
+  });
   await res.arrayBuffer();
   return { status: res.status };
 }
@@ -40,7 +44,9 @@ function stalledPost(origin: string, headers: Record<string, string>, sent: Buff
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   socket.on('error', () => undefined); // the server may close while we still write
   socket.on('connect', () => {
-    const head = Object.entries({ host: url.host, 'content-type': 'application/json', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const head = Object.entries({ host: url.host, 'content-type': 'application/json', ...headers })
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     socket.write(`POST ${WEBHOOK} HTTP/1.1\r\n${head}\r\n`);
     socket.write(sent);
   });

@@ -54,11 +54,28 @@ function timeline(stories: readonly Story[], rowIds: readonly number[]): Array<{
     FATES[s.fate]?.forEach((step, k) => {
       const [status, code] = step.split(':') as [StatusObject['status'], string | undefined];
       const when = next(k);
-      const object: StatusObject = { id: wamid(i), status, timestamp: String(when / 1000), recipient_id: waId(i), biz_opaque_callback_data: `pacer:${rowIds[i]}` };
+      const object: StatusObject = {
+        id: wamid(i),
+        status,
+        timestamp: String(when / 1000),
+        recipient_id: waId(i),
+        biz_opaque_callback_data: `pacer:${rowIds[i]}`,
+      };
       if (code !== undefined) object.errors = [statusError(Number(code))];
       out.push({ at: when, event: { kind: 'status', status: object } });
     });
-    const text = (body: string, when: number): OutEvent => ({ kind: 'inbound', contact, message: { from: waId(i), from_user_id: `US.${i}`, id: `wamid.in-${i}-${when}`, timestamp: String(when / 1000), type: 'text', text: { body } } });
+    const text = (body: string, when: number): OutEvent => ({
+      kind: 'inbound',
+      contact,
+      message: {
+        from: waId(i),
+        from_user_id: `US.${i}`,
+        id: `wamid.in-${i}-${when}`,
+        timestamp: String(when / 1000),
+        type: 'text',
+        text: { body },
+      },
+    });
     switch (s.reaction) {
       case 'none':
         break;
@@ -91,14 +108,47 @@ function timeline(stories: readonly Story[], rowIds: readonly number[]): Array<{
 
 /** A running campaign whose message to each contact Meta accepted (wamid recorded). */
 async function sentCampaign(store: Store): Promise<{ rowIds: number[]; contactIds: number[] }> {
-  const [templateId = -1] = await store.upsertTemplates([{ name: 'promo', language: 'en', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }], T0);
-  const [senderId = -1] = await store.upsertSenders([{ phoneNumberId: WHO.phoneNumberId, displayNumber: WHO.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null }], T0);
-  const campaignId = await store.createCampaign({ name: 'storm', templateId, senderId, segment: {}, scheduledAt: T0, policyPreset: 'meta', status: 'running' }, T0);
-  const { ids: contactIds } = await store.upsertContacts(Array.from({ length: CONTACTS }, (_, i) => ({ waId: waId(i), phoneE164: `+${waId(i)}` })), T0);
-  for (const id of contactIds) await store.setConsent(id, { category: 'marketing', status: 'granted', source: 'test', evidence: null, at: T0 - 1000 }, T0);
-  await store.insertOutbox(contactIds.map((contactId) => ({
-    campaignId, contactId, senderId, category: 'marketing', intent: { phoneNumberId: WHO.phoneNumberId, template: { name: 'promo', language: 'en' } }, idempotencyKey: null, nextAttemptAt: T0 - 1,
-  })), T0);
+  const [templateId = -1] = await store.upsertTemplates(
+    [{ name: 'promo', language: 'en', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }],
+    T0,
+  );
+  const [senderId = -1] = await store.upsertSenders(
+    [
+      {
+        phoneNumberId: WHO.phoneNumberId,
+        displayNumber: WHO.displayPhoneNumber,
+        qualityRating: 'GREEN',
+        throughputMps: 80,
+        messagingLimitTier: null,
+        state: 'ok',
+        stateReason: null,
+        stateUntil: null,
+      },
+    ],
+    T0,
+  );
+  const campaignId = await store.createCampaign(
+    { name: 'storm', templateId, senderId, segment: {}, scheduledAt: T0, policyPreset: 'meta', status: 'running' },
+    T0,
+  );
+  const { ids: contactIds } = await store.upsertContacts(
+    Array.from({ length: CONTACTS }, (_, i) => ({ waId: waId(i), phoneE164: `+${waId(i)}` })),
+    T0,
+  );
+  for (const id of contactIds)
+    await store.setConsent(id, { category: 'marketing', status: 'granted', source: 'test', evidence: null, at: T0 - 1000 }, T0);
+  await store.insertOutbox(
+    contactIds.map((contactId) => ({
+      campaignId,
+      contactId,
+      senderId,
+      category: 'marketing',
+      intent: { phoneNumberId: WHO.phoneNumberId, template: { name: 'promo', language: 'en' } },
+      idempotencyKey: null,
+      nextAttemptAt: T0 - 1,
+    })),
+    T0,
+  );
   const claimed = await store.claimDue({ owner: 'storm', now: T0, leaseMs: 60_000, limit: CONTACTS });
   const byContact = new Map(claimed.map((r) => [r.contactId, r.id]));
   const rowIds = contactIds.map((c) => byContact.get(c) ?? -1);
@@ -111,10 +161,14 @@ async function sentCampaign(store: Store): Promise<{ rowIds: number[]; contactId
 
 /** Everything the webhooks decide: each row's status, outcome, error and retry time, and each contact's state. */
 async function finalState(store: Store, rowIds: readonly number[], contactIds: readonly number[]): Promise<unknown> {
-  const rows = await Promise.all(rowIds.map(async (id) => {
-    const r = await store.getOutbox(id);
-    return r && { status: r.status, outcome: r.outcome, error: r.lastErrorCode, next: r.nextAttemptAt, wamid: r.wamid, attempts: r.attempts };
-  }));
+  const rows = await Promise.all(
+    rowIds.map(async (id) => {
+      const r = await store.getOutbox(id);
+      return (
+        r && { status: r.status, outcome: r.outcome, error: r.lastErrorCode, next: r.nextAttemptAt, wamid: r.wamid, attempts: r.attempts }
+      );
+    }),
+  );
   // `seen` is the set of events applied (for dedupe); its order is merely the order of arrival.
   const states = (await Promise.all(contactIds.map((id) => loadContactState(store, id)))).map((s) => ({ ...s, seen: [...s.seen].sort() }));
   return { rows, states };
@@ -161,15 +215,18 @@ function storm(bodies: Buffer[], shuffle: number[], batchEvery: number): Buffer[
 
 describe.each(BACKENDS)('webhook storms ($name)', (backend) => {
   it('end in the same outbox outcomes and contact states as one in-order delivery', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(story, { minLength: CONTACTS, maxLength: CONTACTS }),
-      fc.array(fc.nat({ max: 1000 }), { minLength: 7, maxLength: 40 }),
-      fc.integer({ min: 0, max: 5 }),
-      async (stories, shuffle, batchEvery) => {
-        const once = await deliver(backend, stories, (bodies) => bodies);
-        const stormy = await deliver(backend, stories, (bodies) => storm(bodies, shuffle, batchEvery));
-        expect(stormy).toEqual(once);
-      },
-    ), { numRuns: backend.name === 'sqlite' ? 10 : 2, seed: 20261201 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(story, { minLength: CONTACTS, maxLength: CONTACTS }),
+        fc.array(fc.nat({ max: 1000 }), { minLength: 7, maxLength: 40 }),
+        fc.integer({ min: 0, max: 5 }),
+        async (stories, shuffle, batchEvery) => {
+          const once = await deliver(backend, stories, (bodies) => bodies);
+          const stormy = await deliver(backend, stories, (bodies) => storm(bodies, shuffle, batchEvery));
+          expect(stormy).toEqual(once);
+        },
+      ),
+      { numRuns: backend.name === 'sqlite' ? 10 : 2, seed: 20261201 },
+    );
   }, 120_000);
 });

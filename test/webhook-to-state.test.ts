@@ -15,7 +15,8 @@ import { SECRET, startServer, WEBHOOK } from './webhook-endpoint-server.js';
 
 // Real payloads go through the real edge: signed POST → inbox → processor → contact state → decide.
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
-const fixture = (file: string, key: string): Record<string, unknown> => (JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, Record<string, unknown>>)[key] as Record<string, unknown>;
+const fixture = (file: string, key: string): Record<string, unknown> =>
+  (JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, Record<string, unknown>>)[key] as Record<string, unknown>;
 const NOW = Date.UTC(2026, 0, 5, 9, 0, 0);
 const NOW_TS = `"timestamp":"${NOW / 1000}"`;
 const FIXTURE_TS = '"timestamp":"1689380458"';
@@ -31,12 +32,23 @@ function edit(body: Record<string, unknown>, replace: Record<string, string>): s
 }
 
 async function post(app: FastifyInstance, body: string): Promise<number> {
-  const res = await app.inject({ method: 'POST', url: WEBHOOK, payload: body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: WEBHOOK,
+    payload: body,
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, SECRET) },
+  });
   return res.statusCode;
 }
 
 const intent = (category: SendIntent['category']): SendIntent => ({
-  category, kind: 'template', recipientRegion: 'GB', template: { status: 'approved', pausedUntil: null }, sender: { state: 'ok' }, capAttempts: 0, marketingApiRefused: false,
+  category,
+  kind: 'template',
+  recipientRegion: 'GB',
+  template: { status: 'approved', pausedUntil: null },
+  sender: { state: 'ok' },
+  capAttempts: 0,
+  marketingApiRefused: false,
 });
 
 async function contactWith(store: Store, waId: string): Promise<number> {
@@ -44,10 +56,16 @@ async function contactWith(store: Store, waId: string): Promise<number> {
   for (const category of ['marketing', 'utility'] as const) {
     await store.setConsent(ids[0] as number, { category, status: 'granted', source: 'test', evidence: null, at: NOW - 1 }, NOW);
   }
-  await applyContactEvents(store, ids[0] as number, [
-    { type: 'consent', id: 'c1', at: NOW - 1, category: 'marketing', status: 'granted', source: 'test', evidence: null },
-    { type: 'consent', id: 'c2', at: NOW - 1, category: 'utility', status: 'granted', source: 'test', evidence: null },
-  ], DEFAULT_POLICY, NOW);
+  await applyContactEvents(
+    store,
+    ids[0] as number,
+    [
+      { type: 'consent', id: 'c1', at: NOW - 1, category: 'marketing', status: 'granted', source: 'test', evidence: null },
+      { type: 'consent', id: 'c2', at: NOW - 1, category: 'utility', status: 'granted', source: 'test', evidence: null },
+    ],
+    DEFAULT_POLICY,
+    NOW,
+  );
   return ids[0] as number;
 }
 
@@ -63,11 +81,18 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
     const { store, app, process } = await rig();
     const id = await contactWith(store, RECIPIENT);
     // The real failed status, re-coded as the per-user cap, timed now, with a field Meta might add later.
-    const body = edit(fixture('message_status.json', 'failed'), { '"code":130472': '"code":131049', [FIXTURE_TS]: NOW_TS, '"recipient_id":"': '"x_added_later":{"a":1},"recipient_id":"' });
+    const body = edit(fixture('message_status.json', 'failed'), {
+      '"code":130472': '"code":131049',
+      [FIXTURE_TS]: NOW_TS,
+      '"recipient_id":"': '"x_added_later":{"a":1},"recipient_id":"',
+    });
     expect(await post(app, body)).toBe(200);
     expect(await process()).toMatchObject({ rows: 1, quarantined: 0 });
     const state = await loadContactState(store, id);
-    expect(decide(state, intent('marketing'), NOW + 3_600_000, DEFAULT_POLICY)).toMatchObject({ kind: 'defer', reason: 'marketing_cool_off' });
+    expect(decide(state, intent('marketing'), NOW + 3_600_000, DEFAULT_POLICY)).toMatchObject({
+      kind: 'defer',
+      reason: 'marketing_cool_off',
+    });
     expect(decide(state, intent('utility'), NOW + 3_600_000, DEFAULT_POLICY)).toMatchObject({ kind: 'send' });
   });
 
@@ -76,21 +101,33 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
     const id = await contactWith(store, RECIPIENT);
     await post(app, edit(fixture('message_status.json', 'failed'), { [FIXTURE_TS]: NOW_TS }));
     await process();
-    expect(decide(await loadContactState(store, id), intent('marketing'), NOW + 1, DEFAULT_POLICY)).toMatchObject({ kind: 'hold', reason: 'experiment_group' });
+    expect(decide(await loadContactState(store, id), intent('marketing'), NOW + 1, DEFAULT_POLICY)).toMatchObject({
+      kind: 'hold',
+      reason: 'experiment_group',
+    });
   });
 
   it('a user_preferences stop, and a "Stop promotions" tap, stop marketing but not utility', async () => {
     const { store, app, process } = await rig();
     // The fixture holds only resume and signup cases; its resume, turned into a stop.
     const a = await contactWith(store, '16505551234');
-    await post(app, edit(fixture('user_marketing_preferences.json', 'resume'), { '"value":"resume"': '"value":"stop"', 'resume marketing': 'stop marketing' }));
+    await post(
+      app,
+      edit(fixture('user_marketing_preferences.json', 'resume'), {
+        '"value":"resume"': '"value":"stop"',
+        'resume marketing': 'stop marketing',
+      }),
+    );
     // The real quick-reply tap, with the label our templates use.
     const b = await contactWith(store, RECIPIENT);
     await post(app, edit(fixture('callback_button.json', 'quick_reply'), { '"text":"title"': '"text":"Stop promotions"' }));
     expect(await process()).toMatchObject({ quarantined: 0 });
     for (const id of [a, b]) {
       const state = await loadContactState(store, id);
-      expect(decide(state, intent('marketing'), NOW + 86_400_000 * 30, DEFAULT_POLICY)).toMatchObject({ kind: 'skip', reason: 'marketing_stopped' });
+      expect(decide(state, intent('marketing'), NOW + 86_400_000 * 30, DEFAULT_POLICY)).toMatchObject({
+        kind: 'skip',
+        reason: 'marketing_stopped',
+      });
       expect(decide(state, intent('utility'), NOW + 1, DEFAULT_POLICY).kind).toBe('send');
     }
   });
@@ -98,12 +135,50 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
   it('a status for a message whose send was not recorded yet is reconciled through our callback data; duplicates and late statuses change nothing', async () => {
     const { store, app, process } = await rig();
     const id = await contactWith(store, '447700900125');
-    await store.insertOutbox([{ campaignId: null, contactId: id, senderId: null, category: 'utility', intent: { phoneNumberId: '1', template: { name: 't', language: 'en' } }, idempotencyKey: 'k1', nextAttemptAt: NOW }], NOW);
+    await store.insertOutbox(
+      [
+        {
+          campaignId: null,
+          contactId: id,
+          senderId: null,
+          category: 'utility',
+          intent: { phoneNumberId: '1', template: { name: 't', language: 'en' } },
+          idempotencyKey: 'k1',
+          nextAttemptAt: NOW,
+        },
+      ],
+      NOW,
+    );
     const [row] = await store.claimDue({ owner: 'w', now: NOW, leaseMs: 60_000, limit: 1 });
     if (!row) throw new Error('row expected');
     await store.recordIntent(row.id, 'w', NOW); // the answer to the send never got recorded
-    const status = (s: string, ts: number) => JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '1', phone_number_id: '1' },
-      statuses: [{ id: 'wamid.R1', status: s, timestamp: String(ts), recipient_id: '447700900125', biz_opaque_callback_data: `pacer:${row.id}` }] } }] }] });
+    const status = (s: string, ts: number) =>
+      JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: '1',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { display_phone_number: '1', phone_number_id: '1' },
+                  statuses: [
+                    {
+                      id: 'wamid.R1',
+                      status: s,
+                      timestamp: String(ts),
+                      recipient_id: '447700900125',
+                      biz_opaque_callback_data: `pacer:${row.id}`,
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      });
     await post(app, status('read', 1767603700));
     await post(app, status('delivered', 1767603650)); // older, arrives later
     await post(app, status('read', 1767603700)); // duplicate
@@ -117,7 +192,12 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
 
   it('quarantines a signed but malformed payload with the reason, and still answers 200', async () => {
     const { store, app, process } = await rig();
-    expect(await post(app, '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"statuses":[{"id":7}]}}]}]}')).toBe(200);
+    expect(
+      await post(
+        app,
+        '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"statuses":[{"id":7}]}}]}]}',
+      ),
+    ).toBe(200);
     expect(await post(app, 'not json at all')).toBe(200);
     expect(await process()).toMatchObject({ rows: 2, quarantined: 2 });
     expect(await store.listUnprocessedInbox(0, 10)).toHaveLength(0);

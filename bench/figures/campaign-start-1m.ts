@@ -30,7 +30,8 @@ async function startInChild(ctx: Ctx, mode: 'pacer' | 'bulk'): Promise<Sample> {
 const benchmark: Benchmark<Ctx> = {
   name: 'campaign-start-1m',
   row: 'campaign-start',
-  figure: 'Campaign start over 1,000,000 contacts opted in to marketing, SQLite, in a process of its own running compiled JavaScript (peak RSS of that process)',
+  figure:
+    'Campaign start over 1,000,000 contacts opted in to marketing, SQLite, in a process of its own running compiled JavaScript (peak RSS of that process)',
   against: 'the same rows by prepared 500-row INSERTs in one transaction, in a process of its own',
   target: `1,000,000 in ≤ ${MAX_SECONDS} s with ≤ ${MAX_RSS_MB} MB RSS`,
   unit: 'rows/s',

@@ -1,6 +1,14 @@
 import { rmSync } from 'node:fs';
 import { startCampaign } from '../../src/app/start-campaign.js';
-import { allContactIds, buildCampaignWorld, bulkInsertOutbox, closeCampaignWorld, createCampaign, WORLD_NOW, type CampaignWorld } from '../fixtures/campaign-world.js';
+import {
+  allContactIds,
+  buildCampaignWorld,
+  bulkInsertOutbox,
+  closeCampaignWorld,
+  createCampaign,
+  WORLD_NOW,
+  type CampaignWorld,
+} from '../fixtures/campaign-world.js';
 import type { Benchmark } from '../harness/types.js';
 
 interface Ctx {
@@ -38,7 +46,8 @@ const benchmark: Benchmark<Ctx> = {
     const result = await startCampaign(ctx.world.store, id, { phoneNumberId: ctx.world.phoneNumberId }, WORLD_NOW);
     const seconds = (performance.now() - start) / 1000;
     const cpuSeconds = cpuSince(cpu);
-    if (result.inserted !== ctx.world.contacts) throw new Error(`campaign-start: ${result.inserted} rows of ${ctx.world.contacts} contacts`);
+    if (result.inserted !== ctx.world.contacts)
+      throw new Error(`campaign-start: ${result.inserted} rows of ${ctx.world.contacts} contacts`);
     forget(ctx.world, id);
     return { value: result.inserted / seconds, extras: { seconds, cpuSeconds } };
   },

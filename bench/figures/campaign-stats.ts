@@ -23,17 +23,25 @@ interface Ctx {
 function fillOutbox(world: CampaignWorld, campaignId: number): void {
   const intent = JSON.stringify({ phoneNumberId: world.phoneNumberId, template: { name: 'spring_sale', language: 'en_US' } });
   world.db.transaction(() => {
-    world.db.prepare(`INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, status, outcome, attempts, wamid, next_attempt_at, created_at, updated_at)
+    world.db
+      .prepare(
+        `INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, status, outcome, attempts, wamid, next_attempt_at, created_at, updated_at)
       SELECT ?, id, ?, 'marketing', ?,
         CASE WHEN id % 100 < 20 THEN 'sent' WHEN id % 100 < 92 THEN 'done' WHEN id % 100 < 97 THEN 'queued' ELSE 'held' END,
         CASE WHEN id % 100 < 20 THEN 'accepted' WHEN id % 100 < 60 THEN 'delivered' WHEN id % 100 < 80 THEN 'read'
              WHEN id % 100 < 90 THEN 'failed' WHEN id % 100 < 92 THEN 'skipped' ELSE NULL END,
         1, CASE WHEN id % 100 < 90 THEN 'wamid.' || id END, ?, ?, ? + id
-      FROM contacts`).run(campaignId, world.senderId, intent, WORLD_NOW, WORLD_NOW, WORLD_NOW);
+      FROM contacts`,
+      )
+      .run(campaignId, world.senderId, intent, WORLD_NOW, WORLD_NOW, WORLD_NOW);
     // The newest events, as the status webhooks of the last minutes left them.
-    world.db.prepare(`INSERT INTO message_events (outbox_id, wamid, status, error_code, at, recorded_at)
+    world.db
+      .prepare(
+        `INSERT INTO message_events (outbox_id, wamid, status, error_code, at, recorded_at)
       SELECT id, wamid, CASE WHEN id % 10 = 0 THEN 'failed' ELSE 'delivered' END, CASE WHEN id % 10 = 0 THEN 131049 END, ?, ?
-      FROM outbox WHERE campaign_id = ? AND wamid IS NOT NULL ORDER BY id DESC LIMIT ?`).run(WORLD_NOW, WORLD_NOW, campaignId, EVENTS);
+      FROM outbox WHERE campaign_id = ? AND wamid IS NOT NULL ORDER BY id DESC LIMIT ?`,
+      )
+      .run(WORLD_NOW, WORLD_NOW, campaignId, EVENTS);
   })();
   world.db.exec('ANALYZE');
 }
@@ -51,8 +59,9 @@ async function timedReads(read: () => Promise<unknown>): Promise<Sample> {
 const benchmark: Benchmark<Ctx> = {
   name: 'campaign-stats',
   row: 'dashboard-stats',
-  figure: 'Dashboard campaign stats (counters by status and outcome, open-rows check, breaker window) for one campaign of 1,000,000 outbox rows, SQLite; p99 of 20 reads per sample',
-  against: 'SELECT COUNT(*) of the same campaign\'s rows',
+  figure:
+    'Dashboard campaign stats (counters by status and outcome, open-rows check, breaker window) for one campaign of 1,000,000 outbox rows, SQLite; p99 of 20 reads per sample',
+  against: "SELECT COUNT(*) of the same campaign's rows",
   target: `p99 ≤ ${TARGET_P99_MS} ms`,
   unit: 'ms',
   higherIsBetter: false,
@@ -66,16 +75,19 @@ const benchmark: Benchmark<Ctx> = {
   },
   async pacer(ctx) {
     const { store } = ctx.world;
-    const sample = await timedReads(() => Promise.all([
-      store.campaignCounters(ctx.campaignId),
-      store.campaignOpenRows(ctx.campaignId, WORLD_NOW, 60_000),
-      store.campaignWindow(ctx.campaignId, 500, DEFAULT_POLICY.capCodes, [131031]),
-    ]));
+    const sample = await timedReads(() =>
+      Promise.all([
+        store.campaignCounters(ctx.campaignId),
+        store.campaignOpenRows(ctx.campaignId, WORLD_NOW, 60_000),
+        store.campaignWindow(ctx.campaignId, 500, DEFAULT_POLICY.capCodes, [131031]),
+      ]),
+    );
     const counters = await store.campaignCounters(ctx.campaignId);
     if (counters.total !== ctx.rows) throw new Error(`campaign-stats: counted ${counters.total} of ${ctx.rows} rows`);
     return sample;
   },
-  reference: (ctx) => timedReads(async () => ctx.world.db.prepare('SELECT COUNT(*) FROM outbox WHERE campaign_id = ?').pluck().get(ctx.campaignId)),
+  reference: (ctx) =>
+    timedReads(async () => ctx.world.db.prepare('SELECT COUNT(*) FROM outbox WHERE campaign_id = ?').pluck().get(ctx.campaignId)),
   async teardown(ctx) {
     await closeCampaignWorld(ctx.world);
     rmSync(ctx.world.dir, { recursive: true, force: true });

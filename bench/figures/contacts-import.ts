@@ -33,7 +33,8 @@ async function writeCsv(file: string, rows: number): Promise<void> {
 const benchmark: Benchmark<Ctx> = {
   name: 'contacts-import',
   row: 'csv-import',
-  figure: 'Contacts imported per second from CSV: parse, validate (E.164, consent), upsert with consent history and contact state, SQLite, into an empty database',
+  figure:
+    'Contacts imported per second from CSV: parse, validate (E.164, consent), upsert with consent history and contact state, SQLite, into an empty database',
   against: 'parsing the same file alone (streamed CSV records, no validation, no storage)',
   target: '≥ 50,000 rows/s',
   unit: 'rows/s',
@@ -51,9 +52,14 @@ const benchmark: Benchmark<Ctx> = {
     try {
       await store.migrate();
       const start = performance.now();
-      const summary = await importContacts(store, await openContactSource(ctx.file, 'csv'), { defaultCountry: null, policy: DEFAULT_POLICY, now: 1_760_000_000_000 });
+      const summary = await importContacts(store, await openContactSource(ctx.file, 'csv'), {
+        defaultCountry: null,
+        policy: DEFAULT_POLICY,
+        now: 1_760_000_000_000,
+      });
       const seconds = (performance.now() - start) / 1000;
-      if (summary.accepted !== ctx.rows || summary.created !== ctx.rows) throw new Error(`contacts-import: ${summary.accepted} accepted, ${summary.created} created of ${ctx.rows} rows`);
+      if (summary.accepted !== ctx.rows || summary.created !== ctx.rows)
+        throw new Error(`contacts-import: ${summary.accepted} accepted, ${summary.created} created of ${ctx.rows} rows`);
       return { value: ctx.rows / seconds };
     } finally {
       await store.close();

@@ -31,7 +31,13 @@ async function runWorkers(ctx: Ctx, workers: number): Promise<{ perSecond: numbe
   ctx.sim.advance(DAY).catch(() => undefined);
   const queued = await queueSends(ctx.store, ctx.world, `pgw-${ctx.batches++}`, 0, ctx.sends, systemClock.now());
   const api = { baseUrl: ctx.sim.url, apiVersion: API_VERSION, phoneNumberId: ctx.sim.phoneNumberId, accessToken: ctx.sim.accessToken };
-  const children = Array.from({ length: workers }, () => spawn(process.execPath, ['--import', 'tsx', 'bench/fixtures/dispatch-worker-process.ts', JSON.stringify(ctx.storeOptions), JSON.stringify(api)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  const children = Array.from({ length: workers }, () =>
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/fixtures/dispatch-worker-process.ts', JSON.stringify(ctx.storeOptions), JSON.stringify(api)],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    ),
+  );
   try {
     const outputs = children.map((child) => {
       const lines = createInterface({ input: child.stdout });
@@ -41,10 +47,12 @@ async function runWorkers(ctx: Ctx, workers: number): Promise<{ perSecond: numbe
         got.push(l);
         waiters.splice(0).forEach((w) => w());
       });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-        waiters.splice(0).forEach((w) => w());
-        resolve(code);
-      }));
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => {
+          waiters.splice(0).forEach((w) => w());
+          resolve(code);
+        }),
+      );
       const line = async (n: number): Promise<string> => {
         while (got.length < n) {
           if (child.exitCode !== null) throw new Error(`dispatch worker exited with code ${child.exitCode}`);
@@ -61,7 +69,8 @@ async function runWorkers(ctx: Ctx, workers: number): Promise<{ perSecond: numbe
     const seconds = (performance.now() - started) / 1000;
     const sent = results.reduce((a, r) => a + r.sent, 0);
     const claimed = results.reduce((a, r) => a + r.claimed, 0);
-    if (claimed !== queued || sent < claimed * 0.95) throw new Error(`dispatch-postgres-workers: ${sent} sent of ${claimed} claimed, ${queued} queued`);
+    if (claimed !== queued || sent < claimed * 0.95)
+      throw new Error(`dispatch-postgres-workers: ${sent} sent of ${claimed} claimed, ${queued} queued`);
     await Promise.all(outputs.map((o) => o.exited));
     return { perSecond: sent / seconds, cpuSeconds: results.reduce((a, r) => a + r.cpuSeconds, 0) };
   } finally {
@@ -72,7 +81,8 @@ async function runWorkers(ctx: Ctx, workers: number): Promise<{ perSecond: numbe
 const benchmark: Benchmark<Ctx> = {
   name: 'dispatch-postgres-workers',
   row: 'postgres-workers',
-  figure: 'Sends per second through 3 (extras: 2) dispatcher worker processes sharing one PostgreSQL database on loopback (SKIP LOCKED claims), one simulator process, batches of 1,000, 32 in flight each',
+  figure:
+    'Sends per second through 3 (extras: 2) dispatcher worker processes sharing one PostgreSQL database on loopback (SKIP LOCKED claims), one simulator process, batches of 1,000, 32 in flight each',
   against: 'one worker process, same database and simulator',
   target: 'near-linear until the database saturates',
   unit: 'sends/s',

@@ -9,7 +9,16 @@ import { DAY, MINUTE } from '../../src/core/time.js';
 import type { CloudApi } from '../../src/ports/cloud-api.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { Store } from '../../src/ports/store.js';
-import { API_VERSION, benchRandom, queueSends, seedWorld, startSimulatorProcess, UTILITY_TEMPLATE, type SimulatorProcess, type World } from '../fixtures/dispatch-rig.js';
+import {
+  API_VERSION,
+  benchRandom,
+  queueSends,
+  seedWorld,
+  startSimulatorProcess,
+  UTILITY_TEMPLATE,
+  type SimulatorProcess,
+  type World,
+} from '../fixtures/dispatch-rig.js';
 import type { Benchmark } from '../harness/types.js';
 
 /** The engine's client concurrency and its batch at Meta's highest per-number throughput (1,000/s). */
@@ -42,7 +51,8 @@ function cpuExtras(before: NodeJS.CpuUsage, ops: number): Record<string, number>
 const benchmark: Benchmark<Ctx> = {
   name: 'dispatch',
   row: 'sends',
-  figure: 'Sends per second through the dispatcher (claim, decide, durable outbox updates, Cloud API client) to the simulator in another process on loopback; one sender number, SQLite, batches of 1,000, 32 in flight; CPU of the Pacer process only',
+  figure:
+    'Sends per second through the dispatcher (claim, decide, durable outbox updates, Cloud API client) to the simulator in another process on loopback; one sender number, SQLite, batches of 1,000, 32 in flight; CPU of the Pacer process only',
   against: 'the same number of sends through the Cloud API client alone, 32 in flight, same simulator',
   target: '≥ 1,000/s and ≥ 80 % of raw; < 50 % of one core at 1,000/s',
   unit: 'sends/s',
@@ -55,10 +65,21 @@ const benchmark: Benchmark<Ctx> = {
     const store = openStore({ dataDir: dir });
     await store.migrate();
     const world = await seedWorld(store, sim, DEFAULT_POLICY, systemClock.now(), 1_000);
-    const api = (): CloudApi => createCloudApiClient({ baseUrl: sim.url, apiVersion: API_VERSION, phoneNumberId: sim.phoneNumberId, accessToken: sim.accessToken, capCodes: DEFAULT_POLICY.capCodes, maxConcurrency: CONCURRENCY });
+    const api = (): CloudApi =>
+      createCloudApiClient({
+        baseUrl: sim.url,
+        apiVersion: API_VERSION,
+        phoneNumberId: sim.phoneNumberId,
+        accessToken: sim.accessToken,
+        capCodes: DEFAULT_POLICY.capCodes,
+        maxConcurrency: CONCURRENCY,
+      });
     const pacerApi = api();
     // Pacing lifted (mps far above the batch): back-to-back ticks measure what the path can carry.
-    const dispatcher = new Dispatcher({ store, api: pacerApi, policy: DEFAULT_POLICY, clock: systemClock, random: benchRandom() }, { owner: 'bench', mps: 1e9, leaseMs: MINUTE, batchSize: BATCH });
+    const dispatcher = new Dispatcher(
+      { store, api: pacerApi, policy: DEFAULT_POLICY, clock: systemClock, random: benchRandom() },
+      { owner: 'bench', mps: 1e9, leaseMs: MINUTE, batchSize: BATCH },
+    );
     return { dir, sim, store, world, dispatcher, pacerApi, rawApi: api(), sends, queued: 0, rounds: 0, nextRaw: 0 };
   },
   async prepare(ctx) {
@@ -78,7 +99,8 @@ const benchmark: Benchmark<Ctx> = {
       claimed += r.claimed;
       sent += r.sent;
     }
-    if (claimed !== ctx.queued || sent < claimed * 0.95) throw new Error(`dispatch: ${sent} sent of ${claimed} claimed, ${ctx.queued} queued`);
+    if (claimed !== ctx.queued || sent < claimed * 0.95)
+      throw new Error(`dispatch: ${sent} sent of ${claimed} claimed, ${ctx.queued} queued`);
     ctx.queued = 0;
     return { ops: sent, extras: cpuExtras(before, sent) };
   },
@@ -90,8 +112,11 @@ const benchmark: Benchmark<Ctx> = {
       while (next < ctx.sends) {
         const i = next++;
         const r = await ctx.rawApi.send({
-          type: 'template', endpoint: 'messages', to: { kind: 'phone', phone: ctx.sim.phones[i % ctx.sim.phones.length]! },
-          messageId: `raw-${ctx.nextRaw + i}`, template: { name: UTILITY_TEMPLATE, language: 'en_US' },
+          type: 'template',
+          endpoint: 'messages',
+          to: { kind: 'phone', phone: ctx.sim.phones[i % ctx.sim.phones.length]! },
+          messageId: `raw-${ctx.nextRaw + i}`,
+          template: { name: UTILITY_TEMPLATE, language: 'en_US' },
         });
         if (r.kind === 'transport_failure') throw new Error(`dispatch reference: ${r.detail}`);
         if (r.kind === 'accepted') accepted++;

@@ -33,13 +33,18 @@ interface Ctx {
 
 /** `rows` one-off utility rows, due uniformly over the day from START, to the seeded contacts in turn. */
 function scheduleRows(db: Database.Database, rows: number, senderId: number, phoneNumberId: string): void {
-  const { first, last, count } = db.prepare('SELECT min(id) AS first, max(id) AS last, count(*) AS count FROM contacts').get() as { first: number; last: number; count: number };
+  const { first, last, count } = db.prepare('SELECT min(id) AS first, max(id) AS last, count(*) AS count FROM contacts').get() as {
+    first: number;
+    last: number;
+    count: number;
+  };
   if (last - first + 1 !== count) throw new Error('retry-wakeup: contact ids are not contiguous');
   const intent = JSON.stringify({ phoneNumberId, template: { name: UTILITY_TEMPLATE, language: 'en_US' } });
-  db.prepare(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
+  db.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
     INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, status, next_attempt_at, created_at, updated_at)
-    SELECT NULL, ? + i % ?, ?, 'utility', ?, 'queued', CAST(? + (i * ?) / ? AS INTEGER), ?, ? FROM n`)
-    .run(rows, first, count, senderId, intent, START, DAY, rows, START, START);
+    SELECT NULL, ? + i % ?, ?, 'utility', ?, 'queued', CAST(? + (i * ?) / ? AS INTEGER), ?, ? FROM n`,
+  ).run(rows, first, count, senderId, intent, START, DAY, rows, START, START);
 }
 
 /**
@@ -66,7 +71,8 @@ function timedClaimDue<S extends TxStore>(store: S, ctx: { claims: number[] }): 
 const benchmark: Benchmark<Ctx> = {
   name: 'retry-wakeup',
   row: 'retry-wakeup',
-  figure: 'Retry wake-up: how late each due row is claimed, 1,000,000 queued rows due over a day, engine loop on virtual time plus each claim\'s real duration, SQLite; p99 per 10 simulated minutes',
+  figure:
+    "Retry wake-up: how late each due row is claimed, 1,000,000 queued rows due over a day, engine loop on virtual time plus each claim's real duration, SQLite; p99 per 10 simulated minutes",
   against: 'a bare poll of the same due rows once a second of virtual time (SELECT only), plus its real duration',
   target: `p99 ≤ ${TARGET_P99_MS / 1000} s late`,
   unit: 'ms late',
@@ -76,7 +82,10 @@ const benchmark: Benchmark<Ctx> = {
     const store = openStore({ dataDir: dir });
     await store.migrate();
     const clock = new VirtualClock(START);
-    const sim = await startSimulator({ seed: 3, population: { size: quick ? 200 : 1_000 }, rateLimits: { throughputMps: 1e9, pairBurst: 1e9 }, callbackUrl: null }, { clock });
+    const sim = await startSimulator(
+      { seed: 3, population: { size: quick ? 200 : 1_000 }, rateLimits: { throughputMps: 1e9, pairBurst: 1e9 }, callbackUrl: null },
+      { clock },
+    );
     const phones = sim.users.map((u) => u.phone);
     const world = await seedWorld(store, { phones, phoneNumberId: sim.config.phoneNumberId }, DEFAULT_POLICY, START, 80);
     const db = new Database(path.join(dir, SQLITE_FILE_NAME));
@@ -84,7 +93,10 @@ const benchmark: Benchmark<Ctx> = {
     db.exec('ANALYZE');
     const ctx = { claims: [] as number[] };
     const engine = await startEngine({
-      store: timingClaims(store, ctx), clock, policy: DEFAULT_POLICY, random: seededRandom(5),
+      store: timingClaims(store, ctx),
+      clock,
+      policy: DEFAULT_POLICY,
+      random: seededRandom(5),
       http: { host: '127.0.0.1', port: 0, appSecrets: ['bench-secret'], verifyToken: null, mode: 'production' },
       worker: { owner: 'bench-wakeup', mps: 80 },
       cloudApi: { baseUrl: sim.url, apiVersion: 'v23.0', phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken },
@@ -104,7 +116,9 @@ const benchmark: Benchmark<Ctx> = {
   reference(ctx): Sample {
     // The stretch the next Pacer sample covers, read only: a poll each virtual second sees the rows
     // that fell due since the previous poll.
-    const poll = ctx.db.prepare("SELECT next_attempt_at FROM outbox WHERE status = 'queued' AND next_attempt_at > ? AND next_attempt_at <= ?").pluck();
+    const poll = ctx.db
+      .prepare("SELECT next_attempt_at FROM outbox WHERE status = 'queued' AND next_attempt_at > ? AND next_attempt_at <= ?")
+      .pluck();
     const late: number[] = [];
     for (let t = ctx.from + SECOND; t <= ctx.from + ctx.window; t += SECOND) {
       const started = performance.now();

@@ -60,8 +60,12 @@ export async function generateLoad(options: LoadOptions): Promise<LoadResult> {
       const t0 = clock();
       try {
         const res = await pool.request({
-          path: req.path, method: req.method ?? 'POST', headers: req.headers, body: req.body,
-          headersTimeout: options.maxDurationMs, bodyTimeout: options.maxDurationMs,
+          path: req.path,
+          method: req.method ?? 'POST',
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: options.maxDurationMs,
+          bodyTimeout: options.maxDurationMs,
         });
         await res.body.dump();
         latencies.push(clock() - t0);

@@ -34,7 +34,9 @@ const cell = (text: string): string => text.replaceAll('|', '\\|');
 /** The generated section: machine, run shape, then one line per catalogue row or measured benchmark. */
 export function renderFigures(data: ResultsFile): string {
   const lines: string[] = [];
-  lines.push(`Last run: ${data.date.slice(0, 10)} on ${machineLine(data.machine)}; 1-minute load average at start ${formatNumber(data.loadAverage)}.`);
+  lines.push(
+    `Last run: ${data.date.slice(0, 10)} on ${machineLine(data.machine)}; 1-minute load average at start ${formatNumber(data.loadAverage)}.`,
+  );
   const shapes = [...new Set(data.results.map((r) => `${r.rounds} rounds after ${r.warmup} warm-up rounds`))];
   if (shapes.length > 0) lines.push(`Each figure: ${shapes.join(' / ')}, Pacer and reference alternating; median (min–max) per side.`);
   const foreign = data.results.filter((r) => !sameMachine(r.machine, data.machine));

@@ -49,7 +49,9 @@ export function selectBenchmarks(all: readonly Benchmark[], names: readonly stri
   if (names.length === 0) return [...all];
   const unknown = names.filter((n) => !all.some((b) => b.name === n));
   if (unknown.length > 0) {
-    throw new Error(`unknown benchmark${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; known: ${all.map((b) => b.name).join(', ')}`);
+    throw new Error(
+      `unknown benchmark${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; known: ${all.map((b) => b.name).join(', ')}`,
+    );
   }
   return [...new Set(names)].map((n) => all.find((b) => b.name === n)!);
 }

@@ -7,10 +7,23 @@ import type { Benchmark, BenchmarkResult, Machine, MeasuredSides, ResultsFile } 
 const machineSchema = z.object({ cpu: z.string(), cpus: z.number(), node: z.string(), platform: z.string() });
 const statsSchema = z.object({ median: z.number(), min: z.number(), max: z.number(), samples: z.array(z.number()) });
 const resultSchema = z.object({
-  name: z.string(), row: z.string(), figure: z.string(), against: z.string(), target: z.string(), unit: z.string(),
-  higherIsBetter: z.boolean(), meetsTarget: z.boolean().nullable(), rounds: z.number(), warmup: z.number(),
-  quick: z.boolean(), date: z.string(), machine: machineSchema, loadAverage: z.number(),
-  pacer: statsSchema, reference: statsSchema, ratio: z.number(),
+  name: z.string(),
+  row: z.string(),
+  figure: z.string(),
+  against: z.string(),
+  target: z.string(),
+  unit: z.string(),
+  higherIsBetter: z.boolean(),
+  meetsTarget: z.boolean().nullable(),
+  rounds: z.number(),
+  warmup: z.number(),
+  quick: z.boolean(),
+  date: z.string(),
+  machine: machineSchema,
+  loadAverage: z.number(),
+  pacer: statsSchema,
+  reference: statsSchema,
+  ratio: z.number(),
   extras: z.object({ pacer: z.record(z.string(), z.number()), reference: z.record(z.string(), z.number()) }),
 });
 const fileSchema = z.object({ date: z.string(), machine: machineSchema, loadAverage: z.number(), results: z.array(resultSchema) });
@@ -26,7 +39,12 @@ export interface RunInfo {
 
 export function toResult(bench: Benchmark, sides: MeasuredSides, run: RunInfo): BenchmarkResult {
   return {
-    name: bench.name, row: bench.row, figure: bench.figure, against: bench.against, target: bench.target, unit: bench.unit,
+    name: bench.name,
+    row: bench.row,
+    figure: bench.figure,
+    against: bench.against,
+    target: bench.target,
+    unit: bench.unit,
     higherIsBetter: bench.higherIsBetter ?? true,
     meetsTarget: bench.meets?.(sides) ?? null,
     ...sides,
@@ -52,7 +70,11 @@ export async function readResults(file: string): Promise<ResultsFile | null> {
 }
 
 /** Fresh results replace earlier ones of the same name; others are kept, so running one benchmark does not erase the rest. */
-export function mergeResults(previous: ResultsFile | null, fresh: readonly BenchmarkResult[], run: Pick<RunInfo, 'date' | 'machine' | 'loadAverage'>): ResultsFile {
+export function mergeResults(
+  previous: ResultsFile | null,
+  fresh: readonly BenchmarkResult[],
+  run: Pick<RunInfo, 'date' | 'machine' | 'loadAverage'>,
+): ResultsFile {
   const byName = new Map((previous?.results ?? []).map((r) => [r.name, r]));
   for (const r of fresh) byName.set(r.name, r);
   const rowIndex = (id: string): number => {

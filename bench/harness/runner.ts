@@ -22,7 +22,8 @@ export interface RunnerOptions extends RunMode {
  */
 export async function runBenchmark<Ctx>(bench: Benchmark<Ctx>, options: RunnerOptions): Promise<MeasuredSides> {
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error(`rounds must be a positive integer, got ${options.rounds}`);
-  if (!Number.isInteger(options.warmup) || options.warmup < 0) throw new Error(`warmup must be a non-negative integer, got ${options.warmup}`);
+  if (!Number.isInteger(options.warmup) || options.warmup < 0)
+    throw new Error(`warmup must be a non-negative integer, got ${options.warmup}`);
   const clock = options.clock ?? (() => performance.now());
   const ctx = await bench.setup({ quick: options.quick });
   try {

@@ -1,7 +1,6 @@
 /** What one timed call of a side returns: operations done (the runner divides by elapsed time) or a value already in the unit. */
 export type Sample =
-  | { ops: number; extras?: Readonly<Record<string, number>> }
-  | { value: number; extras?: Readonly<Record<string, number>> };
+  { ops: number; extras?: Readonly<Record<string, number>> } | { value: number; extras?: Readonly<Record<string, number>> };
 
 export interface RunMode {
   /** Seconds-long smoke run: small inputs, few rounds. Numbers are not comparable with full runs. */

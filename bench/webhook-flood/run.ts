@@ -29,7 +29,9 @@ function rssMb(pid: number): number {
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const deadline = setTimeout(() => {
   process.stderr.write('webhook-flood: deadline reached, stopping\n');
   server.kill('SIGKILL');
@@ -60,8 +62,14 @@ for (let i = 0; i < CONNECTIONS; i++) {
     if (!closedByUs.has(socket)) closedByServer++;
   });
   socket.on('connect', () => {
-    const head = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': String(DECLARED), ...signature })
-      .map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const head = Object.entries({
+      host: `127.0.0.1:${port}`,
+      'content-type': 'application/json',
+      'content-length': String(DECLARED),
+      ...signature,
+    })
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     socket.write(`POST /webhooks/whatsapp HTTP/1.1\r\n${head}\r\n`);
     let sent = 0;
     const timer = setInterval(() => {
@@ -93,5 +101,16 @@ const after = rssMb(pid);
 server.kill('SIGTERM');
 clearTimeout(deadline);
 const answers = [...statuses].map(([s, n]) => `${n} × ${s}`).join(', ') || 'none';
-console.log(JSON.stringify({ signature: values.signature, connections: CONNECTIONS, rssMb: { before, peak, after }, answers, closedByServer, openAtEndOfStall: stillOpen }));
-console.log(`RSS ${before} MB before, ${peak} MB at the peak, ${after} MB ${SETTLE_MS / 1000} s after the clients left; answers: ${answers}; ${closedByServer} connections closed by the server, ${stillOpen} still open after ${STALL_MS / 1000} s of stalling`);
+console.log(
+  JSON.stringify({
+    signature: values.signature,
+    connections: CONNECTIONS,
+    rssMb: { before, peak, after },
+    answers,
+    closedByServer,
+    openAtEndOfStall: stillOpen,
+  }),
+);
+console.log(
+  `RSS ${before} MB before, ${peak} MB at the peak, ${after} MB ${SETTLE_MS / 1000} s after the clients left; answers: ${answers}; ${closedByServer} connections closed by the server, ${stillOpen} still open after ${STALL_MS / 1000} s of stalling`,
+);

@@ -11,8 +11,18 @@ const dir = mkdtempSync(path.join(tmpdir(), 'pacer-flood-'));
 const store = openStore({ dataDir: dir });
 await store.migrate();
 const app = await buildApp({
-  store, clock: { now: () => Date.now() }, policy: DEFAULT_POLICY, logger: false,
-  config: { appSecrets: ['flood-app-secret'], verifyToken: null, mode: 'production', host: '127.0.0.1', adminToken: null, phoneNumberId: null },
+  store,
+  clock: { now: () => Date.now() },
+  policy: DEFAULT_POLICY,
+  logger: false,
+  config: {
+    appSecrets: ['flood-app-secret'],
+    verifyToken: null,
+    mode: 'production',
+    host: '127.0.0.1',
+    adminToken: null,
+    phoneNumberId: null,
+  },
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

@@ -19,7 +19,12 @@ export function hashApiToken(token: string): string {
 }
 
 /** Creates a token from 32 random bytes and stores only its hash. */
-export async function createApiToken(store: Pick<ApiTokenStore, 'createApiToken'>, name: string, now: Millis, random: (size: number) => Buffer = randomBytes): Promise<NewApiToken> {
+export async function createApiToken(
+  store: Pick<ApiTokenStore, 'createApiToken'>,
+  name: string,
+  now: Millis,
+  random: (size: number) => Buffer = randomBytes,
+): Promise<NewApiToken> {
   const token = `${API_TOKEN_PREFIX}${random(32).toString('base64url')}`;
   const row = await store.createApiToken({ name, tokenHash: hashApiToken(token) }, now);
   return { id: row.id, name: row.name, token, createdAt: row.createdAt };
@@ -33,7 +38,11 @@ export type TokenCheck =
  * Checks an `Authorization` header value. The bootstrap admin token (PACER_ADMIN_TOKEN) is compared
  * in constant time; stored tokens are looked up by hash, so their comparison leaks nothing useful.
  */
-export async function checkApiToken(store: Pick<ApiTokenStore, 'findApiToken'>, authorization: string | undefined, adminToken: string | null): Promise<TokenCheck> {
+export async function checkApiToken(
+  store: Pick<ApiTokenStore, 'findApiToken'>,
+  authorization: string | undefined,
+  adminToken: string | null,
+): Promise<TokenCheck> {
   if (authorization === undefined || authorization.trim() === '') return { ok: false, reason: 'missing' };
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
   const presented = match?.[1];

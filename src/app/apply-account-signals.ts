@@ -1,14 +1,32 @@
 import type { Category } from '../core/category.js';
 import type { TemplateStatus } from '../core/decision.js';
 import { HOUR, type Millis } from '../core/time.js';
-import type { AccountUpdateItem, BusinessCapabilityItem, PhoneQualityItem, TemplateCategoryItem, TemplateQualityItem, TemplateStatusItem } from '../ports/webhook-items.js';
+import type {
+  AccountUpdateItem,
+  BusinessCapabilityItem,
+  PhoneQualityItem,
+  TemplateCategoryItem,
+  TemplateQualityItem,
+  TemplateStatusItem,
+} from '../ports/webhook-items.js';
 import type { Sender, SenderHistoryStore, SenderStore, Template, TemplateStore } from '../ports/store.js';
 
 /** Meta's template events, as the template status `decide` reads. */
 const TEMPLATE_STATUS: Record<string, TemplateStatus> = {
-  APPROVED: 'approved', REINSTATED: 'approved', UNPAUSED: 'approved', UNARCHIVED: 'approved',
-  PAUSED: 'paused', DISABLED: 'disabled', REJECTED: 'rejected', DELETED: 'deleted', PENDING_DELETION: 'deleted',
-  ARCHIVED: 'disabled', LOCKED: 'disabled', PENDING: 'pending', IN_APPEAL: 'pending', LIMIT_EXCEEDED: 'rejected',
+  APPROVED: 'approved',
+  REINSTATED: 'approved',
+  UNPAUSED: 'approved',
+  UNARCHIVED: 'approved',
+  PAUSED: 'paused',
+  DISABLED: 'disabled',
+  REJECTED: 'rejected',
+  DELETED: 'deleted',
+  PENDING_DELETION: 'deleted',
+  ARCHIVED: 'disabled',
+  LOCKED: 'disabled',
+  PENDING: 'pending',
+  IN_APPEAL: 'pending',
+  LIMIT_EXCEEDED: 'rejected',
 };
 
 /** Meta pauses a template 3 h the first time and 6 h the second. */
@@ -24,7 +42,19 @@ export async function applyTemplateStatus(store: TemplateStore, item: TemplateSt
   const at = item.at ?? now;
   const pause = PAUSE_LENGTH[item.otherInfo?.title ?? ''];
   const category = current?.category ?? CATEGORY[(item.category ?? '').toUpperCase()] ?? 'marketing';
-  await store.upsertTemplates([{ name: item.name, language: item.language, category, status, quality: current?.quality ?? null, pausedUntil: status === 'paused' && pause !== undefined ? at + pause : null }], now);
+  await store.upsertTemplates(
+    [
+      {
+        name: item.name,
+        language: item.language,
+        category,
+        status,
+        quality: current?.quality ?? null,
+        pausedUntil: status === 'paused' && pause !== undefined ? at + pause : null,
+      },
+    ],
+    now,
+  );
   return store.getTemplate(item.name, item.language);
 }
 
@@ -58,7 +88,13 @@ export async function applyPhoneQuality(store: SenderStore & SenderHistoryStore,
   const throughputMps = event === 'THROUGHPUT_UPGRADE' ? 1000 : sender.throughputMps;
   const tier = item.maxDailyConversations ?? item.currentLimit ?? sender.messagingLimitTier;
   await store.upsertSenders([{ ...sender, qualityRating: quality, throughputMps, messagingLimitTier: tier }], now);
-  await recordSenderChange(store, sender, { ...sender, qualityRating: quality, messagingLimitTier: tier }, `phone_quality ${event}`, item.at ?? now);
+  await recordSenderChange(
+    store,
+    sender,
+    { ...sender, qualityRating: quality, messagingLimitTier: tier },
+    `phone_quality ${event}`,
+    item.at ?? now,
+  );
   return dropped;
 }
 
@@ -73,18 +109,33 @@ async function senderOf(store: SenderStore, item: PhoneQualityItem): Promise<Sen
   return (await store.listSenders()).find((s) => s.displayNumber.replace(/\D/g, '') === digits) ?? null;
 }
 
-export async function applyBusinessCapability(store: SenderStore & SenderHistoryStore, item: BusinessCapabilityItem, now: Millis): Promise<void> {
+export async function applyBusinessCapability(
+  store: SenderStore & SenderHistoryStore,
+  item: BusinessCapabilityItem,
+  now: Millis,
+): Promise<void> {
   if (item.maxDailyConversations === null) return;
   for (const sender of await store.listSenders()) {
     await store.upsertSenders([{ ...sender, messagingLimitTier: item.maxDailyConversations }], now);
-    await recordSenderChange(store, sender, { ...sender, messagingLimitTier: item.maxDailyConversations }, 'business_capability_update', item.at ?? now);
+    await recordSenderChange(
+      store,
+      sender,
+      { ...sender, messagingLimitTier: item.maxDailyConversations },
+      'business_capability_update',
+      item.at ?? now,
+    );
   }
 }
 
 /** Returns a reason when the account can no longer send business-initiated messages. */
-export async function applyAccountUpdate(store: SenderStore & SenderHistoryStore, item: AccountUpdateItem, now: Millis): Promise<string | null> {
+export async function applyAccountUpdate(
+  store: SenderStore & SenderHistoryStore,
+  item: AccountUpdateItem,
+  now: Millis,
+): Promise<string | null> {
   const event = item.event.toUpperCase();
-  const blocking = event === 'ACCOUNT_RESTRICTION' || event === 'DISABLED_UPDATE' || event === 'ACCOUNT_DELETED' || event === 'ACCOUNT_OFFBOARDED';
+  const blocking =
+    event === 'ACCOUNT_RESTRICTION' || event === 'DISABLED_UPDATE' || event === 'ACCOUNT_DELETED' || event === 'ACCOUNT_OFFBOARDED';
   if (!blocking) return null;
   const restriction = item.restrictions[0];
   const reason = `account_update ${event}${restriction?.type ? ` (${restriction.type})` : ''}${item.banState ? ` ban ${item.banState}` : ''}`;
@@ -100,9 +151,18 @@ export async function applyAccountUpdate(store: SenderStore & SenderHistoryStore
 type SenderFacts = Pick<Sender, 'qualityRating' | 'messagingLimitTier' | 'state' | 'stateReason'>;
 
 /** Keeps the sender's history (for the dashboard's quality chart) when a signal changed something. */
-async function recordSenderChange(store: SenderHistoryStore, before: Sender, after: SenderFacts, source: string, at: Millis): Promise<void> {
-  const same = before.qualityRating === after.qualityRating && before.messagingLimitTier === after.messagingLimitTier
-    && before.state === after.state && before.stateReason === after.stateReason;
+async function recordSenderChange(
+  store: SenderHistoryStore,
+  before: Sender,
+  after: SenderFacts,
+  source: string,
+  at: Millis,
+): Promise<void> {
+  const same =
+    before.qualityRating === after.qualityRating &&
+    before.messagingLimitTier === after.messagingLimitTier &&
+    before.state === after.state &&
+    before.stateReason === after.stateReason;
   if (same) return;
   await store.recordSenderChange({ senderId: before.id, at, ...after, source });
 }

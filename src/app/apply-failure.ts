@@ -40,12 +40,21 @@ export interface FailureDeps {
  * sender and template effects of its code. Returns where the row goes next and the contact's new
  * state; the caller moves the row, because only it knows whether it holds the row's lease.
  */
-export async function applyFailure(deps: FailureDeps, failure: MessageFailure, now: Millis): Promise<{ move: RetryMove; state: ContactState }> {
+export async function applyFailure(
+  deps: FailureDeps,
+  failure: MessageFailure,
+  now: Millis,
+): Promise<{ move: RetryMove; state: ContactState }> {
   const { store, policy } = deps;
   const state = await applyContactEvents(store, failure.contactId, [failure.event], policy, now);
   const plan = planRetry(failure.code, failure.failedAt, failure.history, policy, deps.random());
   const baseBackoff = now + policy.senderBackoff.baseMs;
   const backoffUntil = failure.senderBackoff === 'until_retry' && plan.kind === 'retry_at' ? plan.at : baseBackoff;
-  await applySenderAndTemplateEffects(store, failure.code, { phoneNumberId: failure.phoneNumberId, template: failure.template, backoffUntil }, now);
+  await applySenderAndTemplateEffects(
+    store,
+    failure.code,
+    { phoneNumberId: failure.phoneNumberId, template: failure.template, backoffUntil },
+    now,
+  );
   return { move: retryMove(plan, now, state.marketing.coolOffUntil, failure.code, policy.blockedRecheckMs), state };
 }

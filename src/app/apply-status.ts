@@ -42,25 +42,32 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
 
   const intent = parseOutboxIntent(row.intent, row.id);
   const isCap = classifyCode(errorCode, policy.capCodes) === 'per_user_marketing_cap';
-  const { move, state } = await applyFailure(deps, {
-    contactId,
-    event,
-    code: errorCode,
-    failedAt: item.at,
-    // The row read back by recordDelivery already counts this attempt (recordIntent did).
-    history: { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) },
-    phoneNumberId: intent.phoneNumberId,
-    template: intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null,
-    // The plan counts from the status's time, not now; a throttled sender backs off from now.
-    senderBackoff: 'base',
-  }, now);
+  const { move, state } = await applyFailure(
+    deps,
+    {
+      contactId,
+      event,
+      code: errorCode,
+      failedAt: item.at,
+      // The row read back by recordDelivery already counts this attempt (recordIntent did).
+      history: { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) },
+      phoneNumberId: intent.phoneNumberId,
+      template: intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null,
+      // The plan counts from the status's time, not now; a throttled sender backs off from now.
+      senderBackoff: 'base',
+    },
+    now,
+  );
 
   if (move.kind === 'reschedule') {
     // Held rows wait for the contact to write in. If the message that opened the window was applied
     // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.
     const windowOpen = state.windowOpenUntil !== null && state.windowOpenUntil > now;
-    await store.requeue(row.id, move.input.status === 'held' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input, now);
-  }
-  else if (move.outcome === 'capped_exhausted') await store.settle(row.id, 'capped_exhausted', errorCode, now);
+    await store.requeue(
+      row.id,
+      move.input.status === 'held' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input,
+      now,
+    );
+  } else if (move.outcome === 'capped_exhausted') await store.settle(row.id, 'capped_exhausted', errorCode, now);
   // A plain failure is already recorded, with its code, by recordDelivery.
 }

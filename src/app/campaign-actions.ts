@@ -12,7 +12,13 @@ const ALLOWED: Record<'pause' | 'resume' | 'cancel', readonly CampaignStatus[]> 
 };
 
 /** Operator actions on a campaign. A breaker's pause is lifted only by an explicit resume. */
-export async function campaignAction(store: CampaignStore & CampaignOutboxStore, id: number, action: 'pause' | 'resume' | 'cancel', now: Millis, reason?: string): Promise<Campaign> {
+export async function campaignAction(
+  store: CampaignStore & CampaignOutboxStore,
+  id: number,
+  action: 'pause' | 'resume' | 'cancel',
+  now: Millis,
+  reason?: string,
+): Promise<Campaign> {
   const campaign = await store.getCampaign(id);
   if (campaign === null) throw new CampaignActionError(`campaign ${id} does not exist`);
   if (!ALLOWED[action].includes(campaign.status)) {

@@ -6,8 +6,16 @@ import type { Campaign, CampaignReportStore } from '../ports/store.js';
  * A campaign's recipients grouped by what happened to them, the waiting ones by the reason of their
  * latest decision and until when: what `pacer campaign status`, the REST API and the dashboard show.
  */
-export async function campaignOutcomes(store: Pick<CampaignReportStore, 'outboxBreakdown' | 'skipReasons' | 'waitingReasons'>, campaign: Campaign, policy: Pick<Policy, 'capCodes'>): Promise<OutcomeGroup[]> {
-  const [breakdown, skips, waiting] = await Promise.all([store.outboxBreakdown(campaign.id), store.skipReasons(campaign.id), store.waitingReasons(campaign.id)]);
+export async function campaignOutcomes(
+  store: Pick<CampaignReportStore, 'outboxBreakdown' | 'skipReasons' | 'waitingReasons'>,
+  campaign: Campaign,
+  policy: Pick<Policy, 'capCodes'>,
+): Promise<OutcomeGroup[]> {
+  const [breakdown, skips, waiting] = await Promise.all([
+    store.outboxBreakdown(campaign.id),
+    store.skipReasons(campaign.id),
+    store.waitingReasons(campaign.id),
+  ]);
   return recipientOutcomes(breakdown, skips, policy.capCodes, waiting);
 }
 

@@ -5,7 +5,9 @@ import type { Millis } from '../core/time.js';
 import type { CampaignStore, EventLogStore, SenderStore, TemplateStore } from '../ports/store.js';
 
 /** Codes whose arrival means the account itself is being limited (spam limits, locks, restrictions). */
-const ACCOUNT_STOP_CODES = ERROR_CATALOGUE.filter((e) => e.class === 'account_problem' && e.effects.campaign === 'pause').map((e) => e.code);
+const ACCOUNT_STOP_CODES = ERROR_CATALOGUE.filter((e) => e.class === 'account_problem' && e.effects.campaign === 'pause').map(
+  (e) => e.code,
+);
 
 /** What the previous check saw, so an idle system skips re-reading unchanged windows. */
 export interface BreakerMemo {
@@ -24,7 +26,13 @@ export interface BreakerTrip {
  * Looks at every running campaign's recent outcomes and its template and sender, and pauses the
  * ones the breaker says must stop, with the reason operators will see. Returns what tripped.
  */
-export async function checkBreakers(store: EventLogStore & CampaignStore & TemplateStore & SenderStore, policy: Policy, now: Millis, config: BreakerConfig = policy.campaignBreaker, seen: BreakerMemo = { lastEventId: -1 }): Promise<BreakerTrip[]> {
+export async function checkBreakers(
+  store: EventLogStore & CampaignStore & TemplateStore & SenderStore,
+  policy: Policy,
+  now: Millis,
+  config: BreakerConfig = policy.campaignBreaker,
+  seen: BreakerMemo = { lastEventId: -1 },
+): Promise<BreakerTrip[]> {
   const trips: BreakerTrip[] = [];
   // Outcome windows only change when message events arrive; reading them is the costly part.
   const lastEventId = await store.latestMessageEventId();
@@ -32,17 +40,27 @@ export async function checkBreakers(store: EventLogStore & CampaignStore & Templ
   seen.lastEventId = lastEventId;
   for (const campaign of await store.listCampaigns({ status: 'running' })) {
     const [window, template, sender] = await Promise.all([
-      readWindows ? store.campaignWindow(campaign.id, Math.max(config.minOutcomes, 500), policy.capCodes, ACCOUNT_STOP_CODES) : NO_NEW_OUTCOMES,
+      readWindows
+        ? store.campaignWindow(campaign.id, Math.max(config.minOutcomes, 500), policy.capCodes, ACCOUNT_STOP_CODES)
+        : NO_NEW_OUTCOMES,
       store.getTemplateById(campaign.templateId),
       store.getSenderById(campaign.senderId),
     ]);
-    const verdict = evaluateBreaker({
-      window,
-      template: { status: template?.status ?? 'unknown', quality: template?.quality ?? null },
-      // A drop is handled when the quality webhook arrives; here only the sender's own state counts.
-      sender: { quality: sender?.qualityRating ?? null, previousQuality: sender?.qualityRating ?? null, state: sender?.state === 'stopped' ? 'stopped' : 'ok', stateReason: sender?.stateReason ?? null },
-      accountRestricted: false,
-    }, config);
+    const verdict = evaluateBreaker(
+      {
+        window,
+        template: { status: template?.status ?? 'unknown', quality: template?.quality ?? null },
+        // A drop is handled when the quality webhook arrives; here only the sender's own state counts.
+        sender: {
+          quality: sender?.qualityRating ?? null,
+          previousQuality: sender?.qualityRating ?? null,
+          state: sender?.state === 'stopped' ? 'stopped' : 'ok',
+          stateReason: sender?.stateReason ?? null,
+        },
+        accountRestricted: false,
+      },
+      config,
+    );
     if (!verdict.trip) continue;
     // Name the template: an operator with several campaigns must see which one to fix.
     const aboutTemplate = (verdict.reason === 'template_paused' || verdict.reason === 'template_red') && template !== null;

@@ -9,7 +9,10 @@ export const SETTLE_MS = DAY;
  * mid-send, and nothing accepted so recently that a failure webhook could still put it back in line.
  * (Before its end time, a paused campaign stays paused: an operator decides what happens to its rows.)
  */
-export async function completeFinishedCampaigns(store: CampaignStore & CampaignOutboxStore & CampaignReportStore, now: Millis): Promise<number[]> {
+export async function completeFinishedCampaigns(
+  store: CampaignStore & CampaignOutboxStore & CampaignReportStore,
+  now: Millis,
+): Promise<number[]> {
   const done: number[] = [];
   // Past its end time a campaign ends, paused or not: rows still held or not yet due are skipped.
   const running = await store.listCampaigns({ status: 'running' });
@@ -17,7 +20,15 @@ export async function completeFinishedCampaigns(store: CampaignStore & CampaignO
   for (const campaign of [...running, ...paused]) {
     if (campaign.endsAt === undefined || campaign.endsAt === null || campaign.endsAt > now) continue;
     await store.cancelCampaignRows(campaign.id, now, 'skipped');
-    if (await store.setCampaignStatus(campaign.id, 'completed', `ended at its end time; ${campaign.pauseReason ? `it was paused: ${campaign.pauseReason}` : 'rows still waiting were skipped'}`, now)) done.push(campaign.id);
+    if (
+      await store.setCampaignStatus(
+        campaign.id,
+        'completed',
+        `ended at its end time; ${campaign.pauseReason ? `it was paused: ${campaign.pauseReason}` : 'rows still waiting were skipped'}`,
+        now,
+      )
+    )
+      done.push(campaign.id);
   }
   for (const campaign of running) {
     if (done.includes(campaign.id)) continue;

@@ -6,9 +6,25 @@ const row = (values: Record<string, JsonValue>) => checkContactRow(new Map(Objec
 
 describe('checkContactRow', () => {
   it('maps the known columns and keeps the others as attributes', () => {
-    expect(row({ Phone: '+447911123456', NAME: ' Priya ', consent_marketing: 'Yes', consent_utility: 'n', tags: ' vip ; uk;;vip', city: ' London ', empty: '' })).toEqual({
+    expect(
+      row({
+        Phone: '+447911123456',
+        NAME: ' Priya ',
+        consent_marketing: 'Yes',
+        consent_utility: 'n',
+        tags: ' vip ; uk;;vip',
+        city: ' London ',
+        empty: '',
+      }),
+    ).toEqual({
       ok: true,
-      record: { phoneE164: '+447911123456', name: 'Priya', consent: { marketing: true, utility: false }, tags: ['vip', 'uk'], attributes: { city: 'London' } },
+      record: {
+        phoneE164: '+447911123456',
+        name: 'Priya',
+        consent: { marketing: true, utility: false },
+        tags: ['vip', 'uk'],
+        attributes: { city: 'London' },
+      },
     });
   });
 

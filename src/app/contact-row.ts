@@ -58,7 +58,11 @@ export function checkContactRow(values: ReadonlyMap<string, JsonValue>, defaultC
     const entry = known.get(key);
     if (entry === undefined) continue;
     const parsed = parseConsent(entry.value);
-    if (parsed === 'bad') errors.push({ field: entry.column, reason: `${quote(entry.value)} is not a consent value: use yes or no (or true/false, 1/0, y/n), or leave it empty` });
+    if (parsed === 'bad')
+      errors.push({
+        field: entry.column,
+        reason: `${quote(entry.value)} is not a consent value: use yes or no (or true/false, 1/0, y/n), or leave it empty`,
+      });
     else if (parsed !== undefined) consent[category] = parsed;
   }
 
@@ -72,8 +76,17 @@ export function checkContactRow(values: ReadonlyMap<string, JsonValue>, defaultC
   const tagsEntry = known.get('tags');
   let tags: string[] = [];
   if (tagsEntry !== undefined && tagsEntry.value !== null) {
-    const list = typeof tagsEntry.value === 'string' ? tagsEntry.value.split(';') : Array.isArray(tagsEntry.value) && tagsEntry.value.every((t) => typeof t === 'string') ? tagsEntry.value : null;
-    if (list === null) errors.push({ field: tagsEntry.column, reason: `must be text separated by ";" or a list of strings, got ${describe(tagsEntry.value)}` });
+    const list =
+      typeof tagsEntry.value === 'string'
+        ? tagsEntry.value.split(';')
+        : Array.isArray(tagsEntry.value) && tagsEntry.value.every((t) => typeof t === 'string')
+          ? tagsEntry.value
+          : null;
+    if (list === null)
+      errors.push({
+        field: tagsEntry.column,
+        reason: `must be text separated by ";" or a list of strings, got ${describe(tagsEntry.value)}`,
+      });
     else tags = [...new Set(list.map((t) => t.trim()).filter((t) => t !== ''))];
   }
 

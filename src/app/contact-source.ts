@@ -2,8 +2,7 @@ import type { JsonValue } from '../ports/store.js';
 
 /** A data row of an import file, keyed by column (CSV header) or key (JSON Lines), or a row that could not be read. */
 export type SourceRow =
-  | { kind: 'row'; line: number; values: ReadonlyMap<string, JsonValue> }
-  | { kind: 'unreadable'; line: number; reason: string };
+  { kind: 'row'; line: number; values: ReadonlyMap<string, JsonValue> } | { kind: 'unreadable'; line: number; reason: string };
 
 /** The formats contacts are imported from: CSV with a header row, or JSON Lines with the same keys. */
 export type ContactFileFormat = 'csv' | 'jsonl';

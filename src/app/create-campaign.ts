@@ -8,7 +8,12 @@ import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, Tem
  * throughput and nothing else; its webhooks fill in quality, limit tier and state as they come.
  */
 export const NEW_SENDER_DEFAULTS = {
-  qualityRating: null, throughputMps: 80, messagingLimitTier: null, state: 'ok', stateReason: null, stateUntil: null,
+  qualityRating: null,
+  throughputMps: 80,
+  messagingLimitTier: null,
+  state: 'ok',
+  stateReason: null,
+  stateUntil: null,
 } as const satisfies Omit<SenderInput, 'phoneNumberId' | 'displayNumber'>;
 
 /** The 131049 retry schedule of a campaign that names none. */
@@ -37,18 +42,33 @@ export type CreateCampaignProblem = 'template_not_registered' | 'ends_before_sta
 export type CreateCampaignResult = { ok: true; campaign: Campaign } | { ok: false; problem: CreateCampaignProblem };
 
 /** Creates a draft campaign from a registered template and a segment (`pacer campaign create`, the demo). */
-export async function createCampaign(store: TemplateStore & SenderStore & CampaignStore, c: NewCampaign, now: Millis): Promise<CreateCampaignResult> {
+export async function createCampaign(
+  store: TemplateStore & SenderStore & CampaignStore,
+  c: NewCampaign,
+  now: Millis,
+): Promise<CreateCampaignResult> {
   const template = await store.getTemplate(c.template.name, c.template.language);
   if (template === null) return { ok: false, problem: 'template_not_registered' };
   const scheduledAt = c.scheduledAt ?? null;
   const endsAt = c.endsAt ?? null;
   if (endsAt !== null && endsAt <= (scheduledAt ?? now)) return { ok: false, problem: 'ends_before_start' };
   const senderId = await senderIdFor(store, c.sender, now);
-  const segment = c.segment.consent === undefined && template.category === 'marketing' ? { ...c.segment, consent: ['marketing' as const] } : c.segment;
-  const id = await store.createCampaign({
-    name: c.name, templateId: template.id, senderId, segment: JSON.parse(JSON.stringify(segment)) as JsonObject,
-    scheduledAt, endsAt, frequencyCap: c.frequencyCap ?? null, policyPreset: c.policyPreset ?? DEFAULT_POLICY_PRESET, status: 'draft',
-  }, now);
+  const segment =
+    c.segment.consent === undefined && template.category === 'marketing' ? { ...c.segment, consent: ['marketing' as const] } : c.segment;
+  const id = await store.createCampaign(
+    {
+      name: c.name,
+      templateId: template.id,
+      senderId,
+      segment: JSON.parse(JSON.stringify(segment)) as JsonObject,
+      scheduledAt,
+      endsAt,
+      frequencyCap: c.frequencyCap ?? null,
+      policyPreset: c.policyPreset ?? DEFAULT_POLICY_PRESET,
+      status: 'draft',
+    },
+    now,
+  );
   const campaign = await store.getCampaign(id);
   if (campaign === null) throw new Error(`campaign ${id} was not stored`);
   return { ok: true, campaign };

@@ -2,12 +2,24 @@ import { diagnose, type Diagnosis } from '../core/diagnose.js';
 import { DEFAULT_DIAGNOSE_THRESHOLDS, type DiagnoseThresholds, type DiagnosisFacts, type TemplateUsage } from '../core/diagnosis-facts.js';
 import type { Policy } from '../core/policy.js';
 import { DAY, HOUR, MINUTE, type Millis } from '../core/time.js';
-import type { CampaignStore, DiagnosisScope, DiagnosisStore, SenderHistoryStore, SenderStore, Template, TemplateSends, TemplateStore } from '../ports/store.js';
+import type {
+  CampaignStore,
+  DiagnosisScope,
+  DiagnosisStore,
+  SenderHistoryStore,
+  SenderStore,
+  Template,
+  TemplateSends,
+  TemplateStore,
+} from '../ports/store.js';
 
 /** A bad `since` or an unknown campaign: the caller's mistake, named so it can be fixed. */
 export class DiagnoseInputError extends Error {
   override readonly name = 'DiagnoseInputError';
-  constructor(readonly field: 'since' | 'campaign', message: string) {
+  constructor(
+    readonly field: 'since' | 'campaign',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -55,42 +67,82 @@ export function parseSince(text: string, now: Millis): Millis {
  * Loads the facts of one scope (a campaign, or all sends since a time) and asks the core where
  * the failures come from: recipients, the campaign, or the account.
  */
-export async function runDiagnosis(store: DiagnosisStore & CampaignStore & TemplateStore & SenderStore & SenderHistoryStore, policy: Policy, request: DiagnoseRequest, thresholds: DiagnoseThresholds = DEFAULT_DIAGNOSE_THRESHOLDS): Promise<DiagnosisReport> {
+export async function runDiagnosis(
+  store: DiagnosisStore & CampaignStore & TemplateStore & SenderStore & SenderHistoryStore,
+  policy: Policy,
+  request: DiagnoseRequest,
+  thresholds: DiagnoseThresholds = DEFAULT_DIAGNOSE_THRESHOLDS,
+): Promise<DiagnosisReport> {
   const campaign = request.campaignId === null ? null : await store.getCampaign(request.campaignId);
-  if (request.campaignId !== null && campaign === null) throw new DiagnoseInputError('campaign', `campaign ${request.campaignId} does not exist`);
+  if (request.campaignId !== null && campaign === null)
+    throw new DiagnoseInputError('campaign', `campaign ${request.campaignId} does not exist`);
   const until = request.now + 1; // the window includes sends made at this very moment
   const since = request.since ?? campaign?.createdAt ?? request.now - DEFAULT_SINCE_MS;
   const scope: DiagnosisScope = {
-    campaignId: campaign?.id ?? null, since, until, capCodes: policy.capCodes,
-    repeatedFailures: thresholds.repeatedFailures, silentBefore: until - SILENT_AFTER_MS,
+    campaignId: campaign?.id ?? null,
+    since,
+    until,
+    capCodes: policy.capCodes,
+    repeatedFailures: thresholds.repeatedFailures,
+    silentBefore: until - SILENT_AFTER_MS,
   };
   const [sends, templateSends, campaignSends, audience, attempts, baselineAttempts, templates, senders, campaigns] = await Promise.all([
-    store.diagnosisSends(scope), store.diagnosisTemplates(scope),
+    store.diagnosisSends(scope),
+    store.diagnosisTemplates(scope),
     // One campaign is one segment: comparing segments needs the whole traffic.
     campaign === null ? store.diagnosisCampaigns(scope) : Promise.resolve([]),
-    store.diagnosisAudience(scope), store.sendAttempts(since, until), store.sendAttempts(since - BASELINE_MS, since),
-    store.listTemplates(), store.listSenders(), store.listCampaigns({}),
+    store.diagnosisAudience(scope),
+    store.sendAttempts(since, until),
+    store.sendAttempts(since - BASELINE_MS, since),
+    store.listTemplates(),
+    store.listSenders(),
+    store.listCampaigns({}),
   ]);
   const names = new Map(campaigns.map((c) => [c.id, c.name]));
   const inScope = senders.filter((s) => campaign === null || s.id === campaign.senderId);
-  const history = await Promise.all(inScope.map(async (s) => (await store.senderChanges(s.id, since, SENDER_EVENTS)).map((c) => ({
-    phoneNumberId: s.phoneNumberId, at: c.at, source: c.source, quality: c.qualityRating, state: c.state, reason: c.stateReason,
-  }))));
+  const history = await Promise.all(
+    inScope.map(async (s) =>
+      (await store.senderChanges(s.id, since, SENDER_EVENTS)).map((c) => ({
+        phoneNumberId: s.phoneNumberId,
+        at: c.at,
+        source: c.source,
+        quality: c.qualityRating,
+        state: c.state,
+        reason: c.stateReason,
+      })),
+    ),
+  );
   const byId = new Map(templates.map((t) => [t.id, t]));
   const usage = templateSends.map((s) => templateUsage(s, s.templateId === null ? undefined : byId.get(s.templateId)));
   const campaignTemplate = campaign === null ? undefined : byId.get(campaign.templateId);
   const facts: DiagnosisFacts = {
-    since, until,
-    campaign: campaign === null ? null : { id: campaign.id, name: campaign.name, template: campaignTemplate ? labelOf(campaignTemplate) : `template #${campaign.templateId}` },
+    since,
+    until,
+    campaign:
+      campaign === null
+        ? null
+        : {
+            id: campaign.id,
+            name: campaign.name,
+            template: campaignTemplate ? labelOf(campaignTemplate) : `template #${campaign.templateId}`,
+          },
     sends: { messages: sends.messages, recipients: sends.recipients, attempts: sends.attempts },
     failures: sends.failures,
     failing: sends.failing,
     templates: usage,
-    campaigns: campaignSends.map(({ campaignId, ...counts }) => ({ ...counts, campaignId, label: `campaign #${campaignId} ${names.get(campaignId) ?? ''}`.trim() })),
+    campaigns: campaignSends.map(({ campaignId, ...counts }) => ({
+      ...counts,
+      campaignId,
+      label: `campaign #${campaignId} ${names.get(campaignId) ?? ''}`.trim(),
+    })),
     consent: audience.consent,
     engagement: {
-      delivered: sum(usage, 'delivered'), read: sum(usage, 'read'), silent: sum(usage, 'silent'),
-      replied: audience.replied, stopped: audience.stopped, stopKinds: audience.stopKinds,
+      delivered: sum(usage, 'delivered'),
+      read: sum(usage, 'read'),
+      silent: sum(usage, 'silent'),
+      replied: audience.replied,
+      stopped: audience.stopped,
+      stopKinds: audience.stopKinds,
     },
     volume: { attempts, days: (until - since) / DAY, baselineAttempts, baselineDays: BASELINE_MS / DAY },
     senders: inScope.map((s) => ({ phoneNumberId: s.phoneNumberId, quality: s.qualityRating, state: s.state, reason: s.stateReason })),
@@ -109,9 +161,18 @@ function labelOf(t: Template): string {
 function templateUsage(s: TemplateSends, t: Template | undefined): TemplateUsage {
   return {
     label: t ? labelOf(t) : s.templateId === null ? `one-off ${s.category} messages` : `template #${s.templateId}`,
-    templateId: s.templateId, category: t?.category ?? s.category, status: t?.status ?? null, quality: t?.quality ?? null,
-    messages: s.messages, recipients: s.recipients, delivered: s.delivered, read: s.read,
-    failed: s.failed, capped: s.capped, stopped: s.stopped, silent: s.silent,
+    templateId: s.templateId,
+    category: t?.category ?? s.category,
+    status: t?.status ?? null,
+    quality: t?.quality ?? null,
+    messages: s.messages,
+    recipients: s.recipients,
+    delivered: s.delivered,
+    read: s.read,
+    failed: s.failed,
+    capped: s.capped,
+    stopped: s.stopped,
+    silent: s.silent,
   };
 }
 

@@ -15,7 +15,9 @@ const MIN_PACED_WAIT = 10;
 const DUE_RECHECK = 100;
 
 /** Where the next work is, and what the campaign checks read and write. */
-export type DispatchLoopStore = Pick<OutboxClaimStore, 'nextWorkAt'> & Parameters<typeof checkBreakers>[0] & Parameters<typeof completeFinishedCampaigns>[0];
+export type DispatchLoopStore = Pick<OutboxClaimStore, 'nextWorkAt'> &
+  Parameters<typeof checkBreakers>[0] &
+  Parameters<typeof completeFinishedCampaigns>[0];
 
 export interface DispatchLoopDeps {
   store: DispatchLoopStore;
@@ -113,7 +115,8 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     }
     tracker.end(outcome, next);
     const endedAt = clock.now();
-    if ('result' in outcome) logger.debug('dispatch pass', { pass: outcome.result, ms: endedAt - startedAt, next: next.why, nextInMs: next.at - endedAt });
+    if ('result' in outcome)
+      logger.debug('dispatch pass', { pass: outcome.result, ms: endedAt - startedAt, next: next.why, nextInMs: next.at - endedAt });
     if (!stopped) passAt(next.at);
     for (const listener of [...listeners]) listener({ startedAt, endedAt, outcome, next });
   });
@@ -154,12 +157,13 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     tick,
     status: () => tracker.report(dispatcher.progress()),
     onPass,
-    nextPass: () => new Promise((resolve) => {
-      const off = onPass((p) => {
-        off();
-        resolve(p);
-      });
-    }),
+    nextPass: () =>
+      new Promise((resolve) => {
+        const off = onPass((p) => {
+          off();
+          resolve(p);
+        });
+      }),
     async stop() {
       stopped = true;
       timers.pass?.cancel();

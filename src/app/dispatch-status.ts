@@ -52,8 +52,10 @@ export class DispatchTracker {
     this.passes++;
     if (failed) this.failures++;
     this.last = {
-      startedAt: this.startedAt ?? this.now(), endedAt: this.now(),
-      result: failed ? null : outcome.result, failure: failed ? describeFailure(outcome.error) : null,
+      startedAt: this.startedAt ?? this.now(),
+      endedAt: this.now(),
+      result: failed ? null : outcome.result,
+      failure: failed ? describeFailure(outcome.error) : null,
     };
     this.startedAt = null;
     this.loopStep = null;
@@ -67,8 +69,10 @@ export class DispatchTracker {
       now: this.now(),
       passes: this.passes,
       failures: this.failures,
-      running: this.startedAt === null ? null
-        : { startedAt: this.startedAt, step: inPass?.step ?? null, stepSince: inPass?.since ?? this.startedAt, rows: inPass?.rows ?? 0 },
+      running:
+        this.startedAt === null
+          ? null
+          : { startedAt: this.startedAt, step: inPass?.step ?? null, stepSince: inPass?.since ?? this.startedAt, rows: inPass?.rows ?? 0 },
       last: this.last,
       next: this.next,
       pace,

@@ -2,9 +2,29 @@ import { policyForCampaign, type Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
-import type { CampaignStore, ContactStateStore, ContactStore, ContactWithState, DecisionAuditInput, OutboxClaimStore, PaceStore, Sender, SenderStore, Store, Template, TemplateStore } from '../ports/store.js';
+import type {
+  CampaignStore,
+  ContactStateStore,
+  ContactStore,
+  ContactWithState,
+  DecisionAuditInput,
+  OutboxClaimStore,
+  PaceStore,
+  Sender,
+  SenderStore,
+  Store,
+  Template,
+  TemplateStore,
+} from '../ports/store.js';
 import { NumberPacing } from './number-pacing.js';
-import { finishOutboxRow, prepareOutboxRow, sendPrepared, type PreparedRow, type RowContext, type RowOutcome } from './process-outbox-row.js';
+import {
+  finishOutboxRow,
+  prepareOutboxRow,
+  sendPrepared,
+  type PreparedRow,
+  type RowContext,
+  type RowOutcome,
+} from './process-outbox-row.js';
 
 export interface DispatcherOptions {
   /** Lease owner name: unique per process. */
@@ -23,11 +43,22 @@ export interface DispatcherOptions {
 }
 
 export type TickResult = { claimed: number } & Record<RowOutcome, number> & {
-  /** When the shared throughput limited this pass: the time its next token is due. */
-  pacedUntil: Millis | null;
-};
+    /** When the shared throughput limited this pass: the time its next token is due. */
+    pacedUntil: Millis | null;
+  };
 
-const EMPTY: TickResult = { claimed: 0, sent: 0, deferred: 0, held: 0, skipped: 0, failed: 0, retry: 0, unknown: 0, lost_lease: 0, pacedUntil: null };
+const EMPTY: TickResult = {
+  claimed: 0,
+  sent: 0,
+  deferred: 0,
+  held: 0,
+  skipped: 0,
+  failed: 0,
+  retry: 0,
+  unknown: 0,
+  lost_lease: 0,
+  pacedUntil: null,
+};
 
 const THROUGHPUT_READ_EVERY = 10_000;
 
@@ -128,30 +159,34 @@ export class Dispatcher {
       random: this.deps.random,
       template: (name, language) => memo(templates, `${name}\u0000${language}`, () => reader.getTemplate(name, language)),
       sender: (id) => memo(senders, id, () => reader.getSender(id)),
-      policyFor: (campaignId) => campaignId === null
-        ? Promise.resolve(this.deps.policy)
-        : memo(policies, String(campaignId), async () => policyForCampaign(this.deps.policy, await reader.getCampaign(campaignId))),
+      policyFor: (campaignId) =>
+        campaignId === null
+          ? Promise.resolve(this.deps.policy)
+          : memo(policies, String(campaignId), async () => policyForCampaign(this.deps.policy, await reader.getCampaign(campaignId))),
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
     };
     // Claim, decide and record the intents in one transaction: the rows' pages are written once, and
     // no transaction ever spans a network call. Then send; then record the answers in a second one.
     this.enter('claiming');
-    const claimed = budget === 0 ? null : await store.transaction(async (tx) => {
-      reader = tx;
-      const rows = await tx.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
-      if (rows.length === 0) return { rows, prepared: [] };
-      this.enter('deciding', rows.length);
-      this.pacing.newTick(now);
-      // Every claimed row's contact and state in one read: deciding writes neither, so each row sees
-      // exactly what reading it on its own would have returned.
-      const known = await tx.getContactsWithState(rows.map((r) => r.contactId));
-      const inTx = { ...ctx, store: withKnownContacts(tx, known) };
-      const prepared: PreparedRow[] = [];
-      for (const row of rows) prepared.push(await prepareOutboxRow(row, inTx));
-      if (audits.length > 0) await tx.appendDecisions(audits);
-      return { rows, prepared };
-    });
+    const claimed =
+      budget === 0
+        ? null
+        : await store.transaction(async (tx) => {
+            reader = tx;
+            const rows = await tx.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
+            if (rows.length === 0) return { rows, prepared: [] };
+            this.enter('deciding', rows.length);
+            this.pacing.newTick(now);
+            // Every claimed row's contact and state in one read: deciding writes neither, so each row sees
+            // exactly what reading it on its own would have returned.
+            const known = await tx.getContactsWithState(rows.map((r) => r.contactId));
+            const inTx = { ...ctx, store: withKnownContacts(tx, known) };
+            const prepared: PreparedRow[] = [];
+            for (const row of rows) prepared.push(await prepareOutboxRow(row, inTx));
+            if (audits.length > 0) await tx.appendDecisions(audits);
+            return { rows, prepared };
+          });
     reader = store;
     const rows = claimed?.rows ?? [];
     const prepared = claimed?.prepared ?? [];
@@ -206,7 +241,10 @@ export class Dispatcher {
 }
 
 /** The store, answering contact and contact-state reads for these contacts from memory. */
-function withKnownContacts<S extends Pick<ContactStore, 'getContact'> & Pick<ContactStateStore, 'loadContactState'>>(store: S, known: readonly ContactWithState[]): S {
+function withKnownContacts<S extends Pick<ContactStore, 'getContact'> & Pick<ContactStateStore, 'loadContactState'>>(
+  store: S,
+  known: readonly ContactWithState[],
+): S {
   const byId = new Map(known.map((k) => [k.contact.id, k]));
   return {
     ...store,

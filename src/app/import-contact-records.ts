@@ -18,14 +18,32 @@ export interface ContactRecord {
  * Upserts contacts and records their consent (history and contact state) in batches. Idempotent:
  * importing the same file twice changes nothing the second time but the consent history's evidence.
  */
-export function importContactRecords(store: Pick<Store, 'transaction'>, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
+export function importContactRecords(
+  store: Pick<Store, 'transaction'>,
+  records: readonly ContactRecord[],
+  source: string,
+  policy: Policy,
+  now: Millis,
+): Promise<{ ids: number[]; created: number; updated: number }> {
   // One transaction per batch: a batch lands whole or not at all, and commits are few.
   return store.transaction((tx) => importBatch(tx, records, source, policy, now));
 }
 
-async function importBatch(store: ContactStore & ConsentStore & ContactStateStore, records: readonly ContactRecord[], source: string, policy: Policy, now: Millis): Promise<{ ids: number[]; created: number; updated: number }> {
+async function importBatch(
+  store: ContactStore & ConsentStore & ContactStateStore,
+  records: readonly ContactRecord[],
+  source: string,
+  policy: Policy,
+  now: Millis,
+): Promise<{ ids: number[]; created: number; updated: number }> {
   const { ids, created, updated } = await store.upsertContacts(
-    records.map((r) => ({ phoneE164: r.phoneE164, waId: r.phoneE164.replace(/^\+/, ''), name: r.name, tags: r.tags, attributes: r.attributes })),
+    records.map((r) => ({
+      phoneE164: r.phoneE164,
+      waId: r.phoneE164.replace(/^\+/, ''),
+      name: r.name,
+      tags: r.tags,
+      attributes: r.attributes,
+    })),
     now,
   );
   const consents: ConsentEntry[] = [];
@@ -38,7 +56,15 @@ async function importBatch(store: ContactStore & ConsentStore & ContactStateStor
       if (granted === undefined) continue;
       const status = granted ? 'granted' : 'revoked';
       consents.push({ contactId, consent: { category, status, source, evidence: null, at: now } });
-      events.push({ type: 'consent', id: `consent:${source}:${category}:${status}:${now}`, at: now, category, status, source, evidence: null });
+      events.push({
+        type: 'consent',
+        id: `consent:${source}:${category}:${status}:${now}`,
+        at: now,
+        category,
+        status,
+        source,
+        evidence: null,
+      });
     }
     if (events.length > 0) eventsOf.push([contactId, events]);
   }

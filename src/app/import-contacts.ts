@@ -54,7 +54,11 @@ export interface ImportSummary {
  * as they are read and written in batches, so memory stays flat whatever the input's size. A bad row
  * is reported and skipped; it never stops the import. Importing the same rows again creates nothing.
  */
-export async function importContacts(store: Pick<Store, 'transaction'>, source: ContactSource, options: ImportContactsOptions): Promise<ImportSummary> {
+export async function importContacts(
+  store: Pick<Store, 'transaction'>,
+  source: ContactSource,
+  options: ImportContactsOptions,
+): Promise<ImportSummary> {
   const summary: ImportSummary = { source: `import:${source.name}`, accepted: 0, rejected: 0, created: 0, updated: 0, duplicates: 0 };
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   const seen = new PhoneLineMap();
@@ -74,7 +78,10 @@ export async function importContacts(store: Pick<Store, 'transaction'>, source: 
   };
 
   for await (const row of source.rows) {
-    const checked = row.kind === 'row' ? checkContactRow(row.values, options.defaultCountry) : { ok: false as const, errors: [{ field: null, reason: row.reason }], phone: null };
+    const checked =
+      row.kind === 'row'
+        ? checkContactRow(row.values, options.defaultCountry)
+        : { ok: false as const, errors: [{ field: null, reason: row.reason }], phone: null };
     if (!checked.ok) {
       summary.rejected += 1;
       await options.onRejected?.({ line: row.line, errors: checked.errors, phone: checked.phone });

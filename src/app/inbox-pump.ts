@@ -9,7 +9,10 @@ export class InboxPump {
   private again = false;
   readonly totals: InboxResult = { rows: 0, items: 0, quarantined: 0 };
 
-  constructor(private readonly deps: InboxDeps, private readonly onError: (error: unknown) => void) {}
+  constructor(
+    private readonly deps: InboxDeps,
+    private readonly onError: (error: unknown) => void,
+  ) {}
 
   kick(): void {
     if (this.running !== null) {

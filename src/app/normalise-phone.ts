@@ -1,4 +1,12 @@
-import { getCountries, getCountryCallingCode, ParseError, parsePhoneNumberWithError, validatePhoneNumberLength, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
+import {
+  getCountries,
+  getCountryCallingCode,
+  ParseError,
+  parsePhoneNumberWithError,
+  validatePhoneNumberLength,
+  type CountryCode,
+  type PhoneNumber,
+} from 'libphonenumber-js/max';
 
 export type PhoneCheck = { ok: true; e164: string } | { ok: false; reason: string };
 
@@ -30,14 +38,22 @@ export function normalisePhone(raw: string, defaultCountry: CountryCode | null):
   const where = phone.country ? `${phone.country} (+${phone.countryCallingCode})` : `+${phone.countryCallingCode}`;
   const length = validatePhoneNumberLength(text, defaultCountry ?? undefined);
   const problem =
-    length === 'TOO_SHORT' ? 'is too short' : length === 'TOO_LONG' ? 'is too long' : length === 'INVALID_LENGTH' ? 'has the wrong number of digits' : 'is not a valid number';
+    length === 'TOO_SHORT'
+      ? 'is too short'
+      : length === 'TOO_LONG'
+        ? 'is too long'
+        : length === 'INVALID_LENGTH'
+          ? 'has the wrong number of digits'
+          : 'is not a valid number';
   return { ok: false, reason: `${maskKnown(String(phone.countryCallingCode), String(phone.nationalNumber))} ${problem} for ${where}` };
 }
 
 function parseProblem(code: string, text: string): string {
   switch (code) {
     case 'INVALID_COUNTRY':
-      return text.startsWith('+') ? 'starts with an unknown country code' : 'has no country code: write it with + and the country code, or pass --default-country';
+      return text.startsWith('+')
+        ? 'starts with an unknown country code'
+        : 'has no country code: write it with + and the country code, or pass --default-country';
     case 'TOO_SHORT':
       return 'is too short';
     case 'TOO_LONG':

@@ -55,9 +55,12 @@ export class NumberPacing {
     let found = this.budgets.get(sender.id);
     if (found === undefined) {
       const perDay = messagingLimitOf(sender.messagingLimitTier);
-      found = perDay === null
-        ? Promise.resolve(null)
-        : store.conversationWindow(sender.id, now - MESSAGING_LIMIT_WINDOW_MS).then((w) => ({ perDay, used: w.people, oldestAt: w.oldestAt, added: new Set<number>() }));
+      found =
+        perDay === null
+          ? Promise.resolve(null)
+          : store
+              .conversationWindow(sender.id, now - MESSAGING_LIMIT_WINDOW_MS)
+              .then((w) => ({ perDay, used: w.people, oldestAt: w.oldestAt, added: new Set<number>() }));
       this.budgets.set(sender.id, found);
     }
     return found;

@@ -3,24 +3,28 @@ import type { SendEndpoint, SendRequest, Recipient } from '../ports/cloud-api.js
 import type { JsonObject } from '../ports/store.js';
 
 /** What an outbox row asks to send, as stored in its `intent` column. */
-export const outboxIntentSchema = z.object({
-  phoneNumberId: z.string().min(1),
-  template: z
-    .object({
-      name: z.string().min(1),
-      language: z.string().min(1),
-      components: z.array(z.looseObject({ type: z.string() })).optional(),
-    })
-    .optional(),
-  text: z.string().min(1).max(4096).optional(),
-}).refine((i) => (i.template === undefined) !== (i.text === undefined), 'exactly one of template or text');
+export const outboxIntentSchema = z
+  .object({
+    phoneNumberId: z.string().min(1),
+    template: z
+      .object({
+        name: z.string().min(1),
+        language: z.string().min(1),
+        components: z.array(z.looseObject({ type: z.string() })).optional(),
+      })
+      .optional(),
+    text: z.string().min(1).max(4096).optional(),
+  })
+  .refine((i) => (i.template === undefined) !== (i.text === undefined), 'exactly one of template or text');
 
 export type OutboxIntent = z.infer<typeof outboxIntentSchema>;
 
 export function parseOutboxIntent(json: JsonObject, rowId: number): OutboxIntent {
   const parsed = outboxIntentSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`outbox row ${rowId}: bad intent: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+    throw new Error(
+      `outbox row ${rowId}: bad intent: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -40,5 +44,11 @@ export function buildSendRequest(outboxId: number, intent: OutboxIntent, to: Rec
   if (intent.text !== undefined) return { type: 'text', to, messageId, body: intent.text };
   const t = intent.template;
   if (t === undefined) throw new Error(`outbox row ${outboxId}: intent has neither template nor text`);
-  return { type: 'template', to, messageId, endpoint, template: { name: t.name, language: t.language, ...(t.components ? { components: t.components } : {}) } };
+  return {
+    type: 'template',
+    to,
+    messageId,
+    endpoint,
+    template: { name: t.name, language: t.language, ...(t.components ? { components: t.components } : {}) },
+  };
 }

@@ -3,7 +3,12 @@ import type { Millis } from '../core/time.js';
 import type { CampaignStore, TemplateStore } from '../ports/store.js';
 
 /** Pauses running campaigns that match, with the reason shown to operators. Resume is explicit. */
-export async function pauseRunningCampaigns(store: CampaignStore & TemplateStore, match: { templateId?: number; category?: Category }, reason: string, now: Millis): Promise<number[]> {
+export async function pauseRunningCampaigns(
+  store: CampaignStore & TemplateStore,
+  match: { templateId?: number; category?: Category },
+  reason: string,
+  now: Millis,
+): Promise<number[]> {
   const paused: number[] = [];
   for (const campaign of await store.listCampaigns({ status: 'running' })) {
     if (match.templateId !== undefined && campaign.templateId !== match.templateId) continue;

@@ -1,9 +1,25 @@
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
-import { StoreError, type CampaignStore, type ContactHistoryStore, type ContactStore, type InboxRow, type InboxStore, type SenderHistoryStore, type Store } from '../ports/store.js';
+import {
+  StoreError,
+  type CampaignStore,
+  type ContactHistoryStore,
+  type ContactStore,
+  type InboxRow,
+  type InboxStore,
+  type SenderHistoryStore,
+  type Store,
+} from '../ports/store.js';
 import type { InboundItem, ParseWebhook, WebhookItem } from '../ports/webhook-items.js';
-import { applyAccountUpdate, applyBusinessCapability, applyPhoneQuality, applyTemplateCategory, applyTemplateQuality, applyTemplateStatus } from './apply-account-signals.js';
+import {
+  applyAccountUpdate,
+  applyBusinessCapability,
+  applyPhoneQuality,
+  applyTemplateCategory,
+  applyTemplateQuality,
+  applyTemplateStatus,
+} from './apply-account-signals.js';
 import { applyStatus, type StatusDeps } from './apply-status.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
 import { toContactEvents } from './to-contact-events.js';
@@ -19,7 +35,9 @@ export interface InboxDeps {
 }
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
-type ApplyDeps = Omit<InboxDeps, 'store'> & { store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore };
+type ApplyDeps = Omit<InboxDeps, 'store'> & {
+  store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore;
+};
 
 export interface InboxResult {
   rows: number;
@@ -68,7 +86,10 @@ async function processRow(row: InboxRow, deps: ApplyDeps): Promise<{ items: numb
   const parsed = deps.parse(body);
   for (const item of parsed.items) await applyItem(item, row.id, deps);
   if (parsed.problems.length === 0) return { items: parsed.items.length, quarantine: null };
-  const listed = parsed.problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`).join('; ');
+  const listed = parsed.problems
+    .slice(0, 5)
+    .map((p) => `${p.path}: ${p.message}`)
+    .join('; ');
   const more = parsed.problems.length > 5 ? ` (+${parsed.problems.length - 5} more)` : '';
   const applied = parsed.items.length > 0 ? `applied ${parsed.items.length} good item(s); ` : '';
   return { items: parsed.items.length, quarantine: `${applied}malformed: ${listed}${more}` };
@@ -79,7 +100,12 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
   const now = deps.clock.now();
   switch (item.kind) {
     case 'status':
-      return applyStatus(item, inboxId, { store, policy, random: deps.random, resolveContact: (key) => resolveContact(store, key, now) }, now);
+      return applyStatus(
+        item,
+        inboxId,
+        { store, policy, random: deps.random, resolveContact: (key) => resolveContact(store, key, now) },
+        now,
+      );
     case 'inbound':
     case 'user_preference': {
       const [keyed] = toContactEvents([item]);
@@ -97,14 +123,24 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
     case 'template_status': {
       const t = await applyTemplateStatus(store, item, now);
       if (t !== null && (t.status === 'paused' || t.status === 'disabled')) {
-        await pauseRunningCampaigns(store, { templateId: t.id }, `Meta ${t.status} template ${t.name} (${t.language})${item.otherInfo?.title ? `: ${item.otherInfo.title}` : ''}`, now);
+        await pauseRunningCampaigns(
+          store,
+          { templateId: t.id },
+          `Meta ${t.status} template ${t.name} (${t.language})${item.otherInfo?.title ? `: ${item.otherInfo.title}` : ''}`,
+          now,
+        );
       }
       return;
     }
     case 'template_quality': {
       const t = await applyTemplateQuality(store, item, now);
       if (t !== null && t.quality === 'RED' && policy.campaignBreaker.pauseOnRedTemplate) {
-        await pauseRunningCampaigns(store, { templateId: t.id }, `Template ${t.name} (${t.language}) quality fell to RED: recipients are blocking or reporting it`, now);
+        await pauseRunningCampaigns(
+          store,
+          { templateId: t.id },
+          `Template ${t.name} (${t.language}) quality fell to RED: recipients are blocking or reporting it`,
+          now,
+        );
       }
       return;
     }
@@ -112,7 +148,12 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return applyTemplateCategory(store, item, now);
     case 'phone_quality':
       if ((await applyPhoneQuality(store, item, now)) && policy.campaignBreaker.pauseOnQualityDrop) {
-        await pauseRunningCampaigns(store, { category: 'marketing' }, `The number's quality rating dropped (${item.event}); review the audience and templates before resuming`, now);
+        await pauseRunningCampaigns(
+          store,
+          { category: 'marketing' },
+          `The number's quality rating dropped (${item.event}); review the audience and templates before resuming`,
+          now,
+        );
       }
       return;
     case 'business_capability':
@@ -129,11 +170,18 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
 }
 
 /** Finds the contact a webhook speaks about, creating it if Pacer has never seen them. */
-export async function resolveContact(store: ContactStore, key: { waId: string | null; userId: string | null }, now: Millis): Promise<number | null> {
+export async function resolveContact(
+  store: ContactStore,
+  key: { waId: string | null; userId: string | null },
+  now: Millis,
+): Promise<number | null> {
   if (key.waId === null && key.userId === null) return null;
   const found = key.waId !== null ? await store.findContact({ waId: key.waId }) : await store.findContact({ bsuid: key.userId ?? '' });
   if (found !== null) return found.id;
-  const { ids } = await store.upsertContacts([{ waId: key.waId, bsuid: key.userId, phoneE164: key.waId === null ? null : `+${key.waId}` }], now);
+  const { ids } = await store.upsertContacts(
+    [{ waId: key.waId, bsuid: key.userId, phoneE164: key.waId === null ? null : `+${key.waId}` }],
+    now,
+  );
   return ids[0] ?? null;
 }
 

@@ -6,7 +6,19 @@ import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
-import type { Contact, ContactStateStore, ContactStore, ConversationStore, DecisionAuditInput, OutboxLeaseStore, OutboxRow, Sender, SenderStore, Template, TemplateStore } from '../ports/store.js';
+import type {
+  Contact,
+  ContactStateStore,
+  ContactStore,
+  ConversationStore,
+  DecisionAuditInput,
+  OutboxLeaseStore,
+  OutboxRow,
+  Sender,
+  SenderStore,
+  Template,
+  TemplateStore,
+} from '../ports/store.js';
 import { applyFailure } from './apply-failure.js';
 import type { NumberPacing } from './number-pacing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
@@ -37,10 +49,15 @@ export type RowOutcome = 'sent' | 'deferred' | 'held' | 'skipped' | 'failed' | '
 export type PreparedRow =
   | { kind: 'settled'; row: OutboxRow; outcome: RowOutcome }
   | {
-    kind: 'send'; row: OutboxRow; intent: OutboxIntent; path: SendPath; template: Template | null; to: Recipient;
-    /** The sender whose messaging limit this send uses once accepted, or null when it uses none. */
-    conversationOf: number | null;
-  };
+      kind: 'send';
+      row: OutboxRow;
+      intent: OutboxIntent;
+      path: SendPath;
+      template: Template | null;
+      to: Recipient;
+      /** The sender whose messaging limit this send uses once accepted, or null when it uses none. */
+      conversationOf: number | null;
+    };
 
 /**
  * Decides one claimed row and applies every outcome that needs no network call (defer, hold, skip),
@@ -76,16 +93,38 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
   const settled = (ok: boolean, outcome: RowOutcome): PreparedRow => ({ kind: 'settled', row, outcome: ok ? outcome : 'lost_lease' });
   switch (decision.kind) {
     case 'defer':
-      return settled(await store.reschedule(row.id, ctx.owner, { status: 'queued', until: decision.until, capAttempt: false, errorCode: row.lastErrorCode }, now), 'deferred');
+      return settled(
+        await store.reschedule(
+          row.id,
+          ctx.owner,
+          { status: 'queued', until: decision.until, capAttempt: false, errorCode: row.lastErrorCode },
+          now,
+        ),
+        'deferred',
+      );
     case 'hold':
-      return settled(await store.reschedule(row.id, ctx.owner, { status: 'held', until: null, capAttempt: false, errorCode: row.lastErrorCode }, now), 'held');
+      return settled(
+        await store.reschedule(row.id, ctx.owner, { status: 'held', until: null, capAttempt: false, errorCode: row.lastErrorCode }, now),
+        'held',
+      );
     case 'skip':
-      return settled(await store.complete(row.id, ctx.owner, decision.reason === 'capped_exhausted' ? 'capped_exhausted' : 'skipped', now), 'skipped');
+      return settled(
+        await store.complete(row.id, ctx.owner, decision.reason === 'capped_exhausted' ? 'capped_exhausted' : 'skipped', now),
+        'skipped',
+      );
     case 'send': {
       if (!(await store.recordIntent(row.id, ctx.owner, now))) return settled(false, 'lost_lease');
       const counts = limit !== null && !limit.contactCounted && !anyWindowOpen(state, now);
       await ctx.pacing.noteSend(store, sender, row.contactId, counts, now);
-      return { kind: 'send', row, intent, path: decision.path, template, to: recipientOf(contact), conversationOf: counts && sender !== null ? sender.id : null };
+      return {
+        kind: 'send',
+        row,
+        intent,
+        path: decision.path,
+        template,
+        to: recipientOf(contact),
+        conversationOf: counts && sender !== null ? sender.id : null,
+      };
     }
   }
 }
@@ -107,14 +146,27 @@ export async function finishOutboxRow(p: Extract<PreparedRow, { kind: 'send' }>,
   return applySendResult(p.row, ctx, result, p.path, p.intent, p.template);
 }
 
-async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResult, path: SendPath, intent: OutboxIntent, template: Template | null): Promise<RowOutcome> {
+async function applySendResult(
+  row: OutboxRow,
+  ctx: RowContext,
+  result: SendResult,
+  path: SendPath,
+  intent: OutboxIntent,
+  template: Template | null,
+): Promise<RowOutcome> {
   const { store, owner } = ctx;
   const now = ctx.now();
   switch (result.kind) {
     case 'accepted':
       await store.recordAccepted(row.id, owner, result.wamid, now);
       if (row.category === 'marketing') {
-        await applyContactEvents(store, row.contactId, [{ type: 'send_accepted', id: `acc:${row.id}:${row.attempts}`, at: now, messageId: result.wamid, category: 'marketing', path }], ctx.policy, now);
+        await applyContactEvents(
+          store,
+          row.contactId,
+          [{ type: 'send_accepted', id: `acc:${row.id}:${row.attempts}`, at: now, messageId: result.wamid, category: 'marketing', path }],
+          ctx.policy,
+          now,
+        );
       }
       return 'sent';
     case 'transport_failure':
@@ -123,20 +175,43 @@ async function applySendResult(row: OutboxRow, ctx: RowContext, result: SendResu
         // unknown and a status webhook carrying our callback data settles it.
         return 'unknown';
       }
-      return moveRow(row, ctx, retryMove(planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()), now, null, null, ctx.policy.blockedRecheckMs));
+      return moveRow(
+        row,
+        ctx,
+        retryMove(
+          planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()),
+          now,
+          null,
+          null,
+          ctx.policy.blockedRecheckMs,
+        ),
+      );
     case 'rejected': {
       const code = result.code;
-      const { move } = await applyFailure(ctx, {
-        contactId: row.contactId,
-        event: { type: 'send_error', id: `err:${row.id}:${row.attempts}`, at: now, messageId: null, category: row.category, errorCode: code },
-        code,
-        failedAt: now,
-        // The claimed row was read before recordIntent counted this attempt.
-        history: { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) },
-        phoneNumberId: intent.phoneNumberId,
-        template: intent.template ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category } : null,
-        senderBackoff: 'until_retry',
-      }, now);
+      const { move } = await applyFailure(
+        ctx,
+        {
+          contactId: row.contactId,
+          event: {
+            type: 'send_error',
+            id: `err:${row.id}:${row.attempts}`,
+            at: now,
+            messageId: null,
+            category: row.category,
+            errorCode: code,
+          },
+          code,
+          failedAt: now,
+          // The claimed row was read before recordIntent counted this attempt.
+          history: { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) },
+          phoneNumberId: intent.phoneNumberId,
+          template: intent.template
+            ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category }
+            : null,
+          senderBackoff: 'until_retry',
+        },
+        now,
+      );
       return moveRow(row, ctx, move);
     }
   }
@@ -166,5 +241,13 @@ function senderState(sender: Sender | null): SendIntent['sender'] {
 }
 
 function auditOf(row: OutboxRow, d: Decision, at: Millis): DecisionAuditInput {
-  return { outboxId: row.id, contactId: row.contactId, kind: d.kind, reason: d.reason, explanation: d.explanation, until: d.kind === 'defer' || d.kind === 'skip' ? d.until : null, at };
+  return {
+    outboxId: row.id,
+    contactId: row.contactId,
+    kind: d.kind,
+    reason: d.reason,
+    explanation: d.explanation,
+    until: d.kind === 'defer' || d.kind === 'skip' ? d.until : null,
+    at,
+  };
 }

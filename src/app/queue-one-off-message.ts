@@ -28,14 +28,18 @@ export interface OneOffMessage extends OneOffContent {
 export type OneOffProblem = 'template_or_text' | 'text_needs_service' | 'template_not_service' | 'invalid_phone';
 
 export type OneOffResult =
-  | { ok: false; problem: OneOffProblem }
-  | { ok: true; queued: boolean; contactId: number; phoneE164: string; decision: Decision };
+  { ok: false; problem: OneOffProblem } | { ok: true; queued: boolean; contactId: number; phoneE164: string; decision: Decision };
 
 /**
  * Queues one message in the outbox, where the dispatcher sends it through the same decision as
  * campaigns, and returns what `decide` says about it right now. Shared by `pacer send` and the API.
  */
-export async function queueOneOffMessage(store: ContactStore & OutboxStore & TemplateStore & ContactStateStore, m: OneOffMessage, policy: Policy, now: Millis): Promise<OneOffResult> {
+export async function queueOneOffMessage(
+  store: ContactStore & OutboxStore & TemplateStore & ContactStateStore,
+  m: OneOffMessage,
+  policy: Policy,
+  now: Millis,
+): Promise<OneOffResult> {
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
   const phone = parsePhoneNumberFromString(m.to.trim().startsWith('+') ? m.to.trim() : `+${m.to.replace(/\D/g, '')}`);
@@ -45,15 +49,20 @@ export async function queueOneOffMessage(store: ContactStore & OutboxStore & Tem
   if (contactId === undefined) throw new Error('could not record the contact');
   const { inserted } = await store.insertOutbox([oneOffRow(contactId, m.idempotencyKey, m, now)], now);
   const template = m.template === undefined ? null : await store.getTemplate(m.template.name, m.template.language);
-  const decision = decide(await loadContactState(store, contactId), {
-    category: m.category,
-    kind: m.text !== undefined ? 'freeform' : 'template',
-    recipientRegion: recipientRegion(phone.number),
-    template: m.template === undefined ? null : { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null },
-    sender: { state: 'ok' },
-    capAttempts: 0,
-    marketingApiRefused: false,
-  }, now, policy);
+  const decision = decide(
+    await loadContactState(store, contactId),
+    {
+      category: m.category,
+      kind: m.text !== undefined ? 'freeform' : 'template',
+      recipientRegion: recipientRegion(phone.number),
+      template: m.template === undefined ? null : { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null },
+      sender: { state: 'ok' },
+      capAttempts: 0,
+      marketingApiRefused: false,
+    },
+    now,
+    policy,
+  );
   return { ok: true, queued: inserted === 1, contactId, phoneE164: phone.number, decision };
 }
 
@@ -70,10 +79,18 @@ export type BroadcastResult = { ok: false; problem: Exclude<OneOffProblem, 'inva
  * one statement: no number to check, and nothing decided here, since the dispatcher decides each
  * row when it comes up. A recipient already queued under its key is left as it is.
  */
-export async function queueOneOffBroadcast(store: Pick<OutboxStore, 'insertOutbox'>, recipients: readonly BroadcastRecipient[], m: OneOffContent, now: Millis): Promise<BroadcastResult> {
+export async function queueOneOffBroadcast(
+  store: Pick<OutboxStore, 'insertOutbox'>,
+  recipients: readonly BroadcastRecipient[],
+  m: OneOffContent,
+  now: Millis,
+): Promise<BroadcastResult> {
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
-  const { inserted } = await store.insertOutbox(recipients.map((r) => oneOffRow(r.contactId, r.idempotencyKey, m, now)), now);
+  const { inserted } = await store.insertOutbox(
+    recipients.map((r) => oneOffRow(r.contactId, r.idempotencyKey, m, now)),
+    now,
+  );
   return { ok: true, queued: inserted };
 }
 
@@ -85,8 +102,9 @@ function contentProblem(m: OneOffContent): Exclude<OneOffProblem, 'invalid_phone
 }
 
 function oneOffRow(contactId: number, idempotencyKey: string, m: OneOffContent, now: Millis): OutboxInput {
-  const intent: JsonObject = m.text !== undefined
-    ? { phoneNumberId: m.phoneNumberId, text: m.text }
-    : { phoneNumberId: m.phoneNumberId, template: { name: m.template?.name ?? '', language: m.template?.language ?? 'en_US' } };
+  const intent: JsonObject =
+    m.text !== undefined
+      ? { phoneNumberId: m.phoneNumberId, text: m.text }
+      : { phoneNumberId: m.phoneNumberId, template: { name: m.template?.name ?? '', language: m.template?.language ?? 'en_US' } };
   return { campaignId: null, contactId, senderId: null, category: m.category, intent, idempotencyKey, nextAttemptAt: now };
 }

@@ -17,10 +17,22 @@ export interface ConsentChange {
  * Records one consent change the way an import does: in the history, as the current value, and as
  * an event on the contact's state, all in one transaction so the three never disagree.
  */
-export function recordConsent(store: Pick<Store, 'transaction'>, contactId: number, change: ConsentChange, policy: Policy, now: Millis): Promise<ConsentRecord> {
+export function recordConsent(
+  store: Pick<Store, 'transaction'>,
+  contactId: number,
+  change: ConsentChange,
+  policy: Policy,
+  now: Millis,
+): Promise<ConsentRecord> {
   return store.transaction(async (tx) => {
     const record = await tx.setConsent(contactId, { ...change, at: now }, now);
-    await applyContactEvents(tx, contactId, [{ type: 'consent', id: `consent:${change.source}:${change.category}:${change.status}:${now}`, at: now, ...change }], policy, now);
+    await applyContactEvents(
+      tx,
+      contactId,
+      [{ type: 'consent', id: `consent:${change.source}:${change.category}:${change.status}:${now}`, at: now, ...change }],
+      policy,
+      now,
+    );
     return record;
   });
 }

@@ -3,7 +3,8 @@ import type { Millis } from '../core/time.js';
 import type { RescheduleInput } from '../ports/store.js';
 
 /** Where a failed row goes next: back in line (queued or held) at a time, or ended. */
-export type RetryMove = { kind: 'reschedule'; input: RescheduleInput } | { kind: 'end'; outcome: 'failed' | 'capped_exhausted'; errorCode: number | null };
+export type RetryMove =
+  { kind: 'reschedule'; input: RescheduleInput } | { kind: 'end'; outcome: 'failed' | 'capped_exhausted'; errorCode: number | null };
 
 /**
  * One reading of a retry plan for both places a failure is learnt: the send's own answer and a
@@ -12,7 +13,10 @@ export type RetryMove = { kind: 'reschedule'; input: RescheduleInput } | { kind:
  * `blockedRecheckMs`), breakers pausing their campaign meanwhile.
  */
 export function retryMove(plan: RetryPlan, now: Millis, coolOffUntil: Millis | null, errorCode: number | null, parkMs: Millis): RetryMove {
-  const later = (status: 'queued' | 'held', until: Millis | null, capAttempt = false): RetryMove => ({ kind: 'reschedule', input: { status, until, capAttempt, errorCode } });
+  const later = (status: 'queued' | 'held', until: Millis | null, capAttempt = false): RetryMove => ({
+    kind: 'reschedule',
+    input: { status, until, capAttempt, errorCode },
+  });
   switch (plan.kind) {
     case 'redecide':
       return later('queued', coolOffUntil ?? now, true);

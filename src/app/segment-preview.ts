@@ -13,7 +13,11 @@ export interface SegmentPreview {
 }
 
 /** How many contacts a segment selects today, and how many of them cannot receive marketing now. */
-export async function previewSegment(store: Pick<ContactStore, 'countSegment'>, segment: SegmentDefinition, now: Millis): Promise<SegmentPreview> {
+export async function previewSegment(
+  store: Pick<ContactStore, 'countSegment'>,
+  segment: SegmentDefinition,
+  now: Millis,
+): Promise<SegmentPreview> {
   const preview: SegmentPreview = { contacts: 0, matched: 0, matchedNow: { cooling_off: 0, held: 0, stopped: 0, unreachable: 0 } };
   for (let afterId = 0; ;) {
     const page = await store.countSegment(segment, now, afterId, PAGE);

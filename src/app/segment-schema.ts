@@ -21,20 +21,34 @@ export const SEGMENT_LIMITS = {
 const L = SEGMENT_LIMITS;
 const count = (input: unknown): number => (Array.isArray(input) ? input.length : 0);
 
-const tag = z.string().min(1).max(L.tagLength, { error: (issue) => `a tag may have at most ${L.tagLength} characters (this one has ${String(issue.input).length})` });
+const tag = z
+  .string()
+  .min(1)
+  .max(L.tagLength, { error: (issue) => `a tag may have at most ${L.tagLength} characters (this one has ${String(issue.input).length})` });
 const tagList = z.array(tag).max(L.tagsPerList, { error: (issue) => `at most ${L.tagsPerList} tags (got ${count(issue.input)})` });
 const attributeValue = z.union([
-  z.string().max(L.attributeValueLength, { error: (issue) => `an attribute value may have at most ${L.attributeValueLength} characters (this one has ${String(issue.input).length})` }),
-  z.number(), z.boolean(),
+  z.string().max(L.attributeValueLength, {
+    error: (issue) =>
+      `an attribute value may have at most ${L.attributeValueLength} characters (this one has ${String(issue.input).length})`,
+  }),
+  z.number(),
+  z.boolean(),
 ]);
 const attributes = z.record(z.string(), attributeValue).superRefine((a, ctx) => {
   const names = Object.keys(a);
   if (names.length > L.attributes) ctx.addIssue({ code: 'custom', message: `at most ${L.attributes} attributes (got ${names.length})` });
   const long = names.find((name) => name.length > L.attributeNameLength);
-  if (long !== undefined) ctx.addIssue({ code: 'custom', message: `an attribute name may have at most ${L.attributeNameLength} characters (one has ${long.length})` });
+  if (long !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      message: `an attribute name may have at most ${L.attributeNameLength} characters (one has ${long.length})`,
+    });
 });
 /** A list of distinct choices: repeating one adds nothing but SQL. */
-const choices = <const T extends readonly [string, ...string[]]>(values: T) => z.array(z.enum(values)).max(values.length, { error: (issue) => `at most ${values.length} values, each once (got ${count(issue.input)})` });
+const choices = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .array(z.enum(values))
+    .max(values.length, { error: (issue) => `at most ${values.length} values, each once (got ${count(issue.input)})` });
 
 /** A segment as API bodies and the CLI give it; unknown keys are refused so a typo is not a no-op. */
 export const segmentSchema = z.strictObject({

@@ -31,14 +31,19 @@ export async function applySenderAndTemplateEffects(
     case 'pause':
     case 'disable': {
       const current = await store.getTemplate(t.name, t.language);
-      await store.upsertTemplates([{
-        name: t.name,
-        language: t.language,
-        category: current?.category ?? t.category,
-        status: entry.effects.template === 'pause' ? 'paused' : 'disabled',
-        quality: current?.quality ?? null,
-        pausedUntil: current?.pausedUntil ?? null,
-      }], now);
+      await store.upsertTemplates(
+        [
+          {
+            name: t.name,
+            language: t.language,
+            category: current?.category ?? t.category,
+            status: entry.effects.template === 'pause' ? 'paused' : 'disabled',
+            quality: current?.quality ?? null,
+            pausedUntil: current?.pausedUntil ?? null,
+          },
+        ],
+        now,
+      );
       break;
     }
     case 'review':

@@ -17,15 +17,24 @@ export interface StartCampaignResult {
  * Expands a campaign's segment into one outbox row per contact and sets it running. Rows are due at
  * the campaign's scheduled time; `decide` still judges each one when it comes up.
  */
-export async function startCampaign(store: CampaignStore & TemplateStore & CampaignOutboxStore, campaignId: number, sender: { phoneNumberId: string }, now: Millis): Promise<StartCampaignResult> {
+export async function startCampaign(
+  store: CampaignStore & TemplateStore & CampaignOutboxStore,
+  campaignId: number,
+  sender: { phoneNumberId: string },
+  now: Millis,
+): Promise<StartCampaignResult> {
   const campaign = await store.getCampaign(campaignId);
   if (campaign === null) throw new Error(`campaign ${campaignId} does not exist`);
-  if (campaign.status === 'cancelled' || campaign.status === 'completed') throw new Error(`campaign ${campaignId} is ${campaign.status}; it cannot start again`);
+  if (campaign.status === 'cancelled' || campaign.status === 'completed')
+    throw new Error(`campaign ${campaignId} is ${campaign.status}; it cannot start again`);
   const template = await store.getTemplateById(campaign.templateId);
   if (template === null) throw new Error(`campaign ${campaignId}: template ${campaign.templateId} does not exist`);
   const segment = parseSegment(campaign.segment, `campaign ${campaignId} segment`);
   const dueAt = Math.max(now, campaign.scheduledAt ?? now);
-  const intent = { phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language } } satisfies OutboxIntent;
+  const intent = {
+    phoneNumberId: sender.phoneNumberId,
+    template: { name: template.name, language: template.language },
+  } satisfies OutboxIntent;
 
   const plan = { campaignId, senderId: campaign.senderId, category: template.category, intent, nextAttemptAt: dueAt, segment };
   const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };

@@ -49,20 +49,61 @@ describe('statusEvent', () => {
       status('wamid.2', 'played', 1760000009000, { recipient: { waId: '447700900999', userId: null } }),
     ].map(statusEvent);
     expect(events).toEqual([
-      { contact: { waId: '447700900123', userId: null }, event: { type: 'status', id: 'wamid.1:sent', at: 1760000000000, messageId: 'wamid.1', status: 'sent', category: 'marketing', errorCode: null } },
+      {
+        contact: { waId: '447700900123', userId: null },
+        event: {
+          type: 'status',
+          id: 'wamid.1:sent',
+          at: 1760000000000,
+          messageId: 'wamid.1',
+          status: 'sent',
+          category: 'marketing',
+          errorCode: null,
+        },
+      },
       // A failure counts from the end of its stated second, so a cool-off never ends early.
-      { contact: { waId: '447700900123', userId: null }, event: { type: 'status', id: 'wamid.1:failed', at: 1760000005999, messageId: 'wamid.1', status: 'failed', category: null, errorCode: 131049 } },
-      { contact: { waId: '447700900999', userId: null }, event: { type: 'status', id: 'wamid.2:played', at: 1760000009000, messageId: 'wamid.2', status: 'played', category: null, errorCode: null } },
+      {
+        contact: { waId: '447700900123', userId: null },
+        event: {
+          type: 'status',
+          id: 'wamid.1:failed',
+          at: 1760000005999,
+          messageId: 'wamid.1',
+          status: 'failed',
+          category: null,
+          errorCode: 131049,
+        },
+      },
+      {
+        contact: { waId: '447700900999', userId: null },
+        event: {
+          type: 'status',
+          id: 'wamid.2:played',
+          at: 1760000009000,
+          messageId: 'wamid.2',
+          status: 'played',
+          category: null,
+          errorCode: null,
+        },
+      },
     ]);
   });
 
   it('takes the error code of a failed status from its first error', () => {
-    expect(statusEvent(status('wamid.1', 'failed', 1760000000000, { errors: [error(131050)] }))?.event).toMatchObject({ status: 'failed', errorCode: 131050 });
+    expect(statusEvent(status('wamid.1', 'failed', 1760000000000, { errors: [error(131050)] }))?.event).toMatchObject({
+      status: 'failed',
+      errorCode: 131050,
+    });
   });
 
   it('keeps a status with no recipient identifiers, for the caller to resolve by message id', () => {
-    const event = statusEvent(status('wamid.9', 'failed', 1760000000000, { recipient: { waId: null, userId: null }, errors: [error(131026)] }));
-    expect(event).toEqual({ contact: { waId: null, userId: null }, event: expect.objectContaining({ messageId: 'wamid.9', errorCode: 131026 }) });
+    const event = statusEvent(
+      status('wamid.9', 'failed', 1760000000000, { recipient: { waId: null, userId: null }, errors: [error(131026)] }),
+    );
+    expect(event).toEqual({
+      contact: { waId: null, userId: null },
+      event: expect.objectContaining({ messageId: 'wamid.9', errorCode: 131026 }),
+    });
   });
 
   it('skips status values it does not know yet', () => {
@@ -70,6 +111,8 @@ describe('statusEvent', () => {
   });
 
   it('keys the event by the whole recipient, BSUID included', () => {
-    expect(statusEvent(status('wamid.1', 'read', 1760000000000, { recipient: { waId: '447700900123', userId: 'GB.abc' } }))?.contact).toEqual({ waId: '447700900123', userId: 'GB.abc' });
+    expect(
+      statusEvent(status('wamid.1', 'read', 1760000000000, { recipient: { waId: '447700900123', userId: 'GB.abc' } }))?.contact,
+    ).toEqual({ waId: '447700900123', userId: 'GB.abc' });
   });
 });

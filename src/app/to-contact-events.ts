@@ -19,7 +19,14 @@ function inboundEvent(item: InboundItem): KeyedContactEvent | null {
   // System notices (number changed, identity changed) are not the user writing to us.
   if (item.type === 'system') return null;
   const kind = inboundKind(item);
-  const text = kind === 'text' ? item.text : kind === 'button' ? (item.button?.text ?? null) : kind === 'interactive' ? (item.interactive?.title ?? null) : null;
+  const text =
+    kind === 'text'
+      ? item.text
+      : kind === 'button'
+        ? (item.button?.text ?? null)
+        : kind === 'interactive'
+          ? (item.interactive?.title ?? null)
+          : null;
   const payload = kind === 'button' ? (item.button?.payload ?? null) : kind === 'interactive' ? (item.interactive?.id ?? null) : null;
   return {
     contact: item.from,
@@ -41,7 +48,10 @@ function inboundEvent(item: InboundItem): KeyedContactEvent | null {
  * The contact enters only as a digest, because event ids end up in explanations and logs.
  */
 function keyDigest(contact: ContactKey): string {
-  return createHash('sha256').update(`${contact.waId ?? ''}|${contact.userId ?? ''}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${contact.waId ?? ''}|${contact.userId ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function preferenceEvent(item: UserPreferenceItem): KeyedContactEvent | null {

@@ -12,7 +12,13 @@ const MAX_TRIES = 8;
  * the same contact (a webhook and the dispatcher); a lost race re-reads and re-applies, which is
  * safe because the reducer is idempotent.
  */
-export async function applyContactEvents(store: ContactStateStore, contactId: number, events: readonly ContactEvent[], policy: Policy, now: Millis): Promise<ContactState> {
+export async function applyContactEvents(
+  store: ContactStateStore,
+  contactId: number,
+  events: readonly ContactEvent[],
+  policy: Policy,
+  now: Millis,
+): Promise<ContactState> {
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     const stored = await store.loadContactState(contactId);
     const current = stored?.state ?? EMPTY_CONTACT_STATE;

@@ -13,9 +13,19 @@ export interface QuarantinedPayload {
 }
 
 /** Quarantined payloads with an id above `afterId`, oldest first: `pacer webhooks quarantine` and the API. */
-export async function listQuarantine(store: Pick<QuarantineStore, 'listQuarantinedInbox'>, afterId: number, limit: number): Promise<QuarantinedPayload[]> {
+export async function listQuarantine(
+  store: Pick<QuarantineStore, 'listQuarantinedInbox'>,
+  afterId: number,
+  limit: number,
+): Promise<QuarantinedPayload[]> {
   const rows = await store.listQuarantinedInbox(afterId, limit);
-  return rows.map((r) => ({ id: r.id, receivedAt: r.receivedAt, bytes: r.raw.byteLength, signed: r.signatureOk, reason: r.quarantineReason }));
+  return rows.map((r) => ({
+    id: r.id,
+    receivedAt: r.receivedAt,
+    bytes: r.raw.byteLength,
+    signed: r.signatureOk,
+    reason: r.quarantineReason,
+  }));
 }
 
 /**
@@ -34,7 +44,11 @@ export interface ReplayResult {
 }
 
 /** Sends quarantined payloads (these ids, or all with null) back to the processor after a fix. */
-export async function replayQuarantine(store: Pick<QuarantineStore, 'releaseQuarantine'>, ids: readonly number[] | null, processing: ReplayProcessing): Promise<ReplayResult> {
+export async function replayQuarantine(
+  store: Pick<QuarantineStore, 'releaseQuarantine'>,
+  ids: readonly number[] | null,
+  processing: ReplayProcessing,
+): Promise<ReplayResult> {
   const result: ReplayResult = { released: await store.releaseQuarantine(ids), processed: 0, items: 0, quarantined: 0 };
   switch (processing.kind) {
     case 'pump':

@@ -16,7 +16,12 @@ describe('loadConfig', () => {
   });
 
   it('reads secrets for rotation, the cap schedule and On-Premises cap codes', () => {
-    const c = loadConfig({ WHATSAPP_APP_SECRET: 'old, new', PACER_CAP_SCHEDULE: '48h', PACER_CAP_CODES: '1026', WHATSAPP_API_BASE_URL: 'http://127.0.0.1:9/' });
+    const c = loadConfig({
+      WHATSAPP_APP_SECRET: 'old, new',
+      PACER_CAP_SCHEDULE: '48h',
+      PACER_CAP_CODES: '1026',
+      WHATSAPP_API_BASE_URL: 'http://127.0.0.1:9/',
+    });
     expect(c.whatsapp.appSecrets).toEqual(['old', 'new']);
     expect(c.policy.capRetry.gapsMs).toEqual([48 * 3600_000]);
     expect(c.policy.capCodes).toEqual([131049, 1026]);
@@ -24,7 +29,13 @@ describe('loadConfig', () => {
   });
 
   it('reads the scale-out settings: schema, pool size, lease length and the per-process pace', () => {
-    const c = loadConfig({ PACER_DB_SCHEMA: 'pacer_eu', PACER_DB_POOL_SIZE: '25', PACER_LEASE_MS: '15000', PACER_WORKER_MPS: '200', PACER_WORKER_PORT: '3101' });
+    const c = loadConfig({
+      PACER_DB_SCHEMA: 'pacer_eu',
+      PACER_DB_POOL_SIZE: '25',
+      PACER_LEASE_MS: '15000',
+      PACER_WORKER_MPS: '200',
+      PACER_WORKER_PORT: '3101',
+    });
     expect(c.storage).toMatchObject({ schema: 'pacer_eu', poolSize: 25 });
     expect(c.worker).toEqual({ leaseMs: 15_000, mps: 200, port: 3101 });
     expect(() => loadConfig({ PACER_WORKER_PORT: '70000' })).toThrow(/PACER_WORKER_PORT/);
@@ -94,7 +105,10 @@ describe('loadConfig', () => {
     expect(p.frequencyCap).toBeNull();
     expect(Object.values(p.consentRequired)).toEqual([false, false, false, false]);
     expect(p.capRetry).toEqual({ gapsMs: [24 * HOUR], maxAttemptsPerMessage: 3 });
-    expect(loadConfig({ PACER_CAP_MAX_ATTEMPTS: '2' }).policy.capRetry).toEqual({ gapsMs: [24 * HOUR, 48 * HOUR, 72 * HOUR], maxAttemptsPerMessage: 2 });
+    expect(loadConfig({ PACER_CAP_MAX_ATTEMPTS: '2' }).policy.capRetry).toEqual({
+      gapsMs: [24 * HOUR, 48 * HOUR, 72 * HOUR],
+      maxAttemptsPerMessage: 2,
+    });
   });
 
   it('refuses a bad policy value, naming the variable, what it expects and the value given', () => {
@@ -136,9 +150,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:pw@h/db' })).toThrow(/DATABASE_URL: a postgres:\/\/ URL$/m);
   });
 
-  it('reads the demo\'s audience, folder and logging, and refuses an audience under 100', () => {
+  it("reads the demo's audience, folder and logging, and refuses an audience under 100", () => {
     expect(loadConfig({}).demo).toEqual({ audience: null, dir: null, log: false });
-    expect(loadConfig({ PACER_DEMO_AUDIENCE: '5000', PACER_DEMO_DIR: '/tmp/demo', PACER_DEMO_LOG: '1' }).demo).toEqual({ audience: 5000, dir: '/tmp/demo', log: true });
+    expect(loadConfig({ PACER_DEMO_AUDIENCE: '5000', PACER_DEMO_DIR: '/tmp/demo', PACER_DEMO_LOG: '1' }).demo).toEqual({
+      audience: 5000,
+      dir: '/tmp/demo',
+      log: true,
+    });
     expect(() => loadConfig({ PACER_DEMO_AUDIENCE: '99' })).toThrow(/PACER_DEMO_AUDIENCE/);
     expect(() => loadConfig({ PACER_DEMO_AUDIENCE: 'many' })).toThrow(/PACER_DEMO_AUDIENCE/);
   });
@@ -148,7 +166,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ PACER_TRUST_PROXY: 'true' }).edge.trustProxy).toBe(true);
     expect(loadConfig({ PACER_TRUST_PROXY: 'false' }).edge.trustProxy).toBe(false);
     expect(loadConfig({ PACER_TRUST_PROXY: '2' }).edge.trustProxy).toBe(2);
-    expect(loadConfig({ PACER_TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,fd00::/8, ::1, loopback' }).edge.trustProxy).toEqual(['10.0.0.5', '192.168.0.0/16', 'fd00::/8', '::1', 'loopback']);
+    expect(loadConfig({ PACER_TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,fd00::/8, ::1, loopback' }).edge.trustProxy).toEqual([
+      '10.0.0.5',
+      '192.168.0.0/16',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
     for (const bad of ['yes', '10.0.0.0/33', '10.0.0.300', 'proxy.example', '99', '::1/129', ',']) {
       expect(() => loadConfig({ PACER_TRUST_PROXY: bad }), bad).toThrow(/PACER_TRUST_PROXY: .*(true, false, a hop count)/);
     }
@@ -156,13 +180,21 @@ describe('loadConfig', () => {
   });
 
   it('bounds webhook bodies in flight and their time, within limits', () => {
-    expect(loadConfig({ PACER_WEBHOOK_INFLIGHT_MB: '64', PACER_WEBHOOK_BODY_TIMEOUT_MS: '5000' }).edge).toMatchObject({ webhookInflightBytes: 64 * 1024 * 1024, webhookBodyTimeoutMs: 5000 });
+    expect(loadConfig({ PACER_WEBHOOK_INFLIGHT_MB: '64', PACER_WEBHOOK_BODY_TIMEOUT_MS: '5000' }).edge).toMatchObject({
+      webhookInflightBytes: 64 * 1024 * 1024,
+      webhookBodyTimeoutMs: 5000,
+    });
     expect(() => loadConfig({ PACER_WEBHOOK_INFLIGHT_MB: '2' })).toThrow(/PACER_WEBHOOK_INFLIGHT_MB: at least 3/);
     expect(() => loadConfig({ PACER_WEBHOOK_BODY_TIMEOUT_MS: '10' })).toThrow(/PACER_WEBHOOK_BODY_TIMEOUT_MS/);
   });
 
   it('never shows a secret when printed', () => {
-    const c = loadConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAG-very-secret', WHATSAPP_APP_SECRET: 'appsecret123', PACER_ADMIN_TOKEN: 'admin-token-0123456789', DATABASE_URL: 'postgres://u:pw@h/db' });
+    const c = loadConfig({
+      WHATSAPP_ACCESS_TOKEN: 'EAAG-very-secret',
+      WHATSAPP_APP_SECRET: 'appsecret123',
+      PACER_ADMIN_TOKEN: 'admin-token-0123456789',
+      DATABASE_URL: 'postgres://u:pw@h/db',
+    });
     const printed = JSON.stringify(redactConfig(c));
     for (const secret of ['EAAG-very-secret', 'appsecret123', 'admin-token-0123456789', ':pw@']) expect(printed).not.toContain(secret);
     expect(printed).toContain('<redacted');

@@ -7,7 +7,12 @@ import { policyEnvSchema, policyFromEnv } from './policy-env.js';
 export const DEFAULT_API_BASE_URL = 'https://graph.facebook.com';
 export const DEFAULT_API_VERSION = 'v24.0';
 
-const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== ''),
+);
 const port = z.coerce.number().int().min(0).max(65_535);
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -28,15 +33,24 @@ const trustProxy = z.string().transform((raw, ctx): boolean | number | string[] 
     const hops = Number(value);
     if (hops <= 32) return hops;
   } else {
-    const entries = value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+    const entries = value
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
     const bad = entries.filter((x) => !proxyEntryOk(x));
     if (entries.length > 0 && bad.length === 0) return entries;
     if (bad.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `${bad.map((x) => JSON.stringify(x)).join(', ')} is not an IP address, a CIDR range (like 10.0.0.0/8) or one of ${PROXY_NAMES.join('/')}; expected true, false, a hop count (0-32) or a comma-separated list of the proxies' addresses` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${bad.map((x) => JSON.stringify(x)).join(', ')} is not an IP address, a CIDR range (like 10.0.0.0/8) or one of ${PROXY_NAMES.join('/')}; expected true, false, a hop count (0-32) or a comma-separated list of the proxies' addresses`,
+      });
       return z.NEVER;
     }
   }
-  ctx.addIssue({ code: 'custom', message: 'expected true, false, a hop count (0-32) or a comma-separated list of the proxies\' addresses or CIDR ranges' });
+  ctx.addIssue({
+    code: 'custom',
+    message: "expected true, false, a hop count (0-32) or a comma-separated list of the proxies' addresses or CIDR ranges",
+  });
   return z.NEVER;
 });
 
@@ -48,9 +62,18 @@ const envSchema = z.object({
   WHATSAPP_APP_SECRET: list.optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
   WHATSAPP_API_BASE_URL: z.url().default(DEFAULT_API_BASE_URL),
-  WHATSAPP_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'like v24.0').default(DEFAULT_API_VERSION),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL').optional(),
-  PACER_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier').default('public'),
+  WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'like v24.0')
+    .default(DEFAULT_API_VERSION),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
+    .optional(),
+  PACER_DB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier')
+    .default('public'),
   PACER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
   PACER_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   PACER_WORKER_MPS: z.coerce.number().int().min(1).max(10_000).default(80),
@@ -74,7 +97,13 @@ const envSchema = z.object({
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 /** Never echoed in an error message: secrets, and URLs that may carry a password. */
-const SECRET_VARIABLES = new Set(['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN', 'DATABASE_URL', 'PACER_ADMIN_TOKEN']);
+const SECRET_VARIABLES = new Set([
+  'WHATSAPP_ACCESS_TOKEN',
+  'WHATSAPP_APP_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+  'DATABASE_URL',
+  'PACER_ADMIN_TOKEN',
+]);
 
 export interface Config {
   whatsapp: {
@@ -92,7 +121,12 @@ export interface Config {
    * where `pacer worker` serves its health endpoint on loopback (0 picks a free port).
    */
   worker: { leaseMs: number; mps: number; port: number };
-  http: { host: string; port: number; adminToken: string | null; logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  http: {
+    host: string;
+    port: number;
+    adminToken: string | null;
+    logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  };
   mode: 'production' | 'development';
   policy: Policy;
   /** `pacer demo` (and `npm run demo`) when its flags are not given: audience size and folder; `log` prints its server's errors. */
@@ -116,7 +150,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     const problems = parsed.error.issues.map((i) => {
       const name = String(i.path[0] ?? '');
       const value = given[name];
-      const got = value === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got "${value.length > 60 ? `${value.slice(0, 60)}…` : value}")`;
+      const got =
+        value === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got "${value.length > 60 ? `${value.slice(0, 60)}…` : value}")`;
       return `${i.path.join('.')}: ${i.message}${got}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -138,7 +173,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     mode: e.PACER_MODE,
     policy: policyFromEnv(e),
     demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },
-    edge: { trustProxy: e.PACER_TRUST_PROXY, webhookInflightBytes: e.PACER_WEBHOOK_INFLIGHT_MB * 1024 * 1024, webhookBodyTimeoutMs: e.PACER_WEBHOOK_BODY_TIMEOUT_MS },
+    edge: {
+      trustProxy: e.PACER_TRUST_PROXY,
+      webhookInflightBytes: e.PACER_WEBHOOK_INFLIGHT_MB * 1024 * 1024,
+      webhookBodyTimeoutMs: e.PACER_WEBHOOK_BODY_TIMEOUT_MS,
+    },
   };
   return deepFreeze(config);
 }

@@ -17,7 +17,11 @@ function text<T>(expected: string, parse: (value: string) => T | null) {
   });
 }
 
-const items = (value: string): string[] => value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+const items = (value: string): string[] =>
+  value
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
 
 const duration = (min: Millis) =>
   text(`a duration like 6s, 90m, 12h or 30d${min > 0 ? `, at least ${durationText(min)}` : ''}`, (v) => {
@@ -44,16 +48,26 @@ const words = text('comma-separated words, or none', (v) => (v.toLowerCase() ===
  * variable changes nothing; every variable here is documented in README.md and docs/configuration.md.
  */
 export const policyEnvSchema = {
-  PACER_CAP_SCHEDULE: text(`${Object.keys(CAP_SCHEDULE_PRESETS).join(', ')}, or comma-separated gaps of at least 1 h like 24h,48h,72h`, (v) => {
-    if (Object.hasOwn(CAP_SCHEDULE_PRESETS, v)) return CAP_SCHEDULE_PRESETS[v as keyof typeof CAP_SCHEDULE_PRESETS].gapsMs;
-    const gaps = items(v).map(parseDuration);
-    return gaps.length > 0 && gaps.every((g): g is Millis => g !== null && g >= HOUR) ? gaps : null;
-  }).optional(),
+  PACER_CAP_SCHEDULE: text(
+    `${Object.keys(CAP_SCHEDULE_PRESETS).join(', ')}, or comma-separated gaps of at least 1 h like 24h,48h,72h`,
+    (v) => {
+      if (Object.hasOwn(CAP_SCHEDULE_PRESETS, v)) return CAP_SCHEDULE_PRESETS[v as keyof typeof CAP_SCHEDULE_PRESETS].gapsMs;
+      const gaps = items(v).map(parseDuration);
+      return gaps.length > 0 && gaps.every((g): g is Millis => g !== null && g >= HOUR) ? gaps : null;
+    },
+  ).optional(),
   PACER_CAP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).optional(),
-  PACER_CAP_CODES: z.string().transform((v) => items(v).map(Number)).pipe(z.array(z.number().int().positive())).optional(),
+  PACER_CAP_CODES: z
+    .string()
+    .transform((v) => items(v).map(Number))
+    .pipe(z.array(z.number().int().positive()))
+    .optional(),
   PACER_MARKETING_PATH: z.enum(['cloud', 'marketing_messages', 'marketing_messages_after_cap']).default(DEFAULT_POLICY.marketingPath),
   PACER_US_MARKETING_PAUSE: flag.default(DEFAULT_POLICY.usMarketingPause),
-  PACER_FREQUENCY_CAP: text(`like 2/7d (at most 1 to ${FREQUENCY_CAP_MAX} marketing messages per contact per window of at least 1 min), or off`, parseFrequencyCap).optional(),
+  PACER_FREQUENCY_CAP: text(
+    `like 2/7d (at most 1 to ${FREQUENCY_CAP_MAX} marketing messages per contact per window of at least 1 min), or off`,
+    parseFrequencyCap,
+  ).optional(),
   PACER_CONSENT_REQUIRED: text(`comma-separated categories (${CATEGORIES.join(', ')}), or none`, (v): Category[] | null => {
     if (v.toLowerCase() === 'none') return [];
     const list = items(v.toLowerCase());
@@ -97,7 +111,10 @@ export function policyFromEnv(e: PolicyEnv): Policy {
     marketingPath: e.PACER_MARKETING_PATH,
     usMarketingPause: e.PACER_US_MARKETING_PAUSE,
     frequencyCap: cap === undefined ? d.frequencyCap : cap.max > 0 ? cap : null,
-    consentRequired: required === undefined ? d.consentRequired : Object.fromEntries(CATEGORIES.map((c) => [c, required.includes(c)])) as Record<Category, boolean>,
+    consentRequired:
+      required === undefined
+        ? d.consentRequired
+        : (Object.fromEntries(CATEGORIES.map((c) => [c, required.includes(c)])) as Record<Category, boolean>),
     unreachableQuietMs: e.PACER_UNREACHABLE_QUIET ?? d.unreachableQuietMs,
     experimentRecheckMs: e.PACER_EXPERIMENT_RECHECK === 'never' ? null : (e.PACER_EXPERIMENT_RECHECK ?? d.experimentRecheckMs),
     pairRateGapMs: e.PACER_PAIR_RATE_GAP ?? d.pairRateGapMs,

@@ -31,7 +31,8 @@ export interface BreakerConfig {
 
 export const DEFAULT_BREAKER: BreakerConfig = { maxCapShare: 0.3, minOutcomes: 200, pauseOnRedTemplate: true, pauseOnQualityDrop: true };
 
-export type BreakerReason = 'cap_share' | 'template_paused' | 'template_red' | 'quality_drop' | 'account_restricted' | 'spam_limit' | 'sender_stopped';
+export type BreakerReason =
+  'cap_share' | 'template_paused' | 'template_red' | 'quality_drop' | 'account_restricted' | 'spam_limit' | 'sender_stopped';
 
 export type BreakerVerdict = { trip: false } | { trip: true; reason: BreakerReason; explanation: string };
 
@@ -42,24 +43,39 @@ const QUALITY_RANK: Record<string, number> = { GREEN: 3, HIGH: 3, YELLOW: 2, MED
  * with the reason shown, and only an operator resumes it. Pure.
  */
 export function evaluateBreaker(s: BreakerSignals, config: BreakerConfig = DEFAULT_BREAKER): BreakerVerdict {
-  if (s.accountRestricted) return trip('account_restricted', 'Meta restricted business-initiated messaging on this account; marketing would only be refused.');
-  if (s.window.accountStops > 0) return trip('spam_limit', 'Meta refused sends for spam limits (131048) or an account problem; sending more would harm the number further.');
-  if (s.sender.state === 'stopped') return trip('sender_stopped', `The sender number is stopped: ${s.sender.stateReason ?? 'awaiting an operator'}.`);
+  if (s.accountRestricted)
+    return trip('account_restricted', 'Meta restricted business-initiated messaging on this account; marketing would only be refused.');
+  if (s.window.accountStops > 0)
+    return trip(
+      'spam_limit',
+      'Meta refused sends for spam limits (131048) or an account problem; sending more would harm the number further.',
+    );
+  if (s.sender.state === 'stopped')
+    return trip('sender_stopped', `The sender number is stopped: ${s.sender.stateReason ?? 'awaiting an operator'}.`);
   if (s.template.status === 'paused' || s.template.status === 'disabled') {
     return trip('template_paused', `Meta ${s.template.status} this template for low quality; fix or replace it before resuming.`);
   }
   if (config.pauseOnRedTemplate && s.template.quality === 'RED') {
-    return trip('template_red', "The template's quality rating is RED: recipients are blocking or reporting it. Pausing now avoids Meta pausing it and lowering the number's rating.");
+    return trip(
+      'template_red',
+      "The template's quality rating is RED: recipients are blocking or reporting it. Pausing now avoids Meta pausing it and lowering the number's rating.",
+    );
   }
   const now = QUALITY_RANK[s.sender.quality ?? ''];
   const before = QUALITY_RANK[s.sender.previousQuality ?? ''];
   if (config.pauseOnQualityDrop && now !== undefined && before !== undefined && now < before) {
-    return trip('quality_drop', `The number's quality rating dropped from ${s.sender.previousQuality} to ${s.sender.quality}; review the audience and template before resuming.`);
+    return trip(
+      'quality_drop',
+      `The number's quality rating dropped from ${s.sender.previousQuality} to ${s.sender.quality}; review the audience and template before resuming.`,
+    );
   }
   const { outcomes, caps } = s.window;
   if (outcomes >= config.minOutcomes && caps / outcomes > config.maxCapShare) {
     const pct = Math.round((100 * caps) / outcomes);
-    return trip('cap_share', `${pct}% of the last ${outcomes} outcomes hit WhatsApp's per-user marketing cap (limit ${Math.round(config.maxCapShare * 100)}%). The audience is saturated with marketing right now; narrow the segment or wait before resuming.`);
+    return trip(
+      'cap_share',
+      `${pct}% of the last ${outcomes} outcomes hit WhatsApp's per-user marketing cap (limit ${Math.round(config.maxCapShare * 100)}%). The audience is saturated with marketing right now; narrow the segment or wait before resuming.`,
+    );
   }
   return { trip: false };
 }

@@ -51,7 +51,11 @@ describe('rule 2: gaps grow with consecutive caps, bounded attempts per message'
   });
 
   it('starts small again after a delivered marketing message', () => {
-    const s = replay([ev.failed(T0, 131049), ev.failed(T0 + 30 * HOUR, 131049), ev.delivered(T0 + 100 * HOUR), ev.failed(T0 + 120 * HOUR, 131049)], P, base());
+    const s = replay(
+      [ev.failed(T0, 131049), ev.failed(T0 + 30 * HOUR, 131049), ev.delivered(T0 + 100 * HOUR), ev.failed(T0 + 120 * HOUR, 131049)],
+      P,
+      base(),
+    );
     expect(s.marketing.consecutiveCaps).toBe(1);
     expect(s.marketing.coolOffUntil).toBe(T0 + 144 * HOUR);
   });
@@ -63,7 +67,11 @@ describe('rule 2: gaps grow with consecutive caps, bounded attempts per message'
     expect(decide(s, intent('marketing', { capAttempts: 0 }), T0 + 30 * DAY, P)).toMatchObject({ kind: 'send' });
   });
 
-  it.each([['12h', 12], ['24h', 24], ['48h', 48]] as const)('takes the %s preset from configuration', (preset, hours) => {
+  it.each([
+    ['12h', 12],
+    ['24h', 24],
+    ['48h', 48],
+  ] as const)('takes the %s preset from configuration', (preset, hours) => {
     const policy = withCapPreset(P, preset);
     const s = replay([ev.failed(T0, 131049)], policy, consentingContact(policy));
     expect(decide(s, intent('marketing'), T0 + hours * HOUR - MINUTE, policy)).toMatchObject({ kind: 'defer', until: T0 + hours * HOUR });
@@ -118,10 +126,16 @@ describe('rule 5: the user stopped marketing', () => {
   it('lifts on a later resume, whatever order the two arrive in', () => {
     const stop = ev.preference(T0, 'stop');
     const resume = ev.preference(T0 + HOUR, 'resume');
-    for (const order of [[stop, resume], [resume, stop]]) {
+    for (const order of [
+      [stop, resume],
+      [resume, stop],
+    ]) {
       expect(decide(replay(order, P, base()), intent('marketing'), T0 + 2 * HOUR, P).kind).toBe('send');
     }
-    expect(decide(replay([ev.preference(T0, 'resume'), ev.preference(T0 + HOUR, 'stop')], P, base()), intent('marketing'), T0 + 2 * HOUR, P).kind).toBe('skip');
+    expect(
+      decide(replay([ev.preference(T0, 'resume'), ev.preference(T0 + HOUR, 'stop')], P, base()), intent('marketing'), T0 + 2 * HOUR, P)
+        .kind,
+    ).toBe('skip');
   });
 
   it('does not treat a sentence that merely contains "stop" as a keyword', () => {
@@ -174,8 +188,15 @@ describe('rule 8: window, template and sender', () => {
     expect(decide(base(), disabled, T0, P)).toMatchObject({ kind: 'skip', reason: 'template_unavailable' });
   });
   it('defers while the sender backs off, and while it is stopped (never dropping the message)', () => {
-    expect(decide(base(), intent('utility', { sender: { state: 'throttled', until: T0 + 5000 } }), T0, P)).toMatchObject({ kind: 'defer', reason: 'sender_throttled' });
-    expect(decide(base(), intent('utility', { sender: { state: 'stopped', why: '131031 account locked' } }), T0, P)).toMatchObject({ kind: 'defer', reason: 'sender_stopped', until: T0 + HOUR });
+    expect(decide(base(), intent('utility', { sender: { state: 'throttled', until: T0 + 5000 } }), T0, P)).toMatchObject({
+      kind: 'defer',
+      reason: 'sender_throttled',
+    });
+    expect(decide(base(), intent('utility', { sender: { state: 'stopped', why: '131031 account locked' } }), T0, P)).toMatchObject({
+      kind: 'defer',
+      reason: 'sender_stopped',
+      until: T0 + HOUR,
+    });
   });
 });
 
@@ -227,7 +248,11 @@ describe('rule 11: marketing path', () => {
     const after: Policy = { ...P, marketingPath: 'marketing_messages_after_cap', frequencyCap: null };
     const capped = replay([ev.failed(T0, 131049)], after, base());
     expect(decide(capped, intent('marketing'), T0 + HOUR, after).kind).toBe('defer');
-    expect(decide(capped, intent('marketing'), T0 + DAY, after)).toMatchObject({ kind: 'send', path: 'marketing_messages', reason: 'after_cap_marketing_api' });
+    expect(decide(capped, intent('marketing'), T0 + DAY, after)).toMatchObject({
+      kind: 'send',
+      path: 'marketing_messages',
+      reason: 'after_cap_marketing_api',
+    });
     const tried = replay([ev.accepted(T0 + DAY, 'marketing', 'marketing_messages')], after, capped);
     expect(decide(tried, intent('marketing'), T0 + DAY + HOUR, after)).toMatchObject({ kind: 'send', path: 'cloud' });
     expect(decide(base(), intent('marketing'), T0, after)).toMatchObject({ path: 'cloud' });
@@ -235,13 +260,22 @@ describe('rule 11: marketing path', () => {
 });
 
 describe('rule 11: number-wide pacing', () => {
-  const limit = (patch: Partial<{ perDay: number; used: number; contactCounted: boolean; nextSlotAt: number }> = {}) => ({ perDay: 250, used: 250, contactCounted: false, nextSlotAt: T0 + 5 * HOUR, ...patch });
+  const limit = (patch: Partial<{ perDay: number; used: number; contactCounted: boolean; nextSlotAt: number }> = {}) => ({
+    perDay: 250,
+    used: 250,
+    contactCounted: false,
+    nextSlotAt: T0 + 5 * HOUR,
+    ...patch,
+  });
 
   it('defers a template to a new person once the messaging limit is reached, until a place frees', () => {
     const d = decide(base(), intent('marketing', { messagingLimit: limit() }), T0, P);
     expect(d).toMatchObject({ kind: 'defer', reason: 'messaging_limit', until: T0 + 5 * HOUR });
     expect(d.explanation).toMatch(/250 different people per rolling 24 h/);
-    expect(decide(base(), intent('utility', { messagingLimit: limit() }), T0, P)).toMatchObject({ kind: 'defer', reason: 'messaging_limit' });
+    expect(decide(base(), intent('utility', { messagingLimit: limit() }), T0, P)).toMatchObject({
+      kind: 'defer',
+      reason: 'messaging_limit',
+    });
   });
 
   it('lets through people already counted, sends under the limit, and never limits inside an open window', () => {
@@ -254,7 +288,10 @@ describe('rule 11: number-wide pacing', () => {
 
   it('does not turn a skip into a wait: a stopped contact is skipped whatever the limit', () => {
     const stopped = replay([ev.preference(T0 - HOUR, 'stop')], P, base());
-    expect(decide(stopped, intent('marketing', { messagingLimit: limit() }), T0, P)).toMatchObject({ kind: 'skip', reason: 'marketing_stopped' });
+    expect(decide(stopped, intent('marketing', { messagingLimit: limit() }), T0, P)).toMatchObject({
+      kind: 'skip',
+      reason: 'marketing_stopped',
+    });
   });
 
   it('spaces two messages to one person by the pair-rate gap', () => {

@@ -20,7 +20,10 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
   const { category } = intent;
   const consent = state.consent[category];
   if (consent.status === 'revoked') {
-    return skip('consent_revoked', `The contact revoked ${category} consent${consent.at === null ? '' : ` on ${iso(consent.at)}`}${consent.source ? ` (${consent.source})` : ''}; Pacer never overrides that.`);
+    return skip(
+      'consent_revoked',
+      `The contact revoked ${category} consent${consent.at === null ? '' : ` on ${iso(consent.at)}`}${consent.source ? ` (${consent.source})` : ''}; Pacer never overrides that.`,
+    );
   }
   if (policy.consentRequired[category] && consent.status !== 'granted') {
     return skip('no_consent', `There is no recorded opt-in for ${category} messages; record consent before sending.`);
@@ -31,20 +34,32 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
   if (unreachable !== null) {
     const probeAt = unreachable.at + policy.unreachableQuietMs;
     if (now < probeAt) {
-      return skip('unreachable', `WhatsApp could not deliver to this number (code ${unreachable.detail ?? '131026'} on ${iso(unreachable.at)}); no category is sent until it writes in or ${iso(probeAt)}, when Pacer tries once more.`, probeAt);
+      return skip(
+        'unreachable',
+        `WhatsApp could not deliver to this number (code ${unreachable.detail ?? '131026'} on ${iso(unreachable.at)}); no category is sent until it writes in or ${iso(probeAt)}, when Pacer tries once more.`,
+        probeAt,
+      );
     }
     reason = 'probe_after_quiet';
   }
 
   if (intent.kind === 'freeform' && !customerServiceWindowOpen(state, now)) {
-    return skip('window_closed', 'Free-form messages need the customer-service window, which is closed (no message from the contact in the last 24 h); send an approved template instead.');
+    return skip(
+      'window_closed',
+      'Free-form messages need the customer-service window, which is closed (no message from the contact in the last 24 h); send an approved template instead.',
+    );
   }
 
   const template = intent.template;
   if (template !== null && template.status === 'paused') {
     // Meta pauses for 3 h, then 6 h; with no end announced, look again later rather than drop it.
     const until = template.pausedUntil !== null && template.pausedUntil > now ? template.pausedUntil : now + policy.blockedRecheckMs;
-    return { kind: 'defer', until, reason: 'template_paused', explanation: `Meta paused this template for low quality; Pacer looks again at ${iso(until)}.` };
+    return {
+      kind: 'defer',
+      until,
+      reason: 'template_paused',
+      explanation: `Meta paused this template for low quality; Pacer looks again at ${iso(until)}.`,
+    };
   }
   if (template !== null && template.status !== 'approved' && template.status !== 'unknown') {
     return skip('template_unavailable', `The template is ${template.status}; Meta would refuse it. Fix or replace the template.`);
@@ -54,10 +69,20 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
   if (sender.state === 'stopped') {
     // Not a skip: the message is still wanted once the number is fixed; the campaign breaker pauses the campaign.
     const until = now + policy.blockedRecheckMs;
-    return { kind: 'defer', until, reason: 'sender_stopped', explanation: `The sender number is stopped until an operator acts (${sender.why}); Pacer looks again at ${iso(until)}.` };
+    return {
+      kind: 'defer',
+      until,
+      reason: 'sender_stopped',
+      explanation: `The sender number is stopped until an operator acts (${sender.why}); Pacer looks again at ${iso(until)}.`,
+    };
   }
   if (sender.state === 'throttled' && sender.until > now) {
-    return { kind: 'defer', until: sender.until, reason: 'sender_throttled', explanation: `The sender number is backing off after a rate limit until ${iso(sender.until)}.` };
+    return {
+      kind: 'defer',
+      until: sender.until,
+      reason: 'sender_throttled',
+      explanation: `The sender number is backing off after a rate limit until ${iso(sender.until)}.`,
+    };
   }
 
   const decision = category !== 'marketing' ? send('cloud', reason, category) : decideMarketing(state, intent, now, policy, reason);
@@ -74,7 +99,12 @@ function pairRateDefer(intent: SendIntent, now: Millis, policy: Policy): Decisio
   const last = intent.lastSentToContactAt ?? null;
   if (last === null || now - last >= policy.pairRateGapMs) return null;
   const until = last + policy.pairRateGapMs;
-  return { kind: 'defer', until, reason: 'pair_rate', explanation: `This number sent this person a message at ${iso(last)}; WhatsApp allows about one message per ${policy.pairRateGapMs / 1000} s to the same person, so this one goes at ${iso(until)}.` };
+  return {
+    kind: 'defer',
+    until,
+    reason: 'pair_rate',
+    explanation: `This number sent this person a message at ${iso(last)}; WhatsApp allows about one message per ${policy.pairRateGapMs / 1000} s to the same person, so this one goes at ${iso(until)}.`,
+  };
 }
 
 function messagingLimitDefer(intent: SendIntent): Decision | null {
@@ -90,14 +120,23 @@ function messagingLimitDefer(intent: SendIntent): Decision | null {
 
 function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, policy: Policy, baseReason: SendReason): Decision {
   if (policy.usMarketingPause && intent.recipientRegion === 'US') {
-    return skip('us_marketing_pause', 'Meta does not deliver marketing templates to US (+1) numbers while its pause stands (since April 2025); utility and service messages still go.');
+    return skip(
+      'us_marketing_pause',
+      'Meta does not deliver marketing templates to US (+1) numbers while its pause stands (since April 2025); utility and service messages still go.',
+    );
   }
   const stop = marketingStop(state);
   if (stop !== null) {
-    return skip('marketing_stopped', `The contact stopped marketing from this business on ${iso(stop.at)} (${stop.detail ?? stop.type}); only a resume lifts it. Utility and service messages still go.`);
+    return skip(
+      'marketing_stopped',
+      `The contact stopped marketing from this business on ${iso(stop.at)} (${stop.detail ?? stop.type}); only a resume lifts it. Utility and service messages still go.`,
+    );
   }
   if (intent.capAttempts >= policy.capRetry.maxAttemptsPerMessage) {
-    return skip('capped_exhausted', `This message hit WhatsApp's per-user marketing cap ${intent.capAttempts} times, the most this policy allows; the contact stays eligible for later campaigns.`);
+    return skip(
+      'capped_exhausted',
+      `This message hit WhatsApp's per-user marketing cap ${intent.capAttempts} times, the most this policy allows; the contact stays eligible for later campaigns.`,
+    );
   }
 
   const windowOpen = anyWindowOpen(state, now);
@@ -106,7 +145,11 @@ function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, p
   if (experiment !== null && !windowOpen) {
     const recheckAt = policy.experimentRecheckMs === null ? null : experiment.at + policy.experimentRecheckMs;
     if (recheckAt === null || now < recheckAt) {
-      return { kind: 'hold', reason: 'experiment_group', explanation: `Meta placed this contact in its marketing experiment group (130472 on ${iso(experiment.at)}): marketing goes only while they have an open conversation window. Held until they write in${recheckAt === null ? '' : ` (or re-checked after ${iso(recheckAt)})`}.` };
+      return {
+        kind: 'hold',
+        reason: 'experiment_group',
+        explanation: `Meta placed this contact in its marketing experiment group (130472 on ${iso(experiment.at)}): marketing goes only while they have an open conversation window. Held until they write in${recheckAt === null ? '' : ` (or re-checked after ${iso(recheckAt)})`}.`,
+      };
     }
     reason = 'probe_after_quiet';
   }
@@ -114,7 +157,12 @@ function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, p
   const coolOff = state.marketing.coolOffUntil;
   if (coolOff !== null && now < coolOff) {
     if (!windowOpen) {
-      return { kind: 'defer', until: coolOff, reason: 'marketing_cool_off', explanation: `WhatsApp's per-user marketing cap stopped a message on ${iso(state.marketing.lastCap?.at ?? now)} (131049). It lifts by itself; the next marketing attempt waits until ${iso(coolOff)}. Utility and service messages are unaffected.` };
+      return {
+        kind: 'defer',
+        until: coolOff,
+        reason: 'marketing_cool_off',
+        explanation: `WhatsApp's per-user marketing cap stopped a message on ${iso(state.marketing.lastCap?.at ?? now)} (131049). It lifts by itself; the next marketing attempt waits until ${iso(coolOff)}. Utility and service messages are unaffected.`,
+      };
     }
     reason = 'inside_window';
   } else if (windowOpen && reason === 'eligible') {
@@ -124,7 +172,12 @@ function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, p
   const cap = policy.frequencyCap;
   const freesAt = frequencyCapFreesAt(state, now, cap);
   if (freesAt !== null && cap !== null) {
-    return { kind: 'defer', until: freesAt, reason: 'frequency_cap', explanation: `This contact already got ${cap.max} marketing message${cap.max === 1 ? '' : 's'} in the last ${durationText(cap.windowMs)} (your frequency cap); the next one waits until ${iso(freesAt)}.` };
+    return {
+      kind: 'defer',
+      until: freesAt,
+      reason: 'frequency_cap',
+      explanation: `This contact already got ${cap.max} marketing message${cap.max === 1 ? '' : 's'} in the last ${durationText(cap.windowMs)} (your frequency cap); the next one waits until ${iso(freesAt)}.`,
+    };
   }
 
   const path = marketingPath(state, intent, policy);

@@ -8,17 +8,34 @@ const T0 = Date.UTC(2026, 0, 10);
 
 function usage(over: Partial<TemplateUsage> = {}): TemplateUsage {
   return {
-    label: 'spring_sale (en_US)', templateId: 1, category: 'marketing', status: 'approved', quality: 'GREEN',
-    messages: 200, recipients: 200, delivered: 150, read: 90, failed: 40, capped: 36, stopped: 2, silent: 0, ...over,
+    label: 'spring_sale (en_US)',
+    templateId: 1,
+    category: 'marketing',
+    status: 'approved',
+    quality: 'GREEN',
+    messages: 200,
+    recipients: 200,
+    delivered: 150,
+    read: 90,
+    failed: 40,
+    capped: 36,
+    stopped: 2,
+    silent: 0,
+    ...over,
   };
 }
 
 /** A campaign of 200 with a thin, normal per-user cap: the baseline every test bends. */
 function facts(over: Partial<DiagnosisFacts> = {}): DiagnosisFacts {
   return {
-    since: T0 - 7 * DAY, until: T0, campaign: null,
+    since: T0 - 7 * DAY,
+    until: T0,
+    campaign: null,
     sends: { messages: 200, recipients: 200, attempts: 230 },
-    failures: [{ code: 131049, messages: 36, recipients: 36 }, { code: 131026, messages: 4, recipients: 4 }],
+    failures: [
+      { code: 131049, messages: 36, recipients: 36 },
+      { code: 131026, messages: 4, recipients: 4 },
+    ],
     failing: { recipients: 40, attempts: 70, repeated: 0, worst: 2 },
     templates: [usage()],
     campaigns: [],
@@ -48,29 +65,58 @@ describe('diagnose', () => {
   it('reports recipients that fail repeatedly as concentration, still recipient_level', () => {
     const d = diagnose(facts({ failing: { recipients: 40, attempts: 130, repeated: 12, worst: 5 } }), CAP);
     expect(d.verdict).toBe('recipient_level');
-    expect(d.evidence.filter((e) => e.decisive).map((e) => e.text).join(' ')).toContain('12 of 40 failing recipient(s) (30.0%) failed 3 or more times');
+    expect(
+      d.evidence
+        .filter((e) => e.decisive)
+        .map((e) => e.text)
+        .join(' '),
+    ).toContain('12 of 40 failing recipient(s) (30.0%) failed 3 or more times');
   });
 
   it('says insufficient_data when nothing was sent', () => {
-    const d = diagnose(facts({ sends: { messages: 0, recipients: 0, attempts: 0 }, failures: [], failing: { recipients: 0, attempts: 0, repeated: 0, worst: 0 }, templates: [] }), CAP);
+    const d = diagnose(
+      facts({
+        sends: { messages: 0, recipients: 0, attempts: 0 },
+        failures: [],
+        failing: { recipients: 0, attempts: 0, repeated: 0, worst: 0 },
+        templates: [],
+      }),
+      CAP,
+    );
     expect(d.verdict).toBe('insufficient_data');
     expect(d.summary).toMatch(/Nothing was sent/);
   });
 
   it('says insufficient_data below the minimum sample, and recipient_level at it', () => {
-    const small = (n: number) => facts({ sends: { messages: n, recipients: n, attempts: n }, templates: [usage({ messages: n, recipients: n, stopped: 0 })], consent: { recipients: 5, granted: 5, revoked: 0, unknown: 0, sources: [] } });
+    const small = (n: number) =>
+      facts({
+        sends: { messages: n, recipients: n, attempts: n },
+        templates: [usage({ messages: n, recipients: n, stopped: 0 })],
+        consent: { recipients: 5, granted: 5, revoked: 0, unknown: 0, sources: [] },
+      });
     expect(diagnose(small(DEFAULT_DIAGNOSE_THRESHOLDS.minMessages - 1), CAP).verdict).toBe('insufficient_data');
     expect(diagnose(small(DEFAULT_DIAGNOSE_THRESHOLDS.minMessages), CAP).verdict).toBe('recipient_level');
   });
 
   it('says insufficient_data when nothing failed', () => {
-    const d = diagnose(facts({ failures: [], failing: { recipients: 0, attempts: 0, repeated: 0, worst: 0 }, templates: [usage({ failed: 0, capped: 0 })] }), CAP);
+    const d = diagnose(
+      facts({ failures: [], failing: { recipients: 0, attempts: 0, repeated: 0, worst: 0 }, templates: [usage({ failed: 0, capped: 0 })] }),
+      CAP,
+    );
     expect(d.verdict).toBe('insufficient_data');
     expect(d.summary).toMatch(/No message in this scope failed/);
   });
 
   it('does not pretend to judge failures that are mostly bad requests', () => {
-    const d = diagnose(facts({ failures: [{ code: 131008, messages: 30, recipients: 30 }, { code: 131049, messages: 10, recipients: 10 }] }), CAP);
+    const d = diagnose(
+      facts({
+        failures: [
+          { code: 131008, messages: 30, recipients: 30 },
+          { code: 131049, messages: 10, recipients: 10 },
+        ],
+      }),
+      CAP,
+    );
     expect(d.verdict).toBe('insufficient_data');
     expect(d.action).toContain('pacer explain 131008');
   });
@@ -88,7 +134,10 @@ describe('diagnose', () => {
     expect(diagnose(facts({ templates: [usage({ quality: 'YELLOW' })] }), CAP).verdict).toBe('recipient_level');
     const d = diagnose(facts({ templates: [usage({ quality: 'YELLOW', read: 10 })] }), CAP);
     expect(d).toMatchObject({ verdict: 'campaign_level', subject: 'spring_sale (en_US)' });
-    expect(d.evidence.filter((e) => e.decisive).map((e) => e.text)).toEqual(['Template spring_sale (en_US) quality fell to YELLOW.', 'Only 6.7% of delivered spring_sale (en_US) messages were read.']);
+    expect(d.evidence.filter((e) => e.decisive).map((e) => e.text)).toEqual([
+      'Template spring_sale (en_US) quality fell to YELLOW.',
+      'Only 6.7% of delivered spring_sale (en_US) messages were read.',
+    ]);
   });
 
   it('names the worse of two flagged templates first', () => {
@@ -98,7 +147,10 @@ describe('diagnose', () => {
   });
 
   it('names a paused template even with few messages', () => {
-    const d = diagnose(facts({ templates: [usage(), usage({ label: 'promo (pt_BR)', templateId: 3, status: 'paused', messages: 3, recipients: 3 })] }), CAP);
+    const d = diagnose(
+      facts({ templates: [usage(), usage({ label: 'promo (pt_BR)', templateId: 3, status: 'paused', messages: 3, recipients: 3 })] }),
+      CAP,
+    );
     expect(d.verdict).toBe('campaign_level');
     expect(d.subject).toBe('promo (pt_BR)');
   });
@@ -114,7 +166,12 @@ describe('diagnose', () => {
     expect(diagnose(facts({ templates: [lowReads] }), CAP).verdict).toBe('recipient_level');
     const d = diagnose(facts({ templates: [usage({ read: 10, silent: 12 })] }), CAP);
     expect(d.verdict).toBe('campaign_level');
-    expect(d.evidence.filter((e) => e.decisive).map((e) => e.text).join(' ')).toMatch(/block proxy/);
+    expect(
+      d.evidence
+        .filter((e) => e.decisive)
+        .map((e) => e.text)
+        .join(' '),
+    ).toMatch(/block proxy/);
   });
 
   it('compares a template cap rate with the other templates of its category', () => {
@@ -128,58 +185,115 @@ describe('diagnose', () => {
   });
 
   it('names the campaign whose segment reacts worse when its template does not stand out', () => {
-    const segment = (id: number, over: Partial<CampaignUsage> = {}): CampaignUsage => ({ ...usage(), label: `campaign #${id} c${id}`, campaignId: id, messages: 100, recipients: 100, ...over });
+    const segment = (id: number, over: Partial<CampaignUsage> = {}): CampaignUsage => ({
+      ...usage(),
+      label: `campaign #${id} c${id}`,
+      campaignId: id,
+      messages: 100,
+      recipients: 100,
+      ...over,
+    });
     const cold = segment(2, { stopped: 8, capped: 40, read: 20 });
     const d = diagnose(facts({ campaigns: [segment(1, { stopped: 1, capped: 10 }), cold] }), CAP);
     expect(d).toMatchObject({ verdict: 'campaign_level', subject: 'campaign #2 c2' });
     expect(d.action).toContain('Narrow the segment of campaign #2 c2');
     expect(d.evidence.filter((e) => e.decisive)).toEqual([
       { topic: 'campaigns', decisive: true, text: '8 of 100 recipient(s) of campaign #2 c2 stopped marketing (8.0%, threshold 5.0%).' },
-      { topic: 'campaigns', decisive: true, text: 'campaign #2 c2 is capped on 40.0% of its messages against 10.0% for the other marketing campaigns.' },
+      {
+        topic: 'campaigns',
+        decisive: true,
+        text: 'campaign #2 c2 is capped on 40.0% of its messages against 10.0% for the other marketing campaigns.',
+      },
     ]);
     // A lone campaign has nothing to be compared with; a flagged template is named before any segment.
     expect(diagnose(facts({ campaigns: [cold] }), CAP).verdict).toBe('recipient_level');
-    expect(diagnose(facts({ campaigns: [segment(1), cold], templates: [usage({ quality: 'RED' })] }), CAP).subject).toBe('spring_sale (en_US)');
+    expect(diagnose(facts({ campaigns: [segment(1), cold], templates: [usage({ quality: 'RED' })] }), CAP).subject).toBe(
+      'spring_sale (en_US)',
+    );
   });
 
   it('flags an audience that mostly never granted marketing consent', () => {
-    const d = diagnose(facts({ consent: { recipients: 40, granted: 20, revoked: 0, unknown: 20, sources: [{ source: 'crm', recipients: 40 }] } }), CAP);
+    const d = diagnose(
+      facts({ consent: { recipients: 40, granted: 20, revoked: 0, unknown: 20, sources: [{ source: 'crm', recipients: 40 }] } }),
+      CAP,
+    );
     expect(d.verdict).toBe('campaign_level');
     expect(d.subject).toBe('audience without granted marketing consent');
     expect(d.evidence[0]).toMatchObject({ topic: 'consent', decisive: true, text: expect.stringContaining('Only 50.0% of 40') });
   });
 
   it('puts a quality drop of the number above everything else: account_level', () => {
-    const d = diagnose(facts({ senders: [{ phoneNumberId: '1065', quality: 'FLAGGED', state: 'ok', reason: null }], templates: [usage({ quality: 'RED' })] }), CAP);
+    const d = diagnose(
+      facts({
+        senders: [{ phoneNumberId: '1065', quality: 'FLAGGED', state: 'ok', reason: null }],
+        templates: [usage({ quality: 'RED' })],
+      }),
+      CAP,
+    );
     expect(d.verdict).toBe('account_level');
     expect(d.subject).toBe('sender 1065');
     expect(d.evidence[0]?.text).toContain('quality rating is FLAGGED');
   });
 
   it('calls a stopped sender or an account restriction account_level, but not a throughput throttle', () => {
-    const stopped = diagnose(facts({ senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'stopped', reason: '131031 Business account locked' }] }), CAP);
+    const stopped = diagnose(
+      facts({ senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'stopped', reason: '131031 Business account locked' }] }),
+      CAP,
+    );
     expect(stopped.verdict).toBe('account_level');
-    const restricted = diagnose(facts({ senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'throttled', reason: 'account_update ACCOUNT_RESTRICTION (RESTRICTED_ADD_PHONE_NUMBER_ACTION)' }] }), CAP);
+    const restricted = diagnose(
+      facts({
+        senders: [
+          {
+            phoneNumberId: '1065',
+            quality: 'GREEN',
+            state: 'throttled',
+            reason: 'account_update ACCOUNT_RESTRICTION (RESTRICTED_ADD_PHONE_NUMBER_ACTION)',
+          },
+        ],
+      }),
+      CAP,
+    );
     expect(restricted.verdict).toBe('account_level');
-    const throttled = diagnose(facts({ senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'throttled', reason: '130429 Rate limit hit' }] }), CAP);
+    const throttled = diagnose(
+      facts({ senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'throttled', reason: '130429 Rate limit hit' }] }),
+      CAP,
+    );
     expect(throttled.verdict).toBe('recipient_level');
   });
 
   it('counts a restriction lifted within the window as account_level, and lists quality changes as evidence', () => {
-    const restricted = { phoneNumberId: '1065', at: T0 - 2 * DAY, source: 'account_update ACCOUNT_RESTRICTION', quality: 'GREEN', state: 'throttled' as const, reason: 'account_update ACCOUNT_RESTRICTION' };
+    const restricted = {
+      phoneNumberId: '1065',
+      at: T0 - 2 * DAY,
+      source: 'account_update ACCOUNT_RESTRICTION',
+      quality: 'GREEN',
+      state: 'throttled' as const,
+      reason: 'account_update ACCOUNT_RESTRICTION',
+    };
     const lifted = diagnose(facts({ senderEvents: [restricted] }), CAP);
     expect(lifted.verdict).toBe('account_level');
-    expect(lifted.evidence[0]?.text).toBe('Sender 1065 was restricted within the window (account_update ACCOUNT_RESTRICTION), since lifted.');
-    expect(lifted.evidence.map((e) => e.text)).toContain('2026-01-08T00:00:00.000Z sender 1065 account_update ACCOUNT_RESTRICTION: quality GREEN, throttled (account_update ACCOUNT_RESTRICTION).');
+    expect(lifted.evidence[0]?.text).toBe(
+      'Sender 1065 was restricted within the window (account_update ACCOUNT_RESTRICTION), since lifted.',
+    );
+    expect(lifted.evidence.map((e) => e.text)).toContain(
+      '2026-01-08T00:00:00.000Z sender 1065 account_update ACCOUNT_RESTRICTION: quality GREEN, throttled (account_update ACCOUNT_RESTRICTION).',
+    );
     // A quality drop that recovered, or a throughput throttle, is reported but blames nobody.
     const recovered = { ...restricted, source: 'phone_quality FLAGGED', quality: 'FLAGGED', state: 'ok' as const, reason: null };
-    const d = diagnose(facts({ senderEvents: [recovered, { ...recovered, source: 'phone_quality UNFLAGGED', quality: 'GREEN', at: T0 - DAY }] }), CAP);
+    const d = diagnose(
+      facts({ senderEvents: [recovered, { ...recovered, source: 'phone_quality UNFLAGGED', quality: 'GREEN', at: T0 - DAY }] }),
+      CAP,
+    );
     expect(d.verdict).toBe('recipient_level');
     expect(d.evidence.filter((e) => e.topic === 'account').map((e) => e.text)).toHaveLength(3);
   });
 
   it('treats account-level error codes as account_level even with no sends that succeeded', () => {
-    const d = diagnose(facts({ sends: { messages: 5, recipients: 5, attempts: 5 }, failures: [{ code: 131048, messages: 5, recipients: 5 }] }), CAP);
+    const d = diagnose(
+      facts({ sends: { messages: 5, recipients: 5, attempts: 5 }, failures: [{ code: 131048, messages: 5, recipients: 5 }] }),
+      CAP,
+    );
     expect(d.verdict).toBe('account_level');
     expect(d.subject).toBe('the WhatsApp Business account');
     expect(d.evidence[0]?.text).toContain('5 message(s) refused with 131048');
@@ -189,12 +303,16 @@ describe('diagnose', () => {
     const f = facts({ failures: [{ code: 1026, messages: 36, recipients: 36 }] });
     expect(diagnose(f, [131049, 1026]).verdict).toBe('recipient_level');
     expect(diagnose(f, CAP).verdict).toBe('recipient_level'); // 1026 alone reads as undeliverable: still recipient-side
-    expect(diagnose(f, [131049, 1026]).evidence.filter((e) => e.decisive)[0]?.text).toContain('100.0% of failed messages are per-user caps');
+    expect(diagnose(f, [131049, 1026]).evidence.filter((e) => e.decisive)[0]?.text).toContain(
+      '100.0% of failed messages are per-user caps',
+    );
   });
 
   it('reports a volume spike against the baseline, and says when there is no baseline', () => {
     const spike = diagnose(facts({ volume: { attempts: 700, days: 7, baselineAttempts: 400, baselineDays: 28 } }), CAP);
-    expect(spike.evidence.find((e) => e.topic === 'volume')?.text).toContain('100 send attempt(s) per day against 14 per day before (7.0x) — a sharp rise');
+    expect(spike.evidence.find((e) => e.topic === 'volume')?.text).toContain(
+      '100 send attempt(s) per day against 14 per day before (7.0x) — a sharp rise',
+    );
     const none = diagnose(facts({ volume: { attempts: 70, days: 7, baselineAttempts: 0, baselineDays: 28 } }), CAP);
     expect(none.evidence.find((e) => e.topic === 'volume')?.text).toContain('no sends in the 28 day(s) before');
   });

@@ -33,10 +33,16 @@ export function explainContact(state: ContactState, now: Millis, policy: Policy,
 
 function causesFor(state: ContactState, category: Category): Cause[] {
   const consent = state.consent[category];
-  const consentCause: Cause | null = consent.at === null ? null : { eventId: consent.source ?? 'consent', type: 'consent', at: consent.at, detail: `${consent.status}${consent.source ? ` via ${consent.source}` : ''}` };
+  const consentCause: Cause | null =
+    consent.at === null
+      ? null
+      : {
+          eventId: consent.source ?? 'consent',
+          type: 'consent',
+          at: consent.at,
+          detail: `${consent.status}${consent.source ? ` via ${consent.source}` : ''}`,
+        };
   const m = state.marketing;
   const marketingOnly = category === 'marketing' ? [m.lastCap, m.experiment, m.stopped, m.resumed] : [];
-  return [consentCause, state.unreachable, ...marketingOnly]
-    .filter((c): c is Cause => c !== null)
-    .sort((a, b) => a.at - b.at);
+  return [consentCause, state.unreachable, ...marketingOnly].filter((c): c is Cause => c !== null).sort((a, b) => a.at - b.at);
 }

@@ -55,7 +55,12 @@ export interface CampaignPace {
   throughputMps: number | null;
 }
 
-export function campaignPaceOf(input: { tier: string | null; usedLast24h: number; waiting: number; throughputMps: number | null }): CampaignPace {
+export function campaignPaceOf(input: {
+  tier: string | null;
+  usedLast24h: number;
+  waiting: number;
+  throughputMps: number | null;
+}): CampaignPace {
   const perDay = messagingLimitOf(input.tier);
   const { waiting, usedLast24h } = input;
   // Today's window has perDay − used places left; whatever does not fit waits for later windows.
@@ -67,7 +72,8 @@ export function campaignPaceOf(input: { tier: string | null; usedLast24h: number
 
 /** One line for people: the effective cap and what it means for this campaign. */
 export function paceSentence(p: CampaignPace): string {
-  if (p.perDay === null) return `Messaging limit: ${p.tier === null ? 'not known yet (Meta names it in a webhook)' : 'unlimited'}${p.throughputMps === null ? '' : `; up to ${p.throughputMps} messages/s`}.`;
+  if (p.perDay === null)
+    return `Messaging limit: ${p.tier === null ? 'not known yet (Meta names it in a webhook)' : 'unlimited'}${p.throughputMps === null ? '' : `; up to ${p.throughputMps} messages/s`}.`;
   const spread = p.daysNeeded > 1 ? `; the ${p.waiting.toLocaleString('en-US')} waiting need about ${p.daysNeeded} days` : '';
   return `Messaging limit ${p.tier}: ${p.perDay.toLocaleString('en-US')} new people per 24 h, ${p.usedLast24h.toLocaleString('en-US')} used in the last 24 h${spread}.`;
 }

@@ -53,12 +53,20 @@ describe('policy knobs decide honours', () => {
     const wide: Policy = { ...P, pairRateGapMs: MINUTE };
     const last = { lastSentToContactAt: T0 };
     expect(decide(consentingContact(), intent('utility', last), T0 + 10_000, P).kind).toBe('send');
-    expect(decide(consentingContact(), intent('utility', last), T0 + 10_000, wide)).toMatchObject({ kind: 'defer', reason: 'pair_rate', until: T0 + MINUTE });
+    expect(decide(consentingContact(), intent('utility', last), T0 + 10_000, wide)).toMatchObject({
+      kind: 'defer',
+      reason: 'pair_rate',
+      until: T0 + MINUTE,
+    });
   });
 
   it('looks again at a template paused with no end after the configured recheck', () => {
     const paused = intent('marketing', { template: { status: 'paused', pausedUntil: null } });
-    expect(decide(consentingContact(), paused, T0, { ...P, blockedRecheckMs: 15 * MINUTE })).toMatchObject({ kind: 'defer', reason: 'template_paused', until: T0 + 15 * MINUTE });
+    expect(decide(consentingContact(), paused, T0, { ...P, blockedRecheckMs: 15 * MINUTE })).toMatchObject({
+      kind: 'defer',
+      reason: 'template_paused',
+      until: T0 + 15 * MINUTE,
+    });
   });
 
   it('ends a message after the configured cap attempts, in decide and in the retry plan', () => {
@@ -72,7 +80,11 @@ describe('policy knobs decide honours', () => {
 
   it('backs a sender off by the configured schedule', () => {
     const slow: Policy = { ...P, senderBackoff: { baseMs: 30_000, maxMs: 10 * MINUTE, maxAttempts: 2 } };
-    expect(planRetry(130429, T0, { failures: 1, capFailures: 0 }, slow, 0)).toEqual({ kind: 'retry_at', at: T0 + 30_000, why: 'sender throttle backoff, retry 1' });
+    expect(planRetry(130429, T0, { failures: 1, capFailures: 0 }, slow, 0)).toEqual({
+      kind: 'retry_at',
+      at: T0 + 30_000,
+      why: 'sender throttle backoff, retry 1',
+    });
     expect(planRetry(130429, T0, { failures: 3, capFailures: 0 }, slow, 0)).toMatchObject({ kind: 'give_up', outcome: 'failed' });
   });
 });

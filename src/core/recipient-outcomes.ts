@@ -6,9 +6,20 @@ import { iso, type Millis } from './time.js';
 
 /** What happened to one recipient of a campaign, as an operator reads it. */
 export type RecipientOutcome =
-  | 'read' | 'delivered' | 'accepted'
-  | 'capped_pending_retry' | 'retry_pending' | 'deferred' | 'held_for_window' | 'waiting' | 'sending' | 'unknown'
-  | 'capped_exhausted' | 'skipped' | 'failed' | 'cancelled';
+  | 'read'
+  | 'delivered'
+  | 'accepted'
+  | 'capped_pending_retry'
+  | 'retry_pending'
+  | 'deferred'
+  | 'held_for_window'
+  | 'waiting'
+  | 'sending'
+  | 'unknown'
+  | 'capped_exhausted'
+  | 'skipped'
+  | 'failed'
+  | 'cancelled';
 
 /** One (status, outcome, last error code) cell of a campaign's rows, as the store counts them. */
 export interface OutcomeCell {
@@ -75,7 +86,12 @@ const DEFER_LABELS: Record<DeferReason, string> = {
  * were left unsent when the campaign ended. With `waiting`, the rows still waiting are grouped from
  * it instead of `cells`: rows a decision deferred by the reason it gave, with until when.
  */
-export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly { reason: string; count: number }[], capCodes: readonly number[], waiting?: readonly WaitingCell[]): OutcomeGroup[] {
+export function recipientOutcomes(
+  cells: readonly OutcomeCell[],
+  skips: readonly { reason: string; count: number }[],
+  capCodes: readonly number[],
+  waiting?: readonly WaitingCell[],
+): OutcomeGroup[] {
   const groups = new Map<string, OutcomeGroup>();
   const add: Add = (key, outcome, label, errorClass, count, code, times = null) => {
     const g = groups.get(key) ?? { key, outcome, label, errorClass, count: 0, codes: [] };
@@ -85,7 +101,9 @@ export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly
       if (known) known.count += count;
       else g.codes.push({ code, count });
     }
-    if (times !== null) g.until = g.until === undefined ? { ...times } : { first: Math.min(g.until.first, times.first), last: Math.max(g.until.last, times.last) };
+    if (times !== null)
+      g.until =
+        g.until === undefined ? { ...times } : { first: Math.min(g.until.first, times.first), last: Math.max(g.until.last, times.last) };
     groups.set(key, g);
   };
   let skipped = 0;
@@ -93,22 +111,46 @@ export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly
     const cls = w.code === null ? null : classifyCode(w.code, capCodes);
     const times = w.status === 'queued' && w.firstAt !== null && w.lastAt !== null ? { first: w.firstAt, last: w.lastAt } : null;
     const deferred = w.status === 'queued' && w.decision?.kind === 'defer' ? w.decision.reason : null;
-    if (deferred !== null) add(`deferred:${deferred}`, 'deferred', DEFER_LABELS[deferred as DeferReason] ?? `Deferred: ${deferred}`, cls, w.count, w.code, times);
+    if (deferred !== null)
+      add(
+        `deferred:${deferred}`,
+        'deferred',
+        DEFER_LABELS[deferred as DeferReason] ?? `Deferred: ${deferred}`,
+        cls,
+        w.count,
+        w.code,
+        times,
+      );
     else waitingGroup({ status: w.status, outcome: null, code: w.code, count: w.count }, cls, add, times);
   }
   for (const c of cells) {
     if (waiting !== undefined && c.outcome === null && (c.status === 'queued' || c.status === 'held')) continue;
     const cls = c.code === null ? null : classifyCode(c.code, capCodes);
     switch (c.outcome) {
-      case 'read': add('read', 'read', 'Read', null, c.count, null); break;
-      case 'delivered': add('delivered', 'delivered', 'Delivered', null, c.count, null); break;
-      case 'accepted': add('accepted', 'accepted', 'Accepted by Meta, no delivery report yet', null, c.count, null); break;
-      case 'capped_exhausted': add('capped_exhausted', 'capped_exhausted', 'Cap attempts used up (the contact stays eligible later)', cls, c.count, c.code); break;
-      case 'cancelled': add('cancelled', 'cancelled', 'Cancelled', null, c.count, null); break;
-      case 'skipped': skipped += c.count; break;
-      case 'failed': add(`failed:${cls ?? 'unknown'}`, 'failed', `Failed: ${cls === null ? 'no code' : classTitle(cls)}`, cls, c.count, c.code); break;
+      case 'read':
+        add('read', 'read', 'Read', null, c.count, null);
+        break;
+      case 'delivered':
+        add('delivered', 'delivered', 'Delivered', null, c.count, null);
+        break;
+      case 'accepted':
+        add('accepted', 'accepted', 'Accepted by Meta, no delivery report yet', null, c.count, null);
+        break;
+      case 'capped_exhausted':
+        add('capped_exhausted', 'capped_exhausted', 'Cap attempts used up (the contact stays eligible later)', cls, c.count, c.code);
+        break;
+      case 'cancelled':
+        add('cancelled', 'cancelled', 'Cancelled', null, c.count, null);
+        break;
+      case 'skipped':
+        skipped += c.count;
+        break;
+      case 'failed':
+        add(`failed:${cls ?? 'unknown'}`, 'failed', `Failed: ${cls === null ? 'no code' : classTitle(cls)}`, cls, c.count, c.code);
+        break;
       case null:
-      default: waitingGroup(c, cls, add);
+      default:
+        waitingGroup(c, cls, add);
     }
   }
   let explained = 0;
@@ -117,21 +159,36 @@ export function recipientOutcomes(cells: readonly OutcomeCell[], skips: readonly
     add(`skipped:${s.reason}`, 'skipped', SKIP_LABELS[s.reason as SkipReason] ?? `Skipped: ${s.reason}`, null, s.count, null);
   }
   if (skipped > explained) add(`skipped:${ENDED_UNSENT}`, 'skipped', 'Not sent before the campaign ended', null, skipped - explained, null);
-  return [...groups.values()].map((g) => ({ ...g, codes: g.codes.sort((a, b) => b.count - a.count) })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  return [...groups.values()]
+    .map((g) => ({ ...g, codes: g.codes.sort((a, b) => b.count - a.count) }))
+    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
 }
 
 type Times = { first: Millis; last: Millis } | null;
-type Add = (key: string, outcome: RecipientOutcome, label: string, errorClass: ErrorClass | null, count: number, code: number | null, times?: Times) => void;
+type Add = (
+  key: string,
+  outcome: RecipientOutcome,
+  label: string,
+  errorClass: ErrorClass | null,
+  count: number,
+  code: number | null,
+  times?: Times,
+) => void;
 
 function waitingGroup(c: OutcomeCell, cls: ErrorClass | null, add: Add, times: Times = null): void {
   switch (c.status) {
-    case 'held': return add('held_for_window', 'held_for_window', 'Held until the contact writes in', cls, c.count, c.code);
+    case 'held':
+      return add('held_for_window', 'held_for_window', 'Held until the contact writes in', cls, c.count, c.code);
     case 'queued':
-      if (cls === 'per_user_marketing_cap') return add('capped_pending_retry', 'capped_pending_retry', 'Capped by WhatsApp, retry scheduled', cls, c.count, c.code, times);
-      if (cls !== null) return add(`retry_pending:${cls}`, 'retry_pending', `Retry scheduled: ${classTitle(cls)}`, cls, c.count, c.code, times);
+      if (cls === 'per_user_marketing_cap')
+        return add('capped_pending_retry', 'capped_pending_retry', 'Capped by WhatsApp, retry scheduled', cls, c.count, c.code, times);
+      if (cls !== null)
+        return add(`retry_pending:${cls}`, 'retry_pending', `Retry scheduled: ${classTitle(cls)}`, cls, c.count, c.code, times);
       return add('waiting', 'waiting', 'Waiting to be sent', null, c.count, null, times);
-    case 'unknown': return add('unknown', 'unknown', 'Fate unknown after a crash (never re-sent blindly)', null, c.count, null);
-    default: return add('sending', 'sending', 'Being sent', null, c.count, null);
+    case 'unknown':
+      return add('unknown', 'unknown', 'Fate unknown after a crash (never re-sent blindly)', null, c.count, null);
+    default:
+      return add('sending', 'sending', 'Being sent', null, c.count, null);
   }
 }
 

@@ -31,11 +31,15 @@ function applyEvent(state: ContactState, event: ContactEvent, policy: Policy): C
     case 'send_error':
       return applyFailure(state, event, event.errorCode, policy);
     case 'send_accepted':
-      return event.category === 'marketing' ? applyMarketingSent(state, event.messageId, event.at, event.path === 'marketing_messages') : state;
+      return event.category === 'marketing'
+        ? applyMarketingSent(state, event.messageId, event.at, event.path === 'marketing_messages')
+        : state;
     case 'inbound':
       return applyInbound(state, event, policy);
     case 'preference':
-      return event.value === 'stop' ? setStopped(state, cause(event, 'user_preferences:stop')) : setResumed(state, cause(event, 'user_preferences:resume'));
+      return event.value === 'stop'
+        ? setStopped(state, cause(event, 'user_preferences:stop'))
+        : setResumed(state, cause(event, 'user_preferences:resume'));
     case 'consent': {
       const current = state.consent[event.category];
       if (current.at !== null && current.at > event.at) return state;
@@ -130,7 +134,9 @@ function applyMarketingSent(state: ContactState, messageId: string, at: Millis, 
 /** A marketing send that failed never reached the contact: it stops counting toward our own cap. */
 function forgetSend(state: ContactState, messageId: string): ContactState {
   const sends = state.marketing.recentSends;
-  return sends.some((s) => s.messageId === messageId) ? withMarketing(state, { recentSends: sends.filter((s) => s.messageId !== messageId) }) : state;
+  return sends.some((s) => s.messageId === messageId)
+    ? withMarketing(state, { recentSends: sends.filter((s) => s.messageId !== messageId) })
+    : state;
 }
 
 function applyInbound(state: ContactState, event: Extract<ContactEvent, { type: 'inbound' }>, policy: Policy): ContactState {

@@ -32,7 +32,11 @@ export function planRetry(code: number, failedAt: Millis, history: AttemptHistor
       return { kind: 'give_up', outcome: 'failed', why: `Code ${code} fails the same way on every attempt.` };
     case 'cap_cool_off':
       if (history.capFailures >= policy.capRetry.maxAttemptsPerMessage) {
-        return { kind: 'give_up', outcome: 'capped_exhausted', why: `Per-user cap hit ${history.capFailures} times; this message stops here, the contact stays eligible.` };
+        return {
+          kind: 'give_up',
+          outcome: 'capped_exhausted',
+          why: `Per-user cap hit ${history.capFailures} times; this message stops here, the contact stays eligible.`,
+        };
       }
       return { kind: 'redecide', why: 'Per-user marketing cap: the contact cools off and the message waits for it.' };
     case 'when_window_opens':
@@ -51,8 +55,15 @@ function unknownRule(cls: ErrorClass): RetryRule {
   return cls === 'unknown' ? { kind: 'backoff', schedule: 'transient' } : { kind: 'never' };
 }
 
-function backoff(schedule: 'transient' | 'pair_rate' | 'sender_throttle', failedAt: Millis, failures: number, policy: Policy, jitter: number): RetryPlan {
-  const p: BackoffPolicy = schedule === 'transient' ? policy.transientBackoff : schedule === 'pair_rate' ? policy.pairRateBackoff : policy.senderBackoff;
+function backoff(
+  schedule: 'transient' | 'pair_rate' | 'sender_throttle',
+  failedAt: Millis,
+  failures: number,
+  policy: Policy,
+  jitter: number,
+): RetryPlan {
+  const p: BackoffPolicy =
+    schedule === 'transient' ? policy.transientBackoff : schedule === 'pair_rate' ? policy.pairRateBackoff : policy.senderBackoff;
   if (failures > p.maxAttempts) {
     return { kind: 'give_up', outcome: 'failed', why: `Still failing after ${p.maxAttempts} timed retries.` };
   }

@@ -29,6 +29,10 @@ describe('matchesSegment', () => {
     expect(reachability(capped, T0 + HOUR)).toEqual(['cooling_off']);
     expect(matchesSegment(vip, capped, { exclude: ['cooling_off'] }, T0 + HOUR)).toBe(false);
     expect(matchesSegment(vip, capped, { exclude: ['cooling_off'] }, T0 + 2 * DAY)).toBe(true);
-    expect(reachability(replay([ev.failed(T0, 130472), ev.failed(T0, 131050), ev.failed(T0, 131026)]), T0)).toEqual(['held', 'stopped', 'unreachable']);
+    expect(reachability(replay([ev.failed(T0, 130472), ev.failed(T0, 131050), ev.failed(T0, 131026)]), T0)).toEqual([
+      'held',
+      'stopped',
+      'unreachable',
+    ]);
   });
 });

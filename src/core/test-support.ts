@@ -13,26 +13,72 @@ const nextId = (prefix: string): string => `${prefix}-${++counter}`;
 
 export const ev = {
   failed: (at: number, errorCode: number, category: Category | null = 'marketing'): ContactEvent => ({
-    type: 'status', id: nextId('st'), at, messageId: nextId('wamid'), status: 'failed', category, errorCode,
+    type: 'status',
+    id: nextId('st'),
+    at,
+    messageId: nextId('wamid'),
+    status: 'failed',
+    category,
+    errorCode,
   }),
   delivered: (at: number, category: Category | null = 'marketing'): ContactEvent => ({
-    type: 'status', id: nextId('st'), at, messageId: nextId('wamid'), status: 'delivered', category, errorCode: null,
+    type: 'status',
+    id: nextId('st'),
+    at,
+    messageId: nextId('wamid'),
+    status: 'delivered',
+    category,
+    errorCode: null,
   }),
   read: (at: number, category: Category | null = 'marketing'): ContactEvent => ({
-    type: 'status', id: nextId('st'), at, messageId: nextId('wamid'), status: 'read', category, errorCode: null,
+    type: 'status',
+    id: nextId('st'),
+    at,
+    messageId: nextId('wamid'),
+    status: 'read',
+    category,
+    errorCode: null,
   }),
-  inbound: (at: number, text: string | null = 'hi', kind: 'text' | 'button' | 'interactive' | 'other' = 'text', payload: string | null = null, freeEntry = false): ContactEvent => ({
-    type: 'inbound', id: nextId('in'), at, kind, text, payload, freeEntry,
+  inbound: (
+    at: number,
+    text: string | null = 'hi',
+    kind: 'text' | 'button' | 'interactive' | 'other' = 'text',
+    payload: string | null = null,
+    freeEntry = false,
+  ): ContactEvent => ({
+    type: 'inbound',
+    id: nextId('in'),
+    at,
+    kind,
+    text,
+    payload,
+    freeEntry,
   }),
   preference: (at: number, value: 'stop' | 'resume'): ContactEvent => ({ type: 'preference', id: nextId('pref'), at, value }),
   consent: (at: number, category: Category, status: 'granted' | 'revoked' = 'granted'): ContactEvent => ({
-    type: 'consent', id: nextId('consent'), at, category, status, source: 'import', evidence: null,
+    type: 'consent',
+    id: nextId('consent'),
+    at,
+    category,
+    status,
+    source: 'import',
+    evidence: null,
   }),
   sendError: (at: number, errorCode: number, category: Category = 'marketing'): ContactEvent => ({
-    type: 'send_error', id: nextId('err'), at, messageId: null, category, errorCode,
+    type: 'send_error',
+    id: nextId('err'),
+    at,
+    messageId: null,
+    category,
+    errorCode,
   }),
   accepted: (at: number, category: Category = 'marketing', path: 'cloud' | 'marketing_messages' = 'cloud'): ContactEvent => ({
-    type: 'send_accepted', id: nextId('acc'), at, messageId: nextId('wamid'), category, path,
+    type: 'send_accepted',
+    id: nextId('acc'),
+    at,
+    messageId: nextId('wamid'),
+    category,
+    path,
   }),
 };
 
@@ -41,7 +87,11 @@ export function consentingContact(policy: Policy = DEFAULT_POLICY): ContactState
   return replay([ev.consent(T0 - 8760 * HOUR, 'marketing'), ev.consent(T0 - 8760 * HOUR, 'utility')], policy);
 }
 
-export function replay(events: readonly ContactEvent[], policy: Policy = DEFAULT_POLICY, from: ContactState = EMPTY_CONTACT_STATE): ContactState {
+export function replay(
+  events: readonly ContactEvent[],
+  policy: Policy = DEFAULT_POLICY,
+  from: ContactState = EMPTY_CONTACT_STATE,
+): ContactState {
   return events.reduce((s, e) => reduceContact(s, e, policy), from);
 }
 

@@ -45,7 +45,12 @@ function cliDeps(out: (text: string) => void, env: Environment): MainDeps {
 }
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 failure, 2 usage. */
-export async function runCli(argv: readonly string[], out: (text: string) => void = (t) => process.stdout.write(`${t}\n`), err: (text: string) => void = (t) => process.stderr.write(`${t}\n`), env: Environment = process.env): Promise<ExitCode> {
+export async function runCli(
+  argv: readonly string[],
+  out: (text: string) => void = (t) => process.stdout.write(`${t}\n`),
+  err: (text: string) => void = (t) => process.stderr.write(`${t}\n`),
+  env: Environment = process.env,
+): Promise<ExitCode> {
   try {
     await buildProgram(out, env).parseAsync([...argv], { from: 'user' });
     return EXIT.ok;

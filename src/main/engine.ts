@@ -30,7 +30,15 @@ export interface EngineOptions {
   clock: Scheduler;
   policy: Policy;
   random: () => number;
-  http: { host: string; port: number; appSecrets: readonly string[]; verifyToken: string | null; mode: 'production' | 'development'; logLevel?: HttpLogLevel | false; edge?: HttpEdgeSettings };
+  http: {
+    host: string;
+    port: number;
+    appSecrets: readonly string[];
+    verifyToken: string | null;
+    mode: 'production' | 'development';
+    logLevel?: HttpLogLevel | false;
+    edge?: HttpEdgeSettings;
+  };
   /**
    * `mps`: this process's own ceiling. Every process also takes from the sender number's shared
    * throughput bucket in the store, at most `paceBurstMs` (default 100 ms) of it per pass.
@@ -75,17 +83,27 @@ const PACE_BURST_MS = 100;
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
-  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook }, (error) => logger.error('inbox processing failed', errorFields(error)));
+  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook }, (error) =>
+    logger.error('inbox processing failed', errorFields(error)),
+  );
   // Set once, below, when the engine dispatches; /healthz reports null until then.
   let loop: DispatchLoop | null = null;
   const dispatchStatus = (): DispatchStatus | null => loop?.status() ?? null;
   const logLevel = o.http.logLevel ?? false;
   const server = await buildApp({
-    store, clock, policy, dispatchStatus,
+    store,
+    clock,
+    policy,
+    dispatchStatus,
     logger: logLevel === false ? false : { level: logLevel },
     config: {
-      appSecrets: o.http.appSecrets, verifyToken: o.http.verifyToken, mode: o.http.mode, host: o.http.host,
-      adminToken: o.api?.adminToken ?? null, phoneNumberId: o.api?.phoneNumberId ?? null, edge: o.http.edge,
+      appSecrets: o.http.appSecrets,
+      verifyToken: o.http.verifyToken,
+      mode: o.http.mode,
+      host: o.http.host,
+      adminToken: o.api?.adminToken ?? null,
+      phoneNumberId: o.api?.phoneNumberId ?? null,
+      edge: o.http.edge,
     },
     // Real time: apply webhooks as soon as they are stored. Virtual time (the demo) applies them in
     // batches before each dispatcher pass instead: the same order of effects, far fewer commits.
@@ -97,21 +115,34 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
 
   let api: CloudApi | null = null;
   if (o.cloudApi !== undefined) {
-    const cloud = typeof o.cloudApi === 'function' ? await o.cloudApi(url).catch(async (error: unknown) => {
-      await server.close();
-      throw error;
-    }) : o.cloudApi;
+    const cloud =
+      typeof o.cloudApi === 'function'
+        ? await o.cloudApi(url).catch(async (error: unknown) => {
+            await server.close();
+            throw error;
+          })
+        : o.cloudApi;
     api = createCloudApiClient({ ...cloud, capCodes: policy.capCodes, maxConcurrency: 32 });
     const paceBurstMs = o.worker.paceBurstMs ?? PACE_BURST_MS;
-    const dispatcher = new Dispatcher({ store, api, policy, clock, random }, {
-      owner: o.worker.owner, mps: o.worker.mps, leaseMs: o.worker.leaseMs ?? MINUTE, batchSize: o.worker.mps,
-      pace: { phoneNumberId: cloud.phoneNumberId, burstMs: paceBurstMs },
-    });
+    const dispatcher = new Dispatcher(
+      { store, api, policy, clock, random },
+      {
+        owner: o.worker.owner,
+        mps: o.worker.mps,
+        leaseMs: o.worker.leaseMs ?? MINUTE,
+        batchSize: o.worker.mps,
+        pace: { phoneNumberId: cloud.phoneNumberId, burstMs: paceBurstMs },
+      },
+    );
     loop = startDispatchLoop({ store, clock, policy, dispatcher, pump, logger }, { paceBurstMs, inboxEveryMs: o.inboxEveryMs });
   }
   const running = loop;
   return {
-    server, url, pump, dispatchStatus, loop: running,
+    server,
+    url,
+    pump,
+    dispatchStatus,
+    loop: running,
     tick: () => {
       if (running === null) return Promise.reject(new Error('engine: not dispatching (no cloudApi given)'));
       return running.tick();

@@ -23,24 +23,43 @@ export interface ServeRole {
 export async function serve(config: Config, out: (line: string) => void, as: ServeRole = { role: 'serve', dispatch: true }): Promise<void> {
   const { storage } = config;
   const store = openStore({
-    databaseUrl: storage.databaseUrl ?? undefined, dataDir: storage.dataDir, schema: storage.schema, poolSize: storage.poolSize,
-    applicationName: `pacer ${as.role} ${process.pid}`, backgroundCheckpoint: true,
+    databaseUrl: storage.databaseUrl ?? undefined,
+    dataDir: storage.dataDir,
+    schema: storage.schema,
+    poolSize: storage.poolSize,
+    applicationName: `pacer ${as.role} ${process.pid}`,
+    backgroundCheckpoint: true,
   });
   const migrated = await store.migrate();
   const { accessToken, phoneNumberId } = config.whatsapp;
   const sending = as.dispatch && accessToken !== null && phoneNumberId !== null;
   const engine = await startEngine({
-    store, clock: systemClock, policy: config.policy, random: Math.random,
+    store,
+    clock: systemClock,
+    policy: config.policy,
+    random: Math.random,
     logger: stderrLogger({ level: config.http.logLevel }),
-    http: { host: as.role === 'worker' ? '127.0.0.1' : config.http.host, port: as.role === 'worker' ? config.worker.port : config.http.port, appSecrets: config.whatsapp.appSecrets, verifyToken: config.whatsapp.verifyToken, mode: config.mode, logLevel: config.http.logLevel, edge: config.edge },
+    http: {
+      host: as.role === 'worker' ? '127.0.0.1' : config.http.host,
+      port: as.role === 'worker' ? config.worker.port : config.http.port,
+      appSecrets: config.whatsapp.appSecrets,
+      verifyToken: config.whatsapp.verifyToken,
+      mode: config.mode,
+      logLevel: config.http.logLevel,
+      edge: config.edge,
+    },
     worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
     api: { adminToken: config.http.adminToken, phoneNumberId },
-    ...(sending ? { cloudApi: { baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken } } : {}),
+    ...(sending
+      ? { cloudApi: { baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken } }
+      : {}),
     ...(as.role === 'worker' ? { inboxEveryMs: WORKER_INBOX_EVERY } : {}),
   });
-  out(as.role === 'worker'
-    ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
-    : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`);
+  out(
+    as.role === 'worker'
+      ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
+      : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`,
+  );
   if (!as.dispatch) out('Not dispatching (--no-dispatch): workers send.');
   else if (sending) out(`Dispatching from phone number id ${phoneNumberId} through ${config.whatsapp.apiBaseUrl}.`);
   else out('WHATSAPP_ACCESS_TOKEN or WHATSAPP_PHONE_NUMBER_ID is not set: receiving webhooks only, sending nothing.');

@@ -36,15 +36,18 @@ export const systemClock: Scheduler = {
     // Timers run on the monotonic clock in whole milliseconds, so by Date.now() one can fire a
     // millisecond early: a pass woken for a row's due time would find it not yet due. Wait out the rest.
     const arm = (): void => {
-      handle = setTimeout(() => {
-        if (Date.now() < at) {
-          arm();
-          return;
-        }
-        void Promise.resolve()
-          .then(task)
-          .catch((error: unknown) => process.emitWarning(`scheduled task failed: ${String(error)}`));
-      }, Math.max(0, at - Date.now()));
+      handle = setTimeout(
+        () => {
+          if (Date.now() < at) {
+            arm();
+            return;
+          }
+          void Promise.resolve()
+            .then(task)
+            .catch((error: unknown) => process.emitWarning(`scheduled task failed: ${String(error)}`));
+        },
+        Math.max(0, at - Date.now()),
+      );
       handle.unref?.();
     };
     arm();

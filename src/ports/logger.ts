@@ -29,7 +29,8 @@ export function errorFields(error: unknown): LogFields {
   if (!(error instanceof Error)) return { error: typeof error, message: String(error) };
   const { code, operation } = error as { code?: unknown; operation?: unknown };
   return {
-    error: error.name, message: error.message,
+    error: error.name,
+    message: error.message,
     ...(typeof code === 'string' ? { code } : {}),
     ...(typeof operation === 'string' ? { operation } : {}),
   };

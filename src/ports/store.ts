@@ -50,14 +50,35 @@ export type * from './store/senders.js';
 export type * from './store/templates.js';
 
 /** Every data role: what a transaction hands out (no lifecycle: a transaction cannot migrate, close or nest). */
-export interface TxStore extends
-  ContactStore, ConsentStore, ContactStateStore, ContactHistoryStore,
-  TemplateStore, SenderStore, SenderHistoryStore, CampaignStore,
-  OutboxStore, CampaignOutboxStore, OutboxClaimStore, OutboxLeaseStore, OutboxSettlementStore,
-  PaceStore, ConversationStore, InboxStore, QuarantineStore, EventLogStore,
-  CampaignReportStore, DeliveryReportStore, DiagnosisStore, ApiTokenStore {}
+export interface TxStore
+  extends
+    ContactStore,
+    ConsentStore,
+    ContactStateStore,
+    ContactHistoryStore,
+    TemplateStore,
+    SenderStore,
+    SenderHistoryStore,
+    CampaignStore,
+    OutboxStore,
+    CampaignOutboxStore,
+    OutboxClaimStore,
+    OutboxLeaseStore,
+    OutboxSettlementStore,
+    PaceStore,
+    ConversationStore,
+    InboxStore,
+    QuarantineStore,
+    EventLogStore,
+    CampaignReportStore,
+    DeliveryReportStore,
+    DiagnosisStore,
+    ApiTokenStore {}
 
-export interface MigrateResult { applied: number[]; current: number }
+export interface MigrateResult {
+  applied: number[];
+  current: number;
+}
 
 /** The port, implemented by the SQLite and PostgreSQL adapters: every data role plus the store's lifecycle. */
 export interface Store extends TxStore {

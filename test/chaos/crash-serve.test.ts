@@ -7,7 +7,17 @@ import { MINUTE } from '../../src/core/time.js';
 import { seededRandom } from '../../src/adapters/simulator/prng.js';
 import type { OutboxOutcome, OutboxRow } from '../../src/ports/store.js';
 import { eventually } from '../await-state.js';
-import { campaignRows, inboxRows, killHard, setUpCrashWorld, startServe, statusCounts, stopGracefully, type CrashWorld, type ServeProcess } from '../crash-rig.js';
+import {
+  campaignRows,
+  inboxRows,
+  killHard,
+  setUpCrashWorld,
+  startServe,
+  statusCounts,
+  stopGracefully,
+  type CrashWorld,
+  type ServeProcess,
+} from '../crash-rig.js';
 import { attemptsByRow, isFinalOrScheduled } from '../engine-rig.js';
 
 const SEED = 4242;
@@ -47,7 +57,8 @@ function differences(rows: readonly OutboxRow[], truth: GroundTruth): string[] {
     const sends = attempts.get(row.id) ?? [];
     const last = sends[sends.length - 1];
     if (last === undefined) continue;
-    if (row.wamid !== last.wamid || row.outcome !== truthOutcome(last)) out.push(`row ${row.id}: ${row.status}/${row.outcome ?? '-'}, the simulator says ${truthOutcome(last) ?? 'nothing yet'}`);
+    if (row.wamid !== last.wamid || row.outcome !== truthOutcome(last))
+      out.push(`row ${row.id}: ${row.status}/${row.outcome ?? '-'}, the simulator says ${truthOutcome(last) ?? 'nothing yet'}`);
   }
   return out;
 }
@@ -96,12 +107,16 @@ describe('pacer serve stopped and killed (SIGKILL) mid-campaign, and started aga
     if (!drained) await w.store.setCampaignStatus(w.campaignId, 'paused', 'crash test out of time', Date.now());
     // Then let the last statuses come in: a message's whole life (sent, delivered, read, each
     // webhook) takes milliseconds here.
-    const settled = await eventually(async () => {
-      if (busy(statusCounts(w)) > 0) return false;
-      const truth = w.sim.groundTruth();
-      if (Date.now() - Math.max(...truth.messages.map((m) => m.acceptedAt)) < 500) return false;
-      return differences(await campaignRows(w), truth).length === 0;
-    }, Date.now() + 8000, 100);
+    const settled = await eventually(
+      async () => {
+        if (busy(statusCounts(w)) > 0) return false;
+        const truth = w.sim.groundTruth();
+        if (Date.now() - Math.max(...truth.messages.map((m) => m.acceptedAt)) < 500) return false;
+        return differences(await campaignRows(w), truth).length === 0;
+      },
+      Date.now() + 8000,
+      100,
+    );
     const exitCode = await stopGracefully(running);
     const output = running.output();
     running = null;
@@ -112,8 +127,10 @@ describe('pacer serve stopped and killed (SIGKILL) mid-campaign, and started aga
     const attempts = attemptsByRow(truth.messages);
     const unknown = rows.filter((r) => r.status === 'unknown');
     const sendsOf = (r: OutboxRow) => attempts.get(r.id)?.length ?? 0;
-    console.info(`crash test: graceful stop left ${JSON.stringify(afterTerm)}; kills after ${kills.map((k) => `${k.afterMs} ms (${JSON.stringify(k.counts)})`).join(', ')}; swept ${JSON.stringify(swept)}; `
-      + `${truth.messages.length} messages accepted; ${unknown.length} rows unknown (sends: ${unknown.map(sendsOf).join(',') || 'none'}); drained: ${drained}, settled: ${settled}`);
+    console.info(
+      `crash test: graceful stop left ${JSON.stringify(afterTerm)}; kills after ${kills.map((k) => `${k.afterMs} ms (${JSON.stringify(k.counts)})`).join(', ')}; swept ${JSON.stringify(swept)}; ` +
+        `${truth.messages.length} messages accepted; ${unknown.length} rows unknown (sends: ${unknown.map(sendsOf).join(',') || 'none'}); drained: ${drained}, settled: ${settled}`,
+    );
 
     expect(rows).toHaveLength(RECIPIENTS);
     // No row's message went out twice.
@@ -121,7 +138,11 @@ describe('pacer serve stopped and killed (SIGKILL) mid-campaign, and started aga
     // Rows left unknown never reached Meta: one that did was settled by its status webhook, which
     // carries our callback data. Every other row that is not waiting in the queue got its message.
     expect(unknown.filter((r) => sendsOf(r) > 0).map((r) => r.id)).toEqual([]);
-    expect(rows.filter((r) => sendsOf(r) === 0 && r.status !== 'unknown' && r.status !== 'queued').map((r) => `row ${r.id}: ${r.status}/${r.outcome ?? '-'}`)).toEqual([]);
+    expect(
+      rows
+        .filter((r) => sendsOf(r) === 0 && r.status !== 'unknown' && r.status !== 'queued')
+        .map((r) => `row ${r.id}: ${r.status}/${r.outcome ?? '-'}`),
+    ).toEqual([]);
     // No recipient got this campaign twice, whichever rows the messages came from.
     const byRecipient = new Map<string, number>();
     for (const m of truth.messages) byRecipient.set(m.to, (byRecipient.get(m.to) ?? 0) + 1);

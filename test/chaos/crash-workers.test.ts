@@ -23,17 +23,25 @@ describe('three pacer workers on PostgreSQL, one SIGKILLed every few seconds and
     const started = Date.now();
     const deadline = started + 200_000;
     const network = seededRandom(SEED + 1);
-    world = await setUpScaleWorld({
-      seed: SEED, recipients: RECIPIENTS, workers: WORKERS, senderMps: 400, workerMps: 400, leaseMs: LEASE_MS,
-      // Meta answers in tens of milliseconds: kills land while requests are in flight.
-      apiDelayMs: () => 10 + network() * 60,
-      sim: {
-        rateLimits: { throughputMps: 500 },
-        // Reads come after the run; sent and delivered in milliseconds, mostly batched as Meta does under load.
-        reactions: { readDelayMs: { min: 3_600_000, max: 7_200_000 } },
-        webhooks: { batchRate: 0.8, maxBatch: 25 },
+    world = await setUpScaleWorld(
+      {
+        seed: SEED,
+        recipients: RECIPIENTS,
+        workers: WORKERS,
+        senderMps: 400,
+        workerMps: 400,
+        leaseMs: LEASE_MS,
+        // Meta answers in tens of milliseconds: kills land while requests are in flight.
+        apiDelayMs: () => 10 + network() * 60,
+        sim: {
+          rateLimits: { throughputMps: 500 },
+          // Reads come after the run; sent and delivered in milliseconds, mostly batched as Meta does under load.
+          reactions: { readDelayMs: { min: 3_600_000, max: 7_200_000 } },
+          webhooks: { batchRate: 0.8, maxBatch: 25 },
+        },
       },
-    }, deadline);
+      deadline,
+    );
     const w = world;
     await Promise.all(Array.from({ length: WORKERS }, (_, slot) => w.startWorker(slot)));
     const random = seededRandom(SEED);
@@ -64,9 +72,12 @@ describe('three pacer workers on PostgreSQL, one SIGKILLed every few seconds and
     const verdict = await judge(w);
     const truth = w.sim.groundTruth();
     const perTen = new Map<number, number>();
-    for (const m of truth.messages) perTen.set(Math.floor((m.acceptedAt - started) / 10_000), (perTen.get(Math.floor((m.acceptedAt - started) / 10_000)) ?? 0) + 1);
+    for (const m of truth.messages)
+      perTen.set(Math.floor((m.acceptedAt - started) / 10_000), (perTen.get(Math.floor((m.acceptedAt - started) / 10_000)) ?? 0) + 1);
     console.info(`crash-workers: accepted per 10 s ${JSON.stringify([...perTen].sort((a, b) => a[0] - b[0]).map(([, n]) => n))}`);
-    console.info(`crash-workers: ${kills.length} kills (${kills.join('; ')}); drained ${drained} in ${drainedIn} s, settled in ${Math.round((Date.now() - started) / 1000)} s; ${verdict.summary}`);
+    console.info(
+      `crash-workers: ${kills.length} kills (${kills.join('; ')}); drained ${drained} in ${drainedIn} s, settled in ${Math.round((Date.now() - started) / 1000)} s; ${verdict.summary}`,
+    );
 
     expect(drained, stall ?? '').toBe(true);
     expect(verdict.duplicates).toEqual([]);

@@ -19,7 +19,10 @@ afterEach(async () => {
   world = null;
 }, 60_000);
 
-type Chaos = { kind: 'api'; fault: Fault; options: { count?: number; forMs?: number } } | { kind: 'timeouts'; count: number } | { kind: 'drop_connections' };
+type Chaos =
+  | { kind: 'api'; fault: Fault; options: { count?: number; forMs?: number } }
+  | { kind: 'timeouts'; count: number }
+  | { kind: 'drop_connections' };
 
 /** Each kind of trouble at least once, in a seeded order. */
 function schedule(random: () => number): Chaos[] {
@@ -45,11 +48,19 @@ describe('three pacer workers on PostgreSQL while the Cloud API and the database
   it('backs off, recovers by itself, and still sends nobody a message twice', async () => {
     const started = Date.now();
     const deadline = started + 180_000;
-    world = await setUpScaleWorld({
-      seed: SEED, recipients: RECIPIENTS, workers: WORKERS, senderMps: 300, workerMps: 300, leaseMs: 5000,
-      direct: true,
-      sim: { reactions: { readDelayMs: { min: 3_600_000, max: 7_200_000 } }, webhooks: { batchRate: 0.8, maxBatch: 25 } },
-    }, deadline);
+    world = await setUpScaleWorld(
+      {
+        seed: SEED,
+        recipients: RECIPIENTS,
+        workers: WORKERS,
+        senderMps: 300,
+        workerMps: 300,
+        leaseMs: 5000,
+        direct: true,
+        sim: { reactions: { readDelayMs: { min: 3_600_000, max: 7_200_000 } }, webhooks: { batchRate: 0.8, maxBatch: 25 } },
+      },
+      deadline,
+    );
     const w = world;
     await Promise.all(Array.from({ length: WORKERS }, (_, slot) => w.startWorker(slot)));
     const random = seededRandom(SEED);
@@ -75,7 +86,9 @@ describe('three pacer workers on PostgreSQL while the Cloud API and the database
           // Two steps: pick the backends first, then end exactly those (a single WHERE gives no
           // order of evaluation, and other people's connections share this server).
           const names = w.pids().flatMap((pid) => [`pacer serve ${pid}`, `pacer worker ${pid}`]);
-          const ours = (await w.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = ANY($1)', [names])).map((r) => r.pid);
+          const ours = (await w.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = ANY($1)', [names])).map(
+            (r) => r.pid,
+          );
           for (const pid of ours) await w.query('SELECT pg_terminate_backend($1)', [pid]);
           dropped += ours.length;
           done.push(`dropped ${ours.length} connections`);
@@ -88,9 +101,15 @@ describe('three pacer workers on PostgreSQL while the Cloud API and the database
     expect(dropped).toBeGreaterThan(0);
 
     // Everything due within the horizon goes out; nothing stays mid-send.
-    const pending = async () => Number((await w.query<{ n: string }>(
-      `SELECT COUNT(*) AS n FROM outbox WHERE campaign_id = $1 AND (status IN ('leased', 'sending') OR (status = 'queued' AND next_attempt_at <= $2))`,
-      [w.campaignId, Date.now() + HORIZON_MS]))[0]?.n);
+    const pending = async () =>
+      Number(
+        (
+          await w.query<{ n: string }>(
+            `SELECT COUNT(*) AS n FROM outbox WHERE campaign_id = $1 AND (status IN ('leased', 'sending') OR (status = 'queued' AND next_attempt_at <= $2))`,
+            [w.campaignId, Date.now() + HORIZON_MS],
+          )
+        )[0]?.n,
+      );
     const drained = await eventually(async () => (await pending()) === 0, deadline, 500);
     const drainedIn = Math.round((Date.now() - started) / 1000);
     // Taken at the deadline, before anything below gives the workers more time.
@@ -99,7 +118,9 @@ describe('three pacer workers on PostgreSQL while the Cloud API and the database
     await outcomesSettled(w, Date.now() + 60_000, 2000);
     const verdict = await judge(w);
     const truth = w.sim.groundTruth();
-    console.info(`faults-workers: ${done.join(', ')}; drained ${drained} in ${drainedIn} s, settled in ${Math.round((Date.now() - started) / 1000)} s; ${verdict.summary}`);
+    console.info(
+      `faults-workers: ${done.join(', ')}; drained ${drained} in ${drainedIn} s, settled in ${Math.round((Date.now() - started) / 1000)} s; ${verdict.summary}`,
+    );
 
     expect(drained, stall ?? '').toBe(true);
     // Pacer recovered without help: sending carried on after the last fault.

@@ -25,7 +25,13 @@ export async function findContactByInput(store: Pick<ContactStore, 'findContact'
   throw new CliFailure(`No contact matches ${mask(raw)}. Check the number, or import the contact first (pacer import contacts FILE).`);
 }
 
-export async function contactExplainText(store: ContactStore & ContactStateStore, input: string, policy: Policy, now: number, json: boolean): Promise<string> {
+export async function contactExplainText(
+  store: ContactStore & ContactStateStore,
+  input: string,
+  policy: Policy,
+  now: number,
+  json: boolean,
+): Promise<string> {
   const contact = await findContactByInput(store, input);
   const state = await loadContactState(store, contact.id);
   const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164));

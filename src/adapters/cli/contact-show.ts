@@ -12,7 +12,11 @@ const RECENT = 20;
  * happened lately (consent changes, decisions, delivery events with their meaning, replies).
  * Phone numbers are masked; reply texts are shown, as the operator's own conversation.
  */
-export async function contactShowText(store: ContactStore & ConsentStore & ContactHistoryStore, input: string, json: boolean): Promise<string> {
+export async function contactShowText(
+  store: ContactStore & ConsentStore & ContactHistoryStore,
+  input: string,
+  json: boolean,
+): Promise<string> {
   const contact = await findContactByInput(store, input);
   const [consent, timeline, inbound] = await Promise.all([
     store.getConsent(contact.id),
@@ -23,16 +27,29 @@ export async function contactShowText(store: ContactStore & ConsentStore & Conta
   const who = mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id));
   const consentRows = Object.entries(consent).map(([category, c]) => ({ category, status: c.status, source: c.source, at: iso(c.at) }));
   if (json) {
-    return JSON.stringify({
-      contact: { id: contact.id, phone: who, name: contact.name, tags: contact.tags, attributes: contact.attributes, createdAt: iso(contact.createdAt) },
-      consent: consentRows,
-      recent: entries.map((e) => ({ at: iso(e.at), what: e.line })),
-    }, null, 2);
+    return JSON.stringify(
+      {
+        contact: {
+          id: contact.id,
+          phone: who,
+          name: contact.name,
+          tags: contact.tags,
+          attributes: contact.attributes,
+          createdAt: iso(contact.createdAt),
+        },
+        consent: consentRows,
+        recent: entries.map((e) => ({ at: iso(e.at), what: e.line })),
+      },
+      null,
+      2,
+    );
   }
   return [
     `Contact #${contact.id} ${who}${contact.name ? ` (${contact.name})` : ''}${contact.tags.length > 0 ? ` · tags ${contact.tags.join(', ')}` : ''}`,
     'Consent:',
-    ...(consentRows.length === 0 ? ['  none recorded'] : consentRows.map((c) => `  ${c.category.padEnd(15)} ${c.status.padEnd(8)} ${c.source} · ${c.at}`)),
+    ...(consentRows.length === 0
+      ? ['  none recorded']
+      : consentRows.map((c) => `  ${c.category.padEnd(15)} ${c.status.padEnd(8)} ${c.source} · ${c.at}`)),
     `Recent (newest first, at most ${RECENT}):`,
     ...(entries.length === 0 ? ['  nothing yet'] : entries.map((e) => `  ${iso(e.at)}  ${e.line}`)),
     'Why Pacer would or would not send now: pacer contact explain with the same number.',

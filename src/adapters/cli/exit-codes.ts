@@ -5,7 +5,10 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** A failure the user can act on: printed without a stack trace, with what to do. */
 export class CliFailure extends Error {
   override readonly name = 'CliFailure';
-  constructor(message: string, readonly exitCode: ExitCode = EXIT.failure) {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.failure,
+  ) {
     super(message);
   }
 }

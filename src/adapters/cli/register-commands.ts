@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import type { CliCommand } from './cli-command.js';
 
 /** Adds the commands to `program` in table order, making each group (with its description) on first use. */
-export function registerCommands<D>(program: Command, groups: Readonly<Record<string, string>>, commands: readonly CliCommand<D>[], deps: D): void {
+export function registerCommands<D>(
+  program: Command,
+  groups: Readonly<Record<string, string>>,
+  commands: readonly CliCommand<D>[],
+  deps: D,
+): void {
   const made = new Map<string, Command>();
   for (const c of commands) {
     const [first, second] = c.path;

@@ -12,17 +12,37 @@ import { outcomesJson } from '../presenters/outcomes-json.js';
  * A campaign with its counters, pace, frequency cap and what happened to each group of recipients
  * (the waiting ones by the reason of their latest decision, until when), as text and as JSON.
  */
-export async function campaignStatus(store: CampaignReportStore & SenderStore & ConversationStore, c: Campaign, now: number, policy: Policy): Promise<{ text: string; json: unknown }> {
+export async function campaignStatus(
+  store: CampaignReportStore & SenderStore & ConversationStore,
+  c: Campaign,
+  now: number,
+  policy: Policy,
+): Promise<{ text: string; json: unknown }> {
   const counters = await store.campaignCounters(c.id);
   const pace = await campaignPace(store, c, counters.queued + counters.held, now);
   const outcomes = await campaignOutcomes(store, c, policy);
   const cap = frequencyCapInEffect(c, policy);
-  const json = { ...c, scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), counters, pace, frequencyCapInEffect: cap, outcomes: outcomesJson(outcomes) };
+  const json = {
+    ...c,
+    scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt),
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
+    counters,
+    pace,
+    frequencyCapInEffect: cap,
+    outcomes: outcomesJson(outcomes),
+  };
   const lines = outcomes.map((g) => {
     const until = untilPhrase(g);
     return `    ${String(g.count).padStart(7)}  ${g.label}${g.codes.length > 0 ? ` (${g.codes.map((x) => `${x.code} × ${x.count}`).join(', ')})` : ''}${until === null ? '' : `, ${until}`}`;
   });
   const capLine = `  Frequency cap: ${frequencyCapText(cap.cap)}${cap.from === 'campaign' ? " (this campaign's own)" : ' (PACER_FREQUENCY_CAP)'}`;
-  const text = [`#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}`, `  ${counters.total} recipient(s)${lines.length === 0 ? ', none yet' : ':'}`, ...lines, `  ${paceSentence(pace)}`, capLine].join('\n');
+  const text = [
+    `#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}`,
+    `  ${counters.total} recipient(s)${lines.length === 0 ? ', none yet' : ':'}`,
+    ...lines,
+    `  ${paceSentence(pace)}`,
+    capLine,
+  ].join('\n');
   return { text, json };
 }

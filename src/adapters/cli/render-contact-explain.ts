@@ -1,7 +1,12 @@
 import type { CategoryExplanation } from '../../core/explain-contact.js';
 import { iso } from '../../core/time.js';
 
-const VERDICT: Record<CategoryExplanation['decision']['kind'], string> = { send: 'would send now', defer: 'waits', hold: 'held', skip: 'not sent' };
+const VERDICT: Record<CategoryExplanation['decision']['kind'], string> = {
+  send: 'would send now',
+  defer: 'waits',
+  hold: 'held',
+  skip: 'not sent',
+};
 
 /** `pacer contact explain` as text: per category, the verdict, the reason, and the events behind it. */
 export function renderContactExplain(who: string, rows: readonly CategoryExplanation[]): string {

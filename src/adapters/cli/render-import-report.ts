@@ -32,7 +32,8 @@ export function renderImportReport(r: ImportReport, errorsFile: string | null): 
       const who = e.phone !== null && e.field?.toLowerCase() !== 'phone' ? ` (${e.phone})` : '';
       lines.push(`  line ${e.line}${e.field === null ? '' : ` ${e.field}`}${who}: ${e.reason}`);
     }
-    if (r.errorsNotListed > 0) lines.push(`  … and ${n(r.errorsNotListed)} more${errorsFile === null ? ' (pass --errors FILE to get them all)' : ''}`);
+    if (r.errorsNotListed > 0)
+      lines.push(`  … and ${n(r.errorsNotListed)} more${errorsFile === null ? ' (pass --errors FILE to get them all)' : ''}`);
   }
   if (errorsFile !== null && r.rejected > 0) lines.push(`All rejections written to ${errorsFile}.`);
   if (r.notes.length > 0) {

@@ -3,9 +3,7 @@ import type { ErrorClass } from '../../core/error-class.js';
 import type { AcceptedStatus, SendResult } from '../../ports/cloud-api.js';
 
 const successBody = z.object({
-  contacts: z
-    .array(z.object({ input: z.string().optional(), wa_id: z.string().optional(), user_id: z.string().optional() }))
-    .optional(),
+  contacts: z.array(z.object({ input: z.string().optional(), wa_id: z.string().optional(), user_id: z.string().optional() })).optional(),
   messages: z.array(z.object({ id: z.string().min(1), message_status: z.string().optional() })).min(1),
 });
 

@@ -17,7 +17,8 @@ export class Semaphore {
 
   release(): void {
     const next = this.waiters.shift();
-    if (next !== undefined) next(); // the permit passes straight to the next waiter
+    if (next !== undefined)
+      next(); // the permit passes straight to the next waiter
     else this.available++;
   }
 

@@ -34,7 +34,10 @@ export class AuthFailureLimiter {
   /** Attempts refused with 429, by surface (for /metrics). */
   readonly limited: Record<AuthSurface, number> = { api: 0, dashboard: 0, sign_in: 0 };
 
-  constructor(private readonly clock: Clock, private readonly settings: AuthFailureSettings = DEFAULT_AUTH_FAILURES) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly settings: AuthFailureSettings = DEFAULT_AUTH_FAILURES,
+  ) {}
 
   /** Before checking a presented credential: takes one try, or refuses (counted for `surface`). */
   attempt(address: string, surface: AuthSurface): Lockout {
@@ -89,7 +92,10 @@ export function clientKey(address: string): string {
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
   const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 declare module 'fastify' {

@@ -114,7 +114,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     intake: webhookIntakeSettings(config.edge),
   });
-  await app.register(operatorApi, { store, clock, policy, host, adminToken, phoneNumberId, rateLimit: deps.rateLimit, onReplay: deps.onReplay });
+  await app.register(operatorApi, {
+    store,
+    clock,
+    policy,
+    host,
+    adminToken,
+    phoneNumberId,
+    rateLimit: deps.rateLimit,
+    onReplay: deps.onReplay,
+  });
   await app.register(dashboard, { store, clock, policy, adminToken, phoneNumberId });
   return app;
 }
@@ -124,7 +133,9 @@ function warnAboutConfig(app: FastifyInstance, config: AppConfig): void {
   if (config.appSecrets.length === 0 && config.mode === 'production') {
     app.log.warn('no WHATSAPP_APP_SECRET is configured: in production every webhook POST is refused with 401 until one is set');
   } else if (config.appSecrets.length === 0) {
-    app.log.warn('development mode without WHATSAPP_APP_SECRET: unsigned webhooks are accepted and stored as unverified; never expose this server');
+    app.log.warn(
+      'development mode without WHATSAPP_APP_SECRET: unsigned webhooks are accepted and stored as unverified; never expose this server',
+    );
   }
   if (config.verifyToken === null || config.verifyToken === '') {
     app.log.warn('no WHATSAPP_VERIFY_TOKEN is configured: the webhook subscription handshake is refused with 403');

@@ -122,6 +122,8 @@ describe('InboxWriter', () => {
   });
 
   it('rejects a batch limit that is not a positive integer', () => {
-    expect(() => new InboxWriter({ appendInboxBatch: async () => [] }, { maxBatch: 0 })).toThrow('maxBatch must be a positive integer, got 0');
+    expect(() => new InboxWriter({ appendInboxBatch: async () => [] }, { maxBatch: 0 })).toThrow(
+      'maxBatch must be a positive integer, got 0',
+    );
   });
 });

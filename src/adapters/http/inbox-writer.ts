@@ -39,7 +39,8 @@ export class InboxWriter {
     private readonly options: InboxWriterOptions = {},
   ) {
     const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
-    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`InboxWriter: maxBatch must be a positive integer, got ${maxBatch}`);
+    if (!Number.isInteger(maxBatch) || maxBatch < 1)
+      throw new RangeError(`InboxWriter: maxBatch must be a positive integer, got ${maxBatch}`);
     this.maxBatch = maxBatch;
   }
 

@@ -3,7 +3,9 @@ import { buildLoggerOptions, safeRequestSummary } from './log-options.js';
 
 describe('logger options', () => {
   it('keeps the path and drops the query string, which can hold the verify token', () => {
-    expect(safeRequestSummary({ method: 'GET', url: '/webhooks/whatsapp?hub.verify_token=secret&hub.challenge=1', ip: '127.0.0.1' })).toEqual({
+    expect(
+      safeRequestSummary({ method: 'GET', url: '/webhooks/whatsapp?hub.verify_token=secret&hub.challenge=1', ip: '127.0.0.1' }),
+    ).toEqual({
       method: 'GET',
       url: '/webhooks/whatsapp?…',
       remoteAddress: '127.0.0.1',

@@ -35,5 +35,8 @@ export function limitConnections(server: Server): void {
 }
 
 export function webhookIntakeSettings(edge: HttpEdgeSettings = {}): { inflightBytes: number; bodyTimeoutMs: number } {
-  return { inflightBytes: edge.webhookInflightBytes ?? DEFAULT_WEBHOOK_INFLIGHT_BYTES, bodyTimeoutMs: edge.webhookBodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS };
+  return {
+    inflightBytes: edge.webhookInflightBytes ?? DEFAULT_WEBHOOK_INFLIGHT_BYTES,
+    bodyTimeoutMs: edge.webhookBodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS,
+  };
 }

@@ -24,8 +24,14 @@ describe('verifyHandshake', () => {
       status: 400,
       message: 'query parameter hub.mode must be given once, as text',
     });
-    expect(verifyHandshake({ ...ok, 'hub.mode': 'unsubscribe' }, TOKEN)).toMatchObject({ status: 400, message: 'query parameter hub.mode must be "subscribe"' });
-    expect(verifyHandshake({ ...ok, 'hub.challenge': '' }, TOKEN)).toMatchObject({ status: 400, message: 'query parameter hub.challenge is missing' });
+    expect(verifyHandshake({ ...ok, 'hub.mode': 'unsubscribe' }, TOKEN)).toMatchObject({
+      status: 400,
+      message: 'query parameter hub.mode must be "subscribe"',
+    });
+    expect(verifyHandshake({ ...ok, 'hub.challenge': '' }, TOKEN)).toMatchObject({
+      status: 400,
+      message: 'query parameter hub.challenge is missing',
+    });
     expect(verifyHandshake({ ...ok, 'hub.challenge': 'x'.repeat(1025) }, TOKEN)).toMatchObject({ status: 400 });
   });
 

@@ -3,8 +3,7 @@ import { z } from 'zod';
 
 /** Meta's subscription check: `GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…`. */
 export type HandshakeResult =
-  | { ok: true; challenge: string }
-  | { ok: false; status: 400 | 403; error: 'bad_request' | 'forbidden'; message: string };
+  { ok: true; challenge: string } | { ok: false; status: 400 | 403; error: 'bad_request' | 'forbidden'; message: string };
 
 const param = z.string({ error: (issue) => (issue.input === undefined ? 'is missing' : 'must be given once, as text') });
 

@@ -22,14 +22,30 @@ describe('authenticateWebhook', () => {
 
   it('without secrets: production refuses everything, development stores unverified', () => {
     const signed = signBody(raw, 's');
-    expect(authenticateWebhook(raw, signed, { appSecrets: [], mode: 'production' })).toEqual({ accept: false, reason: 'no_secret_configured' });
+    expect(authenticateWebhook(raw, signed, { appSecrets: [], mode: 'production' })).toEqual({
+      accept: false,
+      reason: 'no_secret_configured',
+    });
     expect(authenticateWebhook(raw, undefined, { appSecrets: [], mode: 'development' })).toEqual({ accept: true, signatureOk: false });
     expect(authenticateWebhook(raw, signed, { appSecrets: [], mode: 'development' })).toEqual({ accept: true, signatureOk: false });
   });
 
   it('refuses before the body exactly what the body could not change', () => {
-    const headers = [undefined, '', 'sha1=abc', 'sha256=zz', signBody(raw, 's'), signBody(raw, 'other'), [signBody(raw, 's'), signBody(raw, 's')]];
-    const configs = [{ appSecrets: ['s'], mode: 'production' }, { appSecrets: ['s'], mode: 'development' }, { appSecrets: [], mode: 'production' }, { appSecrets: [], mode: 'development' }] as const;
+    const headers = [
+      undefined,
+      '',
+      'sha1=abc',
+      'sha256=zz',
+      signBody(raw, 's'),
+      signBody(raw, 'other'),
+      [signBody(raw, 's'), signBody(raw, 's')],
+    ];
+    const configs = [
+      { appSecrets: ['s'], mode: 'production' },
+      { appSecrets: ['s'], mode: 'development' },
+      { appSecrets: [], mode: 'production' },
+      { appSecrets: [], mode: 'development' },
+    ] as const;
     for (const config of configs) {
       for (const header of headers) {
         const early = refusalBeforeBody(header, config);

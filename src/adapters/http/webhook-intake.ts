@@ -50,7 +50,12 @@ export function webhookIntake(o: WebhookIntakeOptions): { onRequest: onRequestAs
     if (inflight + reserved > o.inflightBytes) {
       o.metrics.webhookBusy++;
       request.log.warn({ inflight, limit: o.inflightBytes }, 'webhook refused: too many bodies being received at once');
-      return refuse(reply.header('retry-after', String(RETRY_AFTER_SECONDS)), 503, 'busy', 'too many webhook bodies are being received at once; retry later');
+      return refuse(
+        reply.header('retry-after', String(RETRY_AFTER_SECONDS)),
+        503,
+        'busy',
+        'too many webhook bodies are being received at once; retry later',
+      );
     }
     inflight += reserved;
     // Whether answered, refused later or cut off, the response closes exactly once.
@@ -68,7 +73,12 @@ export function webhookIntake(o: WebhookIntakeOptions): { onRequest: onRequestAs
       payload.pause();
       o.metrics.webhookBodyTimeout++;
       request.log.warn({ timeoutMs: o.bodyTimeoutMs }, 'webhook body not received in time');
-      timed.destroy(Object.assign(new Error(`the request body did not arrive within ${o.bodyTimeoutMs} ms`), { statusCode: 408, code: BODY_TIMEOUT_CODE }));
+      timed.destroy(
+        Object.assign(new Error(`the request body did not arrive within ${o.bodyTimeoutMs} ms`), {
+          statusCode: 408,
+          code: BODY_TIMEOUT_CODE,
+        }),
+      );
     }, o.bodyTimeoutMs);
     timed.once('end', () => clearTimeout(timer));
     reply.raw.once('close', () => clearTimeout(timer));
@@ -79,7 +89,10 @@ export function webhookIntake(o: WebhookIntakeOptions): { onRequest: onRequestAs
 
 /** The 408 for a body that timed out (from the route's error handler). */
 export function bodyTimeoutReply(reply: FastifyReply, timeoutMs: number): FastifyReply {
-  return reply.code(408).header('connection', 'close').header('retry-after', String(RETRY_AFTER_SECONDS))
+  return reply
+    .code(408)
+    .header('connection', 'close')
+    .header('retry-after', String(RETRY_AFTER_SECONDS))
     .send({ error: 'body_timeout', message: `the request body did not arrive within ${timeoutMs} ms` });
 }
 

@@ -61,25 +61,32 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (ap
     return reply.code(200).type('text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(result.challenge);
   });
 
-  app.post(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT, onRequest: intake.onRequest, preParsing: intake.preParsing }, async (request, reply) => {
-    const raw = toBytes(request.body);
-    const verdict = authenticateWebhook(raw, request.headers['x-hub-signature-256'], auth);
-    if (!verdict.accept) {
-      metrics.webhookRejected[verdict.reason]++;
-      request.log.warn({ reason: verdict.reason }, 'webhook refused: signature check failed');
-      return reply.code(401).send({ error: 'invalid_signature', message: rejectMessage(verdict.reason) });
-    }
-    try {
-      await writer.append({ raw, receivedAt: clock.now(), signatureOk: verdict.signatureOk });
-    } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-      metrics.webhookStoreFailed++;
-      // StoreError messages name the operation and the driver's code, never bound values.
-      request.log.error({ code: error.code, operation: error.operation }, `webhook not stored: ${error.message}`);
-      // Any non-2xx makes Meta redeliver; 503 says the fault is ours and temporary.
-      return reply.code(503).header('retry-after', '5').send({ error: 'store_unavailable', message: 'the webhook could not be stored; retry later' });
-    }
-    metrics.webhookStored++;
-    return reply.code(200).send();
-  });
+  app.post(
+    WEBHOOK_PATH,
+    { bodyLimit: WEBHOOK_BODY_LIMIT, onRequest: intake.onRequest, preParsing: intake.preParsing },
+    async (request, reply) => {
+      const raw = toBytes(request.body);
+      const verdict = authenticateWebhook(raw, request.headers['x-hub-signature-256'], auth);
+      if (!verdict.accept) {
+        metrics.webhookRejected[verdict.reason]++;
+        request.log.warn({ reason: verdict.reason }, 'webhook refused: signature check failed');
+        return reply.code(401).send({ error: 'invalid_signature', message: rejectMessage(verdict.reason) });
+      }
+      try {
+        await writer.append({ raw, receivedAt: clock.now(), signatureOk: verdict.signatureOk });
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        metrics.webhookStoreFailed++;
+        // StoreError messages name the operation and the driver's code, never bound values.
+        request.log.error({ code: error.code, operation: error.operation }, `webhook not stored: ${error.message}`);
+        // Any non-2xx makes Meta redeliver; 503 says the fault is ours and temporary.
+        return reply
+          .code(503)
+          .header('retry-after', '5')
+          .send({ error: 'store_unavailable', message: 'the webhook could not be stored; retry later' });
+      }
+      metrics.webhookStored++;
+      return reply.code(200).send();
+    },
+  );
 };

@@ -6,8 +6,7 @@ export function signBody(rawBody: Uint8Array | string, appSecret: string): strin
 }
 
 export type SignatureCheck =
-  | { ok: true; secretIndex: number }
-  | { ok: false; reason: 'missing' | 'malformed' | 'mismatch' | 'no_secret_configured' };
+  { ok: true; secretIndex: number } | { ok: false; reason: 'missing' | 'malformed' | 'mismatch' | 'no_secret_configured' };
 
 const HEADER = /^sha256=([0-9a-f]{64})$/i;
 

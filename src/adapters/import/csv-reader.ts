@@ -13,7 +13,8 @@ export async function* readCsvRows(lines: AsyncIterable<string>, file: string): 
   function* rows(records: CsvRecord[]): Generator<SourceRow> {
     for (const record of records) {
       if ('error' in record) {
-        if (header === null) throw new ImportInputError(`${file}: the header row (line ${record.line}) cannot be read: ${record.error}`, 'usage');
+        if (header === null)
+          throw new ImportInputError(`${file}: the header row (line ${record.line}) cannot be read: ${record.error}`, 'usage');
         yield { kind: 'unreadable', line: record.line, reason: record.error };
       } else if (header === null) {
         header = checkHeader(record.fields, file);
@@ -46,7 +47,10 @@ function checkHeader(fields: readonly string[], file: string): string[] {
     seen.add(key);
   }
   if (!seen.has('phone')) {
-    throw new ImportInputError(`${file}: the header row has no "phone" column (it has: ${names.filter((n) => n !== '').join(', ') || 'no names'})`, 'usage');
+    throw new ImportInputError(
+      `${file}: the header row has no "phone" column (it has: ${names.filter((n) => n !== '').join(', ') || 'no names'})`,
+      'usage',
+    );
   }
   return names;
 }

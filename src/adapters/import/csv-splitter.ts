@@ -93,7 +93,10 @@ export class CsvSplitter {
         if (text.charCodeAt(i) !== 44) {
           const column = this.fields.length + 1;
           this.fields = [];
-          out.push({ line: this.startLine, error: `unexpected text after the closing quote of field ${column}${line !== this.startLine ? ` (on line ${line})` : ''}` });
+          out.push({
+            line: this.startLine,
+            error: `unexpected text after the closing quote of field ${column}${line !== this.startLine ? ` (on line ${line})` : ''}`,
+          });
           return;
         }
         this.fields.push(this.field);

@@ -13,7 +13,11 @@ export class ErrorsFile {
       await once(stream, 'open');
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
-      throw new ImportInputError(`cannot write the errors file ${path.basename(file)}: ${typeof code === 'string' ? code : String(error)}`, 'unreadable', { cause: error });
+      throw new ImportInputError(
+        `cannot write the errors file ${path.basename(file)}: ${typeof code === 'string' ? code : String(error)}`,
+        'unreadable',
+        { cause: error },
+      );
     }
     const errors = new ErrorsFile(stream);
     await errors.write('line,field,reason\n');

@@ -18,7 +18,11 @@ export async function* readJsonlRows(lines: AsyncIterable<string>): AsyncGenerat
       continue;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      yield { kind: 'unreadable', line, reason: `must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}` };
+      yield {
+        kind: 'unreadable',
+        line,
+        reason: `must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}`,
+      };
       continue;
     }
     yield { kind: 'row', line, values: new Map(Object.entries(parsed as Record<string, JsonValue>)) };

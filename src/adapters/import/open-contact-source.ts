@@ -18,7 +18,10 @@ export function contactFileFormat(file: string, format: string | undefined): Con
   }
   const byExtension = EXTENSIONS[path.extname(file).toLowerCase()];
   if (byExtension === undefined) {
-    throw new ImportInputError(`cannot tell the format of ${path.basename(file)} from its extension: name it .csv, .jsonl or .ndjson, or pass --format csv|jsonl`, 'usage');
+    throw new ImportInputError(
+      `cannot tell the format of ${path.basename(file)} from its extension: name it .csv, .jsonl or .ndjson, or pass --format csv|jsonl`,
+      'usage',
+    );
   }
   return byExtension;
 }
@@ -54,6 +57,15 @@ export async function openContactSource(file: string, format: ContactFileFormat)
 
 function unreadable(name: string, error: unknown): ImportInputError {
   const code = (error as { code?: unknown } | null)?.code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : error instanceof Error ? error.message : String(error);
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'it is a folder'
+          : error instanceof Error
+            ? error.message
+            : String(error);
   return new ImportInputError(`cannot read ${name}: ${why}`, 'unreadable', { cause: error });
 }

@@ -15,7 +15,10 @@ describe('stderrLogger', () => {
   it('writes everything at debug, and nothing when silent', () => {
     const verbose: string[] = [];
     const silent: string[] = [];
-    for (const [level, into] of [['debug', verbose], ['silent', silent]] as const) {
+    for (const [level, into] of [
+      ['debug', verbose],
+      ['silent', silent],
+    ] as const) {
       const log = stderrLogger({ level, write: (l) => void into.push(l) });
       log.debug('a');
       log.info('b');

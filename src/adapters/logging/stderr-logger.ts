@@ -15,10 +15,12 @@ export interface StderrLoggerOptions {
 export function stderrLogger(options: StderrLoggerOptions): Logger {
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const threshold = options.level === 'silent' ? -1 : LOG_LEVELS.indexOf(options.level);
-  const at = (level: LogLevel) => (message: string, fields?: LogFields): void => {
-    if (LOG_LEVELS.indexOf(level) > threshold) return;
-    const extra = fields === undefined || Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
-    write(`pacer ${level}: ${message}${extra}\n`);
-  };
+  const at =
+    (level: LogLevel) =>
+    (message: string, fields?: LogFields): void => {
+      if (LOG_LEVELS.indexOf(level) > threshold) return;
+      const extra = fields === undefined || Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
+      write(`pacer ${level}: ${message}${extra}\n`);
+    };
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }

@@ -5,10 +5,22 @@ import { iso } from '../../core/time.js';
 export function contactExplainJson(who: string, rows: readonly CategoryExplanation[]): unknown {
   return {
     contact: who,
-    categories: Object.fromEntries(rows.map((r) => {
-      const d = r.decision;
-      const until = 'until' in d && d.until !== null ? iso(d.until) : null;
-      return [r.category, { kind: d.kind, reason: d.reason, until, explanation: d.explanation, ...(d.kind === 'send' ? { path: d.path } : {}), causes: r.causes.map((c) => ({ ...c, at: iso(c.at) })) }];
-    })),
+    categories: Object.fromEntries(
+      rows.map((r) => {
+        const d = r.decision;
+        const until = 'until' in d && d.until !== null ? iso(d.until) : null;
+        return [
+          r.category,
+          {
+            kind: d.kind,
+            reason: d.reason,
+            until,
+            explanation: d.explanation,
+            ...(d.kind === 'send' ? { path: d.path } : {}),
+            causes: r.causes.map((c) => ({ ...c, at: iso(c.at) })),
+          },
+        ];
+      }),
+    ),
   };
 }

@@ -40,7 +40,10 @@ describe('per-user marketing cap', () => {
   });
 
   it('lets a waiting sender through once the inbox has room', () => {
-    const { config, users } = setup({ cap: { minPerWindow: 1, maxPerWindow: 1 }, population: { size: 400, experimentRate: 0, stoppedRate: 0, otherMarketingPerDay: { min: 0.01, max: 0.01 } } });
+    const { config, users } = setup({
+      cap: { minPerWindow: 1, maxPerWindow: 1 },
+      population: { size: 400, experimentRate: 0, stoppedRate: 0, otherMarketingPerDay: { min: 0.01, max: 0.01 } },
+    });
     const user = users.find(capped)!;
     expect(marketingVerdict(user, START, config)).toEqual({ kind: 'deliver', counted: true });
     expect(marketingVerdict(user, START + HOUR, config)).toMatchObject({ code: 131049, why: 'cap' });

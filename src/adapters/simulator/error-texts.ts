@@ -11,7 +11,12 @@ export interface ErrorText {
 }
 
 const TEXTS: Record<number, ErrorText> = {
-  2: { title: 'Service temporarily unavailable', details: 'The API is down or overloaded; try again later.', httpStatus: 503, transient: true },
+  2: {
+    title: 'Service temporarily unavailable',
+    details: 'The API is down or overloaded; try again later.',
+    httpStatus: 503,
+    transient: true,
+  },
   100: { title: 'Invalid parameter', details: 'A parameter in the request is not valid.', httpStatus: 400, transient: false },
   190: { title: 'Invalid OAuth access token - Cannot parse access token', details: '', httpStatus: 401, transient: false },
   130429: { title: 'Rate limit hit', details: 'Cloud API message throughput has been reached.', httpStatus: 400, transient: true },
@@ -21,7 +26,12 @@ const TEXTS: Record<number, ErrorText> = {
     httpStatus: 400,
     transient: false,
   },
-  131008: { title: 'Required parameter is missing', details: 'A required parameter is missing from the request.', httpStatus: 400, transient: false },
+  131008: {
+    title: 'Required parameter is missing',
+    details: 'A required parameter is missing from the request.',
+    httpStatus: 400,
+    transient: false,
+  },
   131016: { title: 'Service unavailable', details: 'A service is temporarily unavailable.', httpStatus: 500, transient: true },
   131026: {
     title: 'Message undeliverable',
@@ -42,8 +52,7 @@ const TEXTS: Record<number, ErrorText> = {
     transient: false,
   },
   131050: {
-    title:
-      'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business',
+    title: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business',
     details: 'The recipient has stopped marketing messages from this business.',
     httpStatus: 400,
     transient: false,
@@ -54,10 +63,25 @@ const TEXTS: Record<number, ErrorText> = {
     httpStatus: 400,
     transient: true,
   },
-  132001: { title: 'Template name does not exist in the translation', details: 'No approved template with this name and language.', httpStatus: 404, transient: false },
+  132001: {
+    title: 'Template name does not exist in the translation',
+    details: 'No approved template with this name and language.',
+    httpStatus: 404,
+    transient: false,
+  },
   132015: { title: 'Template is Paused', details: 'The template is paused because of low quality.', httpStatus: 400, transient: false },
-  132016: { title: 'Template is Disabled', details: 'The template was paused too often and is disabled for good.', httpStatus: 400, transient: false },
-  134100: { title: 'Only marketing messages are supported', details: 'This endpoint accepts marketing templates only.', httpStatus: 400, transient: false },
+  132016: {
+    title: 'Template is Disabled',
+    details: 'The template was paused too often and is disabled for good.',
+    httpStatus: 400,
+    transient: false,
+  },
+  134100: {
+    title: 'Only marketing messages are supported',
+    details: 'This endpoint accepts marketing templates only.',
+    httpStatus: 400,
+    transient: false,
+  },
 };
 
 export function errorText(code: number): ErrorText {

@@ -29,7 +29,8 @@ export class Faults {
 
   inject(fault: Fault, options: { count?: number; forMs?: Millis } = {}, now: Millis = 0): void {
     const count = options.count ?? (options.forMs === undefined ? 1 : null);
-    if (count !== null && (!Number.isInteger(count) || count < 1)) throw new Error(`faults.inject: count must be a positive integer, got ${count}`);
+    if (count !== null && (!Number.isInteger(count) || count < 1))
+      throw new Error(`faults.inject: count must be a positive integer, got ${count}`);
     this.armed.push({ fault, remaining: count, until: options.forMs === undefined ? null : now + options.forMs });
   }
 

@@ -140,7 +140,12 @@ export type AddressedBy = 'phone' | 'user_id';
  * the phone always (simulated users have no username to hide it behind), the business-scoped id on
  * every status except a failed one sent to a phone number. An unknown recipient is named as sent.
  */
-function recipientOf(msg: MessageTruth, user: SimUser | undefined, addressedBy: AddressedBy, failed: boolean): Pick<StatusObject, 'recipient_id' | 'recipient_user_id'> {
+function recipientOf(
+  msg: MessageTruth,
+  user: SimUser | undefined,
+  addressedBy: AddressedBy,
+  failed: boolean,
+): Pick<StatusObject, 'recipient_id' | 'recipient_user_id'> {
   if (user === undefined) return addressedBy === 'phone' ? { recipient_id: msg.to } : { recipient_user_id: msg.to };
   return failed && addressedBy === 'phone' ? { recipient_id: user.phone } : { recipient_id: user.phone, recipient_user_id: user.userId };
 }

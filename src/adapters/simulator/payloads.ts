@@ -51,7 +51,15 @@ export interface WebhookContact {
 
 /** Meta names the sender by phone (`from`) and by business-scoped id (`from_user_id`, always). */
 export type InboundMessage =
-  | { from: string; from_user_id: string; id: string; timestamp: string; type: 'text'; text: { body: string }; context?: { from: string; id: string } }
+  | {
+      from: string;
+      from_user_id: string;
+      id: string;
+      timestamp: string;
+      type: 'text';
+      text: { body: string };
+      context?: { from: string; id: string };
+    }
   | {
       context: { from: string; id: string };
       from: string;

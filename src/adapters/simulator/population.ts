@@ -3,8 +3,32 @@ import type { SimulatorConfig } from './config.js';
 import { COUNTRIES, isCountryCode, phoneFor, type CountryCode } from './countries.js';
 import { hash32, Prng } from './prng.js';
 
-const FIRST_NAMES = ['Ana', 'Bruno', 'Chen', 'Dara', 'Emeka', 'Fatima', 'Gita', 'Hana', 'Ivan', 'Joy', 'Kofi', 'Lena',
-  'Mateo', 'Nia', 'Omar', 'Priya', 'Rui', 'Sari', 'Tomas', 'Uma', 'Vera', 'Wei', 'Yusuf', 'Zoe'];
+const FIRST_NAMES = [
+  'Ana',
+  'Bruno',
+  'Chen',
+  'Dara',
+  'Emeka',
+  'Fatima',
+  'Gita',
+  'Hana',
+  'Ivan',
+  'Joy',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Nia',
+  'Omar',
+  'Priya',
+  'Rui',
+  'Sari',
+  'Tomas',
+  'Uma',
+  'Vera',
+  'Wei',
+  'Yusuf',
+  'Zoe',
+];
 
 /** A simulated WhatsApp user: fixed traits from the seed, plus what happens to them during the run. */
 export interface SimUser {

@@ -159,7 +159,9 @@ export class QualityModel {
     if (pauseMs === undefined) {
       t.status = 'DISABLED';
       t.pausedUntil = null;
-      this.statusUpdate(t, 'DISABLED', 'DISABLED', 'Paused too many times for low quality; disabled.', now, { disable_info: { disable_date: unixSeconds(now) } });
+      this.statusUpdate(t, 'DISABLED', 'DISABLED', 'Paused too many times for low quality; disabled.', now, {
+        disable_info: { disable_date: unixSeconds(now) },
+      });
       return;
     }
     t.status = 'PAUSED';
@@ -175,7 +177,14 @@ export class QualityModel {
     });
   }
 
-  private statusUpdate(t: TemplateState, event: string, title: string, description: string, now: Millis, extra: Record<string, unknown> = {}): void {
+  private statusUpdate(
+    t: TemplateState,
+    event: string,
+    title: string,
+    description: string,
+    now: Millis,
+    extra: Record<string, unknown> = {},
+  ): void {
     this.emit(
       {
         kind: 'account',

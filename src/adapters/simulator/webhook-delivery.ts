@@ -92,11 +92,7 @@ export class WebhookDelivery {
       }
     }
     this.compactPending();
-    await this.post(
-      this.serialise(batch.map((b) => b.event)),
-      0,
-      this.scheduler.now(),
-    );
+    await this.post(this.serialise(batch.map((b) => b.event)), 0, this.scheduler.now());
   }
 
   private compactPending(): void {

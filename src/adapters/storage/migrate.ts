@@ -19,7 +19,11 @@ const BOOKKEEPING = {
 function checkOrder(migrations: readonly Migration[]): void {
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1) {
-      throw new StoreError('migration', 'migrate', `migration #${index} "${migration.name}" has version ${migration.version}, expected ${index + 1}`);
+      throw new StoreError(
+        'migration',
+        'migrate',
+        `migration #${index} "${migration.name}" has version ${migration.version}, expected ${index + 1}`,
+      );
     }
   });
 }
@@ -44,7 +48,11 @@ export async function migrate(db: SqlExecutor, migrations: readonly Migration[],
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await db.script(tx, migration[dialect]);
-      await tx.execute('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, now]);
+      await tx.execute('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        now,
+      ]);
       applied.push(migration.version);
     }
     return { applied, current: migrations.length };

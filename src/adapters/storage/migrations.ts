@@ -16,4 +16,18 @@ import type { Migration } from './migrations/migration.js';
 export type { Migration } from './migrations/migration.js';
 
 /** The one ordered list, shared by both backends. Append only; never edit a released migration. */
-export const MIGRATIONS: readonly Migration[] = [initial, eventOutbox, apiTokens, outboxByCampaign, campaignEnd, dashboardHistory, senderConversations, decisionsByTime, outboxCampaignCounters, sendPace, outboxLeanIndexes, campaignFrequencyCap, latestDecisionPerRow];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  eventOutbox,
+  apiTokens,
+  outboxByCampaign,
+  campaignEnd,
+  dashboardHistory,
+  senderConversations,
+  decisionsByTime,
+  outboxCampaignCounters,
+  sendPace,
+  outboxLeanIndexes,
+  campaignFrequencyCap,
+  latestDecisionPerRow,
+];

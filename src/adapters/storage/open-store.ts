@@ -41,7 +41,13 @@ export function openStore(options: OpenStoreOptions = {}): Store {
     if (!/^postgres(ql)?:\/\//i.test(url)) {
       throw new StoreError('unavailable', 'open', `DATABASE_URL must be a postgres:// or postgresql:// URL, got ${redact(url)}`);
     }
-    const executor = new PostgresExecutor({ connectionString: url, schema: options.schema, readOnly: options.readOnly, maxConnections: options.poolSize, applicationName: options.applicationName });
+    const executor = new PostgresExecutor({
+      connectionString: url,
+      schema: options.schema,
+      readOnly: options.readOnly,
+      maxConnections: options.poolSize,
+      applicationName: options.applicationName,
+    });
     return createSqlStore(executor, options.clock);
   }
   const dir = path.resolve(options.dataDir ?? './data');
@@ -52,6 +58,11 @@ export function openStore(options: OpenStoreOptions = {}): Store {
       throw new StoreError('unavailable', 'open', `cannot create the data directory ${dir}`, { cause: error });
     }
   }
-  const executor = SqliteExecutor.open({ file: path.join(dir, SQLITE_FILE_NAME), readOnly: options.readOnly, synchronous: options.synchronous, backgroundCheckpoint: options.backgroundCheckpoint });
+  const executor = SqliteExecutor.open({
+    file: path.join(dir, SQLITE_FILE_NAME),
+    readOnly: options.readOnly,
+    synchronous: options.synchronous,
+    backgroundCheckpoint: options.backgroundCheckpoint,
+  });
   return createSqlStore(executor, options.clock);
 }

@@ -10,9 +10,7 @@ export function isEmptyKey(key: ContactKey): boolean {
  * the identifier the item lacks. With no identifier at all, a lone contact is the only candidate.
  */
 export function completeKey(key: ContactKey, contacts: readonly MetaContact[]): ContactKey {
-  const match = contacts.find(
-    (c) => (key.waId !== null && c.wa_id === key.waId) || (key.userId !== null && c.user_id === key.userId),
-  );
+  const match = contacts.find((c) => (key.waId !== null && c.wa_id === key.waId) || (key.userId !== null && c.user_id === key.userId));
   const only = contacts.length === 1 ? contacts[0] : undefined;
   const found = match ?? (isEmptyKey(key) ? only : undefined);
   if (found === undefined) return key;

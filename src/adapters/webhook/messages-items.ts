@@ -2,9 +2,24 @@ import { z } from 'zod';
 import type { Millis } from '../../core/time.js';
 import { completeKey, isEmptyKey } from './contact-key.js';
 import { parseLenient } from './lenient-parse.js';
-import { inboundMessageSchema, MEDIA_TYPES, messagesValueSchema, statusSchema, type MetaInboundMessage, type MetaStatus } from './messages-schema.js';
+import {
+  inboundMessageSchema,
+  MEDIA_TYPES,
+  messagesValueSchema,
+  statusSchema,
+  type MetaInboundMessage,
+  type MetaStatus,
+} from './messages-schema.js';
 import { userPreferenceSchema, userPreferencesValueSchema } from './management-schema.js';
-import type { ContactKey, InboundItem, StatusItem, WebhookError, WebhookItem, WebhookProblem, WebhookSource } from '../../ports/webhook-items.js';
+import type {
+  ContactKey,
+  InboundItem,
+  StatusItem,
+  WebhookError,
+  WebhookItem,
+  WebhookProblem,
+  WebhookSource,
+} from '../../ports/webhook-items.js';
 import { formatPath, type Path } from './webhook-path.js';
 import type { MetaContact, MetaError } from './webhook-schema.js';
 
@@ -53,7 +68,13 @@ function eachElement<S extends z.ZodType>(
   });
 }
 
-function statusItem(s: MetaStatus, source: WebhookSource, path: Path, contacts: readonly MetaContact[], changeErrors: WebhookError[]): StatusItem {
+function statusItem(
+  s: MetaStatus,
+  source: WebhookSource,
+  path: Path,
+  contacts: readonly MetaContact[],
+  changeErrors: WebhookError[],
+): StatusItem {
   const group = s.recipient_type === 'group';
   const key: ContactKey = group
     ? { waId: s.recipient_participant_id ?? null, userId: s.recipient_participant_user_id ?? null }
@@ -70,10 +91,19 @@ function statusItem(s: MetaStatus, source: WebhookSource, path: Path, contacts: 
     groupId: group ? (s.recipient_id ?? null) : null,
     callbackData: s.biz_opaque_callback_data ?? null,
     pricing: s.pricing
-      ? { billable: s.pricing.billable ?? null, model: s.pricing.pricing_model ?? null, type: s.pricing.type ?? null, category: s.pricing.category ?? null }
+      ? {
+          billable: s.pricing.billable ?? null,
+          model: s.pricing.pricing_model ?? null,
+          type: s.pricing.type ?? null,
+          category: s.pricing.category ?? null,
+        }
       : null,
     conversation: s.conversation
-      ? { id: s.conversation.id ?? null, expiresAt: s.conversation.expiration_timestamp ?? null, originType: s.conversation.origin?.type ?? null }
+      ? {
+          id: s.conversation.id ?? null,
+          expiresAt: s.conversation.expiration_timestamp ?? null,
+          originType: s.conversation.origin?.type ?? null,
+        }
       : null,
     // Meta may put a failed status's error on the change instead of the status itself.
     errors: own.length === 0 && s.status === 'failed' ? changeErrors : own,
@@ -97,12 +127,24 @@ function inboundItem(m: MetaInboundMessage, source: WebhookSource, path: Path, f
     interactive: m.interactive
       ? { type: m.interactive.type, id: reply?.id ?? null, title: reply?.title ?? null, description: reply?.description ?? null }
       : null,
-    media: mediaType && media ? { type: mediaType, id: media.id ?? null, mimeType: media.mime_type ?? null, caption: media.caption ?? null } : null,
+    media:
+      mediaType && media
+        ? { type: mediaType, id: media.id ?? null, mimeType: media.mime_type ?? null, caption: media.caption ?? null }
+        : null,
     referral: m.referral
-      ? { sourceType: m.referral.source_type ?? null, sourceId: m.referral.source_id ?? null, sourceUrl: m.referral.source_url ?? null, ctwaClid: m.referral.ctwa_clid ?? null }
+      ? {
+          sourceType: m.referral.source_type ?? null,
+          sourceId: m.referral.source_id ?? null,
+          sourceUrl: m.referral.source_url ?? null,
+          ctwaClid: m.referral.ctwa_clid ?? null,
+        }
       : null,
     context: m.context
-      ? { from: m.context.from ?? null, messageId: m.context.id ?? null, forwarded: m.context.forwarded === true || m.context.frequently_forwarded === true }
+      ? {
+          from: m.context.from ?? null,
+          messageId: m.context.id ?? null,
+          forwarded: m.context.forwarded === true || m.context.frequently_forwarded === true,
+        }
       : null,
     system: m.system ? { type: m.system.type ?? null, body: m.system.body ?? null, newWaId: m.system.wa_id ?? null } : null,
     errors: (m.errors ?? []).map(toWebhookError),
@@ -123,7 +165,10 @@ export function messagesItems(value: unknown, ctx: ChangeContext): WebhookItem[]
   eachElement(inboundMessageSchema, parsed.messages, [...ctx.path, 'messages'], ctx.problems, (message, path) => {
     const from = completeKey({ waId: message.from ?? null, userId: message.from_user_id ?? null }, contacts);
     if (isEmptyKey(from)) {
-      ctx.problems.push({ path: formatPath([...path, 'from']), message: 'no sender: neither from nor from_user_id, and no contact matches' });
+      ctx.problems.push({
+        path: formatPath([...path, 'from']),
+        message: 'no sender: neither from nor from_user_id, and no contact matches',
+      });
       return;
     }
     items.push(inboundItem(message, source, path, from));

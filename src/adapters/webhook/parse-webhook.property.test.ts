@@ -59,17 +59,26 @@ function wellFormed(parsed: ParsedWebhook): void {
 
 describe('parseWebhook properties', () => {
   it('never throws on arbitrary JSON values', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      wellFormed(parseWebhook(value));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        wellFormed(parseWebhook(value));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('never throws on arbitrary values under the right envelope', () => {
-    const change = fc.record({ field: fc.constantFrom('messages', 'user_preferences', 'account_update', 'template_category_update', 'other'), value: fc.jsonValue() });
+    const change = fc.record({
+      field: fc.constantFrom('messages', 'user_preferences', 'account_update', 'template_category_update', 'other'),
+      value: fc.jsonValue(),
+    });
     const entry = fc.record({ id: fc.oneof(fc.string(), fc.integer()), changes: fc.array(change, { maxLength: 3 }) });
-    fc.assert(fc.property(fc.array(entry, { maxLength: 3 }), (entries) => {
-      wellFormed(parseWebhook({ object: 'whatsapp_business_account', entry: entries }));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 3 }), (entries) => {
+        wellFormed(parseWebhook({ object: 'whatsapp_business_account', entry: entries }));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('on mutated fixture bodies, never throws and reports a path whenever it keeps fewer items', () => {
@@ -78,11 +87,14 @@ describe('parseWebhook properties', () => {
       picks: fc.array(fc.nat(50), { minLength: 1, maxLength: 9 }),
       replacement: fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 })),
     });
-    fc.assert(fc.property(arbitrary, ({ body, picks, replacement }) => {
-      const before = parseWebhook(body).items.length;
-      const after = parseWebhook(mutate(body, picks, replacement));
-      wellFormed(after);
-      if (after.items.length < before) expect(after.problems.length).toBeGreaterThan(0);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(arbitrary, ({ body, picks, replacement }) => {
+        const before = parseWebhook(body).items.length;
+        const after = parseWebhook(mutate(body, picks, replacement));
+        wellFormed(after);
+        if (after.items.length < before) expect(after.problems.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

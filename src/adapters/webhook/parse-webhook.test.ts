@@ -22,7 +22,10 @@ describe('parseWebhook: envelope', () => {
 
   it('gives one problem for a body from another product', () => {
     const parsed = parseWebhook({ object: 'page', entry: [] });
-    expect(parsed).toEqual({ items: [], problems: [{ path: 'object', message: 'expected object "whatsapp_business_account", got "page"' }] });
+    expect(parsed).toEqual({
+      items: [],
+      problems: [{ path: 'object', message: 'expected object "whatsapp_business_account", got "page"' }],
+    });
   });
 
   it('reports an entry list that is not an array', () => {
@@ -32,13 +35,20 @@ describe('parseWebhook: envelope', () => {
   });
 
   it('reads every entry, change and status in one body, in order, with their sources', () => {
-    const parsed = parseWebhook(body(
-      [
-        messagesChange({ statuses: [status('wamid.1', 'sent'), status('wamid.2', 'delivered', '1760000010'), status('wamid.3', 'read', 1760000020)] }),
-        messagesChange({ contacts: [{ wa_id: '447700900123' }], messages: [textMessage('wamid.in1', 'hello'), textMessage('wamid.in2', 'again')] }),
-      ],
-      [messagesChange({ statuses: [status('wamid.4', 'failed', '1760000030', { errors: [{ code: 131049 }] })] })],
-    ));
+    const parsed = parseWebhook(
+      body(
+        [
+          messagesChange({
+            statuses: [status('wamid.1', 'sent'), status('wamid.2', 'delivered', '1760000010'), status('wamid.3', 'read', 1760000020)],
+          }),
+          messagesChange({
+            contacts: [{ wa_id: '447700900123' }],
+            messages: [textMessage('wamid.in1', 'hello'), textMessage('wamid.in2', 'again')],
+          }),
+        ],
+        [messagesChange({ statuses: [status('wamid.4', 'failed', '1760000030', { errors: [{ code: 131049 }] })] })],
+      ),
+    );
     expect(parsed.problems).toEqual([]);
     expect(kinds(parsed.items)).toEqual(['status', 'status', 'status', 'inbound', 'inbound', 'status']);
     expect(statuses(parsed.items).map((s) => [s.messageId, s.status, s.at, s.source.wabaId, s.path])).toEqual([
@@ -53,22 +63,27 @@ describe('parseWebhook: envelope', () => {
 
 describe('parseWebhook: malformed pieces', () => {
   it('drops a status with a bad timestamp or a missing id, naming the exact path, and keeps its siblings', () => {
-    const parsed = parseWebhook(body(
-      [{ field: 'account_update', value: { event: 'ACCOUNT_DELETED' } }],
-      [
-        { field: 'account_update', value: { event: 'PARTNER_ADDED' } },
-        messagesChange({
-          statuses: [
-            status('wamid.ok1', 'sent'),
-            { status: 'sent', timestamp: '1760000000' },
-            status('wamid.bad', 'delivered', 'yesterday'),
-            status('wamid.ok2', 'read'),
-          ],
-        }),
-      ],
-    ));
+    const parsed = parseWebhook(
+      body(
+        [{ field: 'account_update', value: { event: 'ACCOUNT_DELETED' } }],
+        [
+          { field: 'account_update', value: { event: 'PARTNER_ADDED' } },
+          messagesChange({
+            statuses: [
+              status('wamid.ok1', 'sent'),
+              { status: 'sent', timestamp: '1760000000' },
+              status('wamid.bad', 'delivered', 'yesterday'),
+              status('wamid.ok2', 'read'),
+            ],
+          }),
+        ],
+      ),
+    );
     expect(statuses(parsed.items).map((s) => s.messageId)).toEqual(['wamid.ok1', 'wamid.ok2']);
-    expect(statuses(parsed.items).map((s) => s.path)).toEqual(['entry[1].changes[1].value.statuses[0]', 'entry[1].changes[1].value.statuses[3]']);
+    expect(statuses(parsed.items).map((s) => s.path)).toEqual([
+      'entry[1].changes[1].value.statuses[0]',
+      'entry[1].changes[1].value.statuses[3]',
+    ]);
     expect(parsed.problems).toEqual([
       { path: 'entry[1].changes[1].value.statuses[1].id', message: 'missing' },
       { path: 'entry[1].changes[1].value.statuses[2].timestamp', message: 'expected Unix seconds (an integer or a string of digits)' },
@@ -77,13 +92,19 @@ describe('parseWebhook: malformed pieces', () => {
   });
 
   it('keeps a status whose optional parts are wrong, without those parts', () => {
-    const parsed = parseWebhook(body([messagesChange({
-      statuses: [status('wamid.1', 'failed', '1760000000', {
-        pricing: { billable: 'yes', category: 'marketing' },
-        errors: [{ code: 'oops' }, { code: 131049, title: 'cap' }],
-        conversation: 'not an object',
-      })],
-    })]));
+    const parsed = parseWebhook(
+      body([
+        messagesChange({
+          statuses: [
+            status('wamid.1', 'failed', '1760000000', {
+              pricing: { billable: 'yes', category: 'marketing' },
+              errors: [{ code: 'oops' }, { code: 131049, title: 'cap' }],
+              conversation: 'not an object',
+            }),
+          ],
+        }),
+      ]),
+    );
     const [item] = statuses(parsed.items);
     expect(item?.pricing).toEqual({ billable: null, model: null, type: null, category: 'marketing' });
     expect(item?.errors.map((e) => e.code)).toEqual([131049]);
@@ -96,13 +117,15 @@ describe('parseWebhook: malformed pieces', () => {
   });
 
   it('reports wrong types in a change and keeps the changes next to it', () => {
-    const parsed = parseWebhook(body([
-      { field: 'message_template_quality_update', value: { new_quality_score: 7, message_template_id: 1 } },
-      { field: 'message_template_status_update', value: 'PAUSED' },
-      'not a change',
-      { value: {} },
-      { field: 'message_template_quality_update', value: { new_quality_score: 'RED', message_template_id: 2 } },
-    ] as never));
+    const parsed = parseWebhook(
+      body([
+        { field: 'message_template_quality_update', value: { new_quality_score: 7, message_template_id: 1 } },
+        { field: 'message_template_status_update', value: 'PAUSED' },
+        'not a change',
+        { value: {} },
+        { field: 'message_template_quality_update', value: { new_quality_score: 'RED', message_template_id: 2 } },
+      ] as never),
+    );
     expect(parsed.items).toHaveLength(1);
     expect(parsed.items[0]).toMatchObject({ kind: 'template_quality', templateId: '2', newScore: 'RED' });
     expect(parsed.problems.map((p) => p.path)).toEqual([
@@ -128,16 +151,25 @@ describe('parseWebhook: malformed pieces', () => {
   });
 
   it('drops an inbound message that names no sender', () => {
-    const parsed = parseWebhook(body([messagesChange({ messages: [{ id: 'wamid.x', timestamp: '1760000000', type: 'text', text: { body: 'hi' } }] })]));
+    const parsed = parseWebhook(
+      body([messagesChange({ messages: [{ id: 'wamid.x', timestamp: '1760000000', type: 'text', text: { body: 'hi' } }] })]),
+    );
     expect(parsed.items).toEqual([]);
-    expect(parsed.problems).toEqual([{ path: 'entry[0].changes[0].value.messages[0].from', message: 'no sender: neither from nor from_user_id, and no contact matches' }]);
+    expect(parsed.problems).toEqual([
+      { path: 'entry[0].changes[0].value.messages[0].from', message: 'no sender: neither from nor from_user_id, and no contact matches' },
+    ]);
   });
 });
 
 describe('parseWebhook: tolerance', () => {
   it('ignores unknown properties everywhere', () => {
     const parsed = parseWebhook({
-      ...body([messagesChange({ new_thing: [1], statuses: [status('wamid.1', 'sent', '1', { shiny: { a: 1 }, pricing: { category: 'utility', tier: 3 } })] })]),
+      ...body([
+        messagesChange({
+          new_thing: [1],
+          statuses: [status('wamid.1', 'sent', '1', { shiny: { a: 1 }, pricing: { category: 'utility', tier: 3 } })],
+        }),
+      ]),
       extra: true,
     });
     expect(parsed.problems).toEqual([]);
@@ -145,11 +177,28 @@ describe('parseWebhook: tolerance', () => {
   });
 
   it('keeps fields it does not act on as ignored items', () => {
-    const parsed = parseWebhook(body([{ field: 'security', value: { event: 'PIN_CHANGED' } }, { field: 'smb_message_echoes', value: null }]));
+    const parsed = parseWebhook(
+      body([
+        { field: 'security', value: { event: 'PIN_CHANGED' } },
+        { field: 'smb_message_echoes', value: null },
+      ]),
+    );
     expect(parsed.problems).toEqual([]);
     expect(parsed.items).toEqual([
-      { kind: 'ignored', field: 'security', source: { wabaId: `${WABA}0`, phoneNumberId: null }, path: 'entry[0].changes[0]', at: 1760000000000 },
-      { kind: 'ignored', field: 'smb_message_echoes', source: { wabaId: `${WABA}0`, phoneNumberId: null }, path: 'entry[0].changes[1]', at: 1760000000000 },
+      {
+        kind: 'ignored',
+        field: 'security',
+        source: { wabaId: `${WABA}0`, phoneNumberId: null },
+        path: 'entry[0].changes[0]',
+        at: 1760000000000,
+      },
+      {
+        kind: 'ignored',
+        field: 'smb_message_echoes',
+        source: { wabaId: `${WABA}0`, phoneNumberId: null },
+        path: 'entry[0].changes[1]',
+        at: 1760000000000,
+      },
     ]);
   });
 
@@ -160,11 +209,15 @@ describe('parseWebhook: tolerance', () => {
   });
 
   it('keys BSUID-only users by user_id', () => {
-    const parsed = parseWebhook(body([messagesChange({
-      contacts: [{ profile: { name: 'A' }, user_id: 'US.111' }],
-      messages: [{ from_user_id: 'US.111', id: 'wamid.in', timestamp: '1760000000', type: 'text', text: { body: 'hi' } }],
-      statuses: [status('wamid.out', 'delivered', '1760000000', { recipient_id: undefined, recipient_user_id: 'US.222' })],
-    })]));
+    const parsed = parseWebhook(
+      body([
+        messagesChange({
+          contacts: [{ profile: { name: 'A' }, user_id: 'US.111' }],
+          messages: [{ from_user_id: 'US.111', id: 'wamid.in', timestamp: '1760000000', type: 'text', text: { body: 'hi' } }],
+          statuses: [status('wamid.out', 'delivered', '1760000000', { recipient_id: undefined, recipient_user_id: 'US.222' })],
+        }),
+      ]),
+    );
     expect(parsed.problems).toEqual([]);
     expect(parsed.items.map((i) => (i.kind === 'inbound' ? i.from : i.kind === 'status' ? i.recipient : null))).toEqual([
       { waId: null, userId: 'US.222' },
@@ -173,33 +226,51 @@ describe('parseWebhook: tolerance', () => {
   });
 
   it('fills the BSUID of a status recipient from the contacts of the change', () => {
-    const parsed = parseWebhook(body([messagesChange({ contacts: [{ wa_id: '447700900123', user_id: 'GB.abc' }], statuses: [status('wamid.1', 'read')] })]));
+    const parsed = parseWebhook(
+      body([messagesChange({ contacts: [{ wa_id: '447700900123', user_id: 'GB.abc' }], statuses: [status('wamid.1', 'read')] })]),
+    );
     expect(parsed.problems).toEqual([]);
     expect(statuses(parsed.items)[0]?.recipient).toEqual({ waId: '447700900123', userId: 'GB.abc' });
   });
 
   it('keeps a status with no recipient identifiers, for the app to resolve by message id', () => {
-    const parsed = parseWebhook(body([messagesChange({ statuses: [{ id: 'wamid.9', status: 'failed', timestamp: '1760000000', errors: [{ code: 131026 }] }] })]));
+    const parsed = parseWebhook(
+      body([messagesChange({ statuses: [{ id: 'wamid.9', status: 'failed', timestamp: '1760000000', errors: [{ code: 131026 }] }] })]),
+    );
     expect(parsed.problems).toEqual([]);
-    expect(statuses(parsed.items)).toEqual([expect.objectContaining({ messageId: 'wamid.9', recipient: { waId: null, userId: null }, errors: [expect.objectContaining({ code: 131026 })] })]);
+    expect(statuses(parsed.items)).toEqual([
+      expect.objectContaining({
+        messageId: 'wamid.9',
+        recipient: { waId: null, userId: null },
+        errors: [expect.objectContaining({ code: 131026 })],
+      }),
+    ]);
   });
 
   it('takes a failed status error from the change when the status carries none', () => {
-    const parsed = parseWebhook(body([messagesChange({ statuses: [status('wamid.1', 'failed')], errors: [{ code: 131050, title: 'stopped' }] })]));
+    const parsed = parseWebhook(
+      body([messagesChange({ statuses: [status('wamid.1', 'failed')], errors: [{ code: 131050, title: 'stopped' }] })]),
+    );
     expect(parsed.problems).toEqual([]);
     expect(statuses(parsed.items)[0]).toMatchObject({ status: 'failed', errors: [{ code: 131050, title: 'stopped' }] });
   });
 
   it('takes the sender from the only contact when the message names none', () => {
-    const parsed = parseWebhook(body([messagesChange({
-      contacts: [{ user_id: 'US.333' }],
-      messages: [{ id: 'wamid.in', timestamp: '1760000000', type: 'text', text: { body: 'hi' } }],
-    })]));
+    const parsed = parseWebhook(
+      body([
+        messagesChange({
+          contacts: [{ user_id: 'US.333' }],
+          messages: [{ id: 'wamid.in', timestamp: '1760000000', type: 'text', text: { body: 'hi' } }],
+        }),
+      ]),
+    );
     expect(parsed.items[0]).toMatchObject({ kind: 'inbound', from: { waId: null, userId: 'US.333' } });
   });
 
   it('drops a contact with neither wa_id nor user_id', () => {
-    const parsed = parseWebhook(body([messagesChange({ contacts: [{ profile: { name: 'A' } }], messages: [textMessage('wamid.1', 'x')] })]));
+    const parsed = parseWebhook(
+      body([messagesChange({ contacts: [{ profile: { name: 'A' } }], messages: [textMessage('wamid.1', 'x')] })]),
+    );
     expect(parsed.problems).toEqual([{ path: 'entry[0].changes[0].value.contacts[0]', message: 'a contact needs wa_id or user_id' }]);
     expect(parsed.items).toHaveLength(1);
   });

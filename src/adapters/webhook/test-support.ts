@@ -23,7 +23,12 @@ export function messagesChange(value: Record<string, unknown>): ChangeSpec {
   };
 }
 
-export function status(id: string, state: string, timestamp: unknown = '1760000000', extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function status(
+  id: string,
+  state: string,
+  timestamp: unknown = '1760000000',
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { id, status: state, timestamp, recipient_id: '447700900123', ...extra };
 }
 

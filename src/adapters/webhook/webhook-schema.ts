@@ -15,7 +15,11 @@ const TIMESTAMP_HINT = 'expected Unix seconds (an integer or a string of digits)
 export const unixMillis = z
   .union(
     [
-      z.number({ error: TIMESTAMP_HINT }).int({ error: TIMESTAMP_HINT }).min(0, { error: TIMESTAMP_HINT }).max(MAX_UNIX_SECONDS, { error: TIMESTAMP_HINT }),
+      z
+        .number({ error: TIMESTAMP_HINT })
+        .int({ error: TIMESTAMP_HINT })
+        .min(0, { error: TIMESTAMP_HINT })
+        .max(MAX_UNIX_SECONDS, { error: TIMESTAMP_HINT }),
       z.string().regex(/^\d{1,11}$/, { error: TIMESTAMP_HINT }),
     ],
     { error: TIMESTAMP_HINT },
@@ -31,7 +35,9 @@ export const idString = z.union([nonEmpty, z.number().int().nonnegative()]).tran
 /** Error codes are integers; tolerate a string of digits. */
 const CODE_HINT = 'expected an integer error code';
 const errorCode = z
-  .union([z.number({ error: CODE_HINT }).int({ error: CODE_HINT }), z.string().regex(/^\d{1,15}$/, { error: CODE_HINT })], { error: CODE_HINT })
+  .union([z.number({ error: CODE_HINT }).int({ error: CODE_HINT }), z.string().regex(/^\d{1,15}$/, { error: CODE_HINT })], {
+    error: CODE_HINT,
+  })
   .transform(Number);
 
 /** An error as Meta reports it in webhooks: on a failed status, an inbound message, or the whole change. */

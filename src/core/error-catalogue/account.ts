@@ -19,12 +19,12 @@ export const ACCOUNT = defineEntries([
       meaning: 'WhatsApp restricted how much this phone number may send, because earlier messages were blocked or reported.',
       cause:
         'A sending pattern recipients did not want: cold lists, frequent promotions, no easy way to opt out. This ' +
-        'is about the number\'s reputation, unlike 131049, which is about one recipient\'s inbox.',
+        "is about the number's reputation, unlike 131049, which is about one recipient's inbox.",
       retry:
         'Not by simply sending again; more volume deepens the problem. Pacer stops the sender and pauses running ' +
         'campaigns until an operator resumes them.',
       action:
-        'Check the number\'s quality rating in WhatsApp Manager, find the campaign and template that drew the ' +
+        "Check the number's quality rating in WhatsApp Manager, find the campaign and template that drew the " +
         'blocks, and narrow the audience to contacts who opted in and engage. Resume gradually.',
     },
   },
@@ -32,15 +32,13 @@ export const ACCOUNT = defineEntries([
     code: 131064,
     api: 'cloud',
     name: 'Messaging limited for template misclassification',
-    messages: [
-      'Account has reached its messaging limit because of template classification violations',
-    ],
+    messages: ['Account has reached its messaging limit because of template classification violations'],
     class: 'account_problem',
     surface: 'send_response',
     retry: { kind: 'after_operator_fix' },
     effects: { sender: 'stop', campaign: 'pause' },
     page: {
-      meaning: 'Meta capped the account\'s messaging because templates were filed under the wrong category.',
+      meaning: "Meta capped the account's messaging because templates were filed under the wrong category.",
       cause:
         'Promotional content submitted as utility or authentication. The cap covers template sends and direct sends ' +
         'alike and lasts for an enforcement period set by Meta.',
@@ -86,12 +84,10 @@ export const ACCOUNT = defineEntries([
     page: {
       meaning: 'The business account is locked.',
       cause:
-        'Either a policy enforcement, or data in a request that did not match the account, such as a wrong ' +
-        'two-step verification PIN.',
+        'Either a policy enforcement, or data in a request that did not match the account, such as a wrong ' + 'two-step verification PIN.',
       retry: 'No. Pacer stops the sender and pauses campaigns.',
       action:
-        'Query the Health Status API and WhatsApp Manager for the reason; correct the PIN or resolve the ' +
-        'enforcement, then resume.',
+        'Query the Health Status API and WhatsApp Manager for the reason; correct the PIN or resolve the ' + 'enforcement, then resume.',
     },
   },
   {
@@ -164,10 +160,7 @@ export const ACCOUNT = defineEntries([
     code: 135000,
     api: 'cloud',
     name: 'Generic user error',
-    messages: [
-      'Generic user error',
-      'Message failed to send because of an unknown error with your request parameters.',
-    ],
+    messages: ['Generic user error', 'Message failed to send because of an unknown error with your request parameters.'],
     class: 'account_problem',
     surface: 'both',
     retry: { kind: 'after_operator_fix' },

@@ -39,23 +39,40 @@ describe('catalogue invariants', () => {
 describe('mappings the rest of the system relies on', () => {
   it('131049: the cap, cool-off, marketing only, counted by the campaign breaker', () => {
     expect(entry(131049)).toMatchObject({
-      class: 'per_user_marketing_cap', retry: { kind: 'cap_cool_off' },
+      class: 'per_user_marketing_cap',
+      retry: { kind: 'cap_cool_off' },
       effects: { contact: 'marketing_cool_off', template: 'none', sender: 'none', campaign: 'count_cap' },
     });
   });
 
   it('130472 and 472 hold marketing for a window; 131050 stops marketing; 131026 is unreachable', () => {
     for (const code of [130472, 472]) {
-      expect(entry(code)).toMatchObject({ class: 'experiment_hold', retry: { kind: 'when_window_opens' }, effects: { contact: 'marketing_hold_for_window' } });
+      expect(entry(code)).toMatchObject({
+        class: 'experiment_hold',
+        retry: { kind: 'when_window_opens' },
+        effects: { contact: 'marketing_hold_for_window' },
+      });
     }
-    expect(entry(131050)).toMatchObject({ class: 'user_stopped_marketing', retry: { kind: 'never' }, effects: { contact: 'marketing_stopped' } });
-    expect(entry(131026)).toMatchObject({ class: 'recipient_undeliverable', retry: { kind: 'never' }, effects: { contact: 'unreachable' } });
+    expect(entry(131050)).toMatchObject({
+      class: 'user_stopped_marketing',
+      retry: { kind: 'never' },
+      effects: { contact: 'marketing_stopped' },
+    });
+    expect(entry(131026)).toMatchObject({
+      class: 'recipient_undeliverable',
+      retry: { kind: 'never' },
+      effects: { contact: 'unreachable' },
+    });
   });
 
   it('window, rate-limit and transient codes', () => {
     for (const code of [131047, 470]) expect(entry(code)).toMatchObject({ class: 'window_closed', retry: { kind: 'never' } });
     expect(entry(131056)).toMatchObject({ class: 'pair_rate_limit', retry: { kind: 'backoff', schedule: 'pair_rate' } });
-    expect(entry(130429)).toMatchObject({ class: 'throughput_limit', retry: { kind: 'backoff', schedule: 'sender_throttle' }, effects: { sender: 'throttle' } });
+    expect(entry(130429)).toMatchObject({
+      class: 'throughput_limit',
+      retry: { kind: 'backoff', schedule: 'sender_throttle' },
+      effects: { sender: 'throttle' },
+    });
     for (const code of [80007, 4, 613]) {
       expect(entry(code)).toMatchObject({ class: 'api_rate_limit', retry: { kind: 'backoff', schedule: 'sender_throttle' } });
     }
@@ -102,7 +119,12 @@ describe('1026 and capCodes', () => {
     const capCodes = [131049, 1026];
     expect(classifyCode(1026, capCodes)).toBe('per_user_marketing_cap');
     const resolved = resolveErrorEntry(1026, capCodes);
-    expect(resolved).toMatchObject({ code: 1026, class: 'per_user_marketing_cap', retry: entry(131049).retry, effects: entry(131049).effects });
+    expect(resolved).toMatchObject({
+      code: 1026,
+      class: 'per_user_marketing_cap',
+      retry: entry(131049).retry,
+      effects: entry(131049).effects,
+    });
     expect(resolved?.messages).toEqual(entry(1026).messages);
     expect(resolveErrorEntry(1026, DEFAULT_POLICY.capCodes)).toBe(entry(1026));
   });

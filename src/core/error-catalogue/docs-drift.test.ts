@@ -5,7 +5,9 @@ import { ERROR_CATALOGUE, codeLabel, errorPageFileName, renderErrorDocs } from '
 
 const docsDir = path.join(import.meta.dirname, '..', '..', '..', 'docs', 'errors');
 const rendered = renderErrorDocs(ERROR_CATALOGUE);
-const committed = readdirSync(docsDir).filter((name) => name.endsWith('.md')).sort();
+const committed = readdirSync(docsDir)
+  .filter((name) => name.endsWith('.md'))
+  .sort();
 
 describe('docs/errors matches the catalogue (run `npm run docs:errors` after editing it)', () => {
   it('every code has a page and every page belongs to a code', () => {

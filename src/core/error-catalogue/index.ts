@@ -7,6 +7,11 @@ export type { LookupMatch, LookupMatchKind, LookupResult } from './lookup.js';
 export { normalizeText } from './normalize-text.js';
 export { renderErrorDocs, renderErrorIndex, renderErrorPage, errorPageFileName, errorFacts } from './render-docs.js';
 export {
-  describeApi, describeCampaignEffect, describeContactEffect, describeRetry, describeSenderEffect, describeSurface,
+  describeApi,
+  describeCampaignEffect,
+  describeContactEffect,
+  describeRetry,
+  describeSenderEffect,
+  describeSurface,
   describeTemplateEffect,
 } from './describe-entry.js';

@@ -14,8 +14,12 @@ interface MetaError {
 }
 
 function isMetaError(value: unknown): value is MetaError {
-  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number' &&
-    ('title' in value || 'message' in value);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'number' &&
+    ('title' in value || 'message' in value)
+  );
 }
 
 function collectErrors(value: unknown, out: MetaError[] = []): MetaError[] {
@@ -36,15 +40,21 @@ describe('errors in real webhook payloads', () => {
     expect(fixtureErrors.length).toBeGreaterThan(2);
   });
 
-  it.each(fixtureErrors.map(({ name, error }) => [`${name} ${error.code}`, error] as const))('%s: known code, found by its title', (_label, error) => {
-    expect(findErrorByCode(error.code)).toBeDefined();
-    const title = error.title ?? error.message ?? '';
-    expect(findErrorsByText(title).map((e) => e.code)).toContain(error.code);
-  });
+  it.each(fixtureErrors.map(({ name, error }) => [`${name} ${error.code}`, error] as const))(
+    '%s: known code, found by its title',
+    (_label, error) => {
+      expect(findErrorByCode(error.code)).toBeDefined();
+      const title = error.title ?? error.message ?? '';
+      expect(findErrorsByText(title).map((e) => e.code)).toContain(error.code);
+    },
+  );
 
-  it.each(fixtureErrors.map(({ name, error }) => [`${name} ${error.code}`, error] as const))('%s: the whole pasted error object puts its code first', (_label, error) => {
-    expect(lookupError(JSON.stringify(error)).matches[0]?.entry.code).toBe(error.code);
-  });
+  it.each(fixtureErrors.map(({ name, error }) => [`${name} ${error.code}`, error] as const))(
+    '%s: the whole pasted error object puts its code first',
+    (_label, error) => {
+      expect(lookupError(JSON.stringify(error)).matches[0]?.entry.code).toBe(error.code);
+    },
+  );
 });
 
 describe('wording quoted in the reference', () => {
@@ -54,13 +64,17 @@ describe('wording quoted in the reference', () => {
       ['In order to maintain a healthy ecosystem engagement, the message failed to be delivered.', 131049],
       ["User's number is part of an experiment", 130472],
       ["Failed to send message because this user's phone number is part of an experiment", 130472],
-      ['Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business', 131050],
+      [
+        'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business',
+        131050,
+      ],
     ];
     for (const [text, code] of cases) expect(findErrorsByText(text)[0]?.code, text).toBe(code);
   });
 
   it('reads a Graph error body: the code in "(#130429) Rate limit hit" wins', () => {
-    const body = '{"error":{"message":"(#130429) Rate limit hit","type":"OAuthException","code":130429,' +
+    const body =
+      '{"error":{"message":"(#130429) Rate limit hit","type":"OAuthException","code":130429,' +
       '"error_data":{"messaging_product":"whatsapp","details":"Cloud API message throughput has been reached."}}}';
     const result = lookupError(body);
     expect(result.by).toBe('text');

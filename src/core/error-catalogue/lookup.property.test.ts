@@ -18,7 +18,10 @@ const repunctuated = (message: string) =>
     )
     .map(([upper, seps, before, after]) => {
       const recased = [...message].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch.toLowerCase())).join('');
-      const words = recased.replace(/[.,;:!]+(\s|$)/g, ' ').trim().split(/\s+/);
+      const words = recased
+        .replace(/[.,;:!]+(\s|$)/g, ' ')
+        .trim()
+        .split(/\s+/);
       const joined = words.map((word, i) => (i === 0 ? word : `${seps[i % seps.length] ?? ' '}${word}`)).join('');
       return `${before}${joined.replace(/[’]/g, "'")}${after}`;
     });
@@ -35,7 +38,7 @@ describe('lookup properties', () => {
     );
   });
 
-  it('any entry\'s message, re-cased and re-punctuated, finds that entry', () => {
+  it("any entry's message, re-cased and re-punctuated, finds that entry", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...pairs).chain(({ entry, message }) => repunctuated(message).map((text) => ({ entry, text }))),

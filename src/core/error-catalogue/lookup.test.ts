@@ -32,7 +32,7 @@ describe('lookup by pasted text', () => {
   });
 
   it('finds 130472 and 131050 by their wording', () => {
-    expect(findErrorsByText("Failed to send message because this user’s phone number is part of an experiment")[0]?.code).toBe(130472);
+    expect(findErrorsByText('Failed to send message because this user’s phone number is part of an experiment')[0]?.code).toBe(130472);
     expect(findErrorsByText('User’s number is part of an experiment.')[0]?.code).toBe(130472);
     expect(findErrorsByText('this recipient has chosen to stop receiving marketing messages on WhatsApp')[0]?.code).toBe(131050);
   });
@@ -47,7 +47,8 @@ describe('lookup by pasted text', () => {
   });
 
   it('finds the message inside a longer pasted log line', () => {
-    const line = '2026-03-01T10:00:00Z WARN status failed wamid=HBgL... This message was not delivered to maintain ' +
+    const line =
+      '2026-03-01T10:00:00Z WARN status failed wamid=HBgL... This message was not delivered to maintain ' +
       'healthy ecosystem engagement. recipient=4477****0123';
     const [best] = lookupError(line).matches;
     expect(best?.entry.code).toBe(131049);
@@ -73,4 +74,3 @@ describe('lookup by pasted text', () => {
     expect(lookupError('...').matches).toEqual([]);
   });
 });
-

@@ -113,4 +113,3 @@ export function lookupError(query: string): LookupResult {
   }
   return { query, by: 'text', matches: lookupText(query) };
 }
-

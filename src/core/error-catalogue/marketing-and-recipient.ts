@@ -131,7 +131,7 @@ export const MARKETING_AND_RECIPIENT = defineEntries([
         'SMBA 2.21.15.15, iOS or SMBI 2.21.170.4, KaiOS 2.2130.10, Web 2.2132.6). In 2023, before 131049 ' +
         'existed, Meta also reported the per-user marketing limit with this code; today that has its own code.',
       retry:
-        'Not to the same number in the short term: the cause is on the recipient\'s device or account and does ' +
+        "Not to the same number in the short term: the cause is on the recipient's device or account and does " +
         'not change by itself within hours. Pacer marks the contact unreachable for every category and probes it ' +
         'again only after a long quiet period (30 days by default) or as soon as the person writes in.',
       action:

@@ -78,9 +78,7 @@ export const MARKETING_MESSAGES_API = defineEntries([
     page: {
       meaning: 'A Marketing Messages API code announced by Meta in May 2025 whose meaning Meta has not spelled out.',
       cause: 'Unknown. It is specific to the Marketing Messages path.',
-      retry:
-        'Pacer falls back to the Cloud API /messages path, which carries marketing too, rather than guessing at a ' +
-        'wait.',
+      retry: 'Pacer falls back to the Cloud API /messages path, which carries marketing too, rather than guessing at a ' + 'wait.',
       action: 'If it recurs, keep the fbtrace_id and details and ask Meta support what it means for your account.',
     },
   },
@@ -116,7 +114,7 @@ export const MARKETING_MESSAGES_API = defineEntries([
         'Not through /messages: every marketing send there fails the same way, so Pacer pauses the campaign. It ' +
         'goes through once marketing is routed to /marketing_messages.',
       action:
-        'Set the marketing path in Pacer\'s policy to marketing_messages (the account must be onboarded), or turn ' +
+        "Set the marketing path in Pacer's policy to marketing_messages (the account must be onboarded), or turn " +
         'the account flag off, then resume the campaign.',
     },
   },

@@ -27,7 +27,10 @@ export const ON_PREMISES = defineEntries([
     code: 471,
     api: 'on_premises',
     name: 'Spam rate limit (On-Premises)',
-    messages: ['Spam rate limit hit', 'Message failed to send because there are restrictions on how many messages can be sent from this phone number.'],
+    messages: [
+      'Spam rate limit hit',
+      'Message failed to send because there are restrictions on how many messages can be sent from this phone number.',
+    ],
     class: 'account_problem',
     surface: 'both',
     retry: { kind: 'after_operator_fix' },

@@ -6,10 +6,7 @@ export const RECIPIENT_ACCESS = defineEntries([
     code: 131047,
     api: 'cloud',
     name: 'Customer-service window closed',
-    messages: [
-      'Re-engagement message',
-      'More than 24 hours have passed since the recipient last replied to the sender number.',
-    ],
+    messages: ['Re-engagement message', 'More than 24 hours have passed since the recipient last replied to the sender number.'],
     class: 'window_closed',
     surface: 'both',
     retry: { kind: 'never' },
@@ -62,10 +59,10 @@ export const RECIPIENT_ACCESS = defineEntries([
     surface: 'send_response',
     retry: { kind: 'never' },
     page: {
-      meaning: 'Your business account may not message users in the recipient\'s country.',
+      meaning: "Your business account may not message users in the recipient's country.",
       cause: 'A country restriction on the account, set by Meta for the kind of business or for the market.',
       retry: 'No. The restriction belongs to the account, so resending to the same country fails the same way.',
-      action: 'Leave that country out of campaigns, and check the account\'s restrictions in WhatsApp Manager.',
+      action: "Leave that country out of campaigns, and check the account's restrictions in WhatsApp Manager.",
     },
   },
   {
@@ -79,7 +76,7 @@ export const RECIPIENT_ACCESS = defineEntries([
     page: {
       meaning: 'The message was addressed to the business number that was sending it.',
       cause:
-        'Usually the business\'s own number slipped into a contact import, often as a test row or as the sender ' +
+        "Usually the business's own number slipped into a contact import, often as a test row or as the sender " +
         'column of an exported chat.',
       retry: 'No; a number can never message itself.',
       action: 'Remove the business number from the contact list.',

@@ -26,7 +26,12 @@ function sectionOne(markdown: string): string[] {
   return lines.slice(start, end);
 }
 
-const cells = (row: string): string[] => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+const cells = (row: string): string[] =>
+  row
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
 const isSeparator = (row: string): boolean => /^\|[\s|:-]+\|$/.test(row.trim());
 
 function parseReference(markdown: string): ReferenceCodes {
@@ -38,7 +43,10 @@ function parseReference(markdown: string): ReferenceCodes {
       // Skip the header row (followed by the separator) and the separator itself.
       if (isSeparator(line) || (lines[i + 1] !== undefined && isSeparator(lines[i + 1] ?? ''))) return;
       const [first = '', meaning = ''] = cells(line);
-      for (const token of first.replace(/\*/g, '').split('/').map((t) => t.trim())) {
+      for (const token of first
+        .replace(/\*/g, '')
+        .split('/')
+        .map((t) => t.trim())) {
         const range = /^(\d+)\s*[–-]\s*(\d+)$/.exec(token);
         if (range) {
           const from = Number(range[1]);
@@ -100,7 +108,8 @@ describe('codes listed in the Cloud API reference, section 1', () => {
   it('the catalogue invents no codes the reference does not list', () => {
     const listed = new Set([...reference.singles, ...reference.ranges.flatMap((r) => r.named)]);
     const extra = ERROR_CATALOGUE.filter((e) =>
-      e.codeTo === undefined ? !listed.has(e.code) : !reference.ranges.some((r) => r.from === e.code && r.to === e.codeTo));
+      e.codeTo === undefined ? !listed.has(e.code) : !reference.ranges.some((r) => r.from === e.code && r.to === e.codeTo),
+    );
     expect(extra.map((e) => e.code)).toEqual([]);
   });
 

@@ -2,14 +2,18 @@ import { ERROR_CLASSES } from '../error-class.js';
 import { classSummary, classTitle } from '../error-class-label.js';
 import type { ErrorEntry } from '../error-entry.js';
 import {
-  describeApi, describeCampaignEffect, describeContactEffect, describeRetry, describeSenderEffect,
-  describeSurface, describeTemplateEffect,
+  describeApi,
+  describeCampaignEffect,
+  describeContactEffect,
+  describeRetry,
+  describeSenderEffect,
+  describeSurface,
+  describeTemplateEffect,
 } from './describe-entry.js';
 import { codeLabel } from './find-by-code.js';
 
 /** Rendering the error pages is pure; scripts/generate-error-docs.ts writes them, a test checks drift. */
-const GENERATED_NOTE =
-  '<!-- Generated from src/core/error-catalogue by `npm run docs:errors`. Edit the catalogue, not this file. -->';
+const GENERATED_NOTE = '<!-- Generated from src/core/error-catalogue by `npm run docs:errors`. Edit the catalogue, not this file. -->';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
@@ -65,8 +69,10 @@ export function renderErrorIndex(entries: readonly ErrorEntry[]): string {
       '',
       '| Code | Name | API | Retry |',
       '|---|---|---|---|',
-      ...members.map((entry) =>
-        `| [${codeLabel(entry)}](${errorPageFileName(entry)}) | ${cell(entry.name)} | ${describeApi(entry.api)} | ${cell(describeRetry(entry.retry))} |`),
+      ...members.map(
+        (entry) =>
+          `| [${codeLabel(entry)}](${errorPageFileName(entry)}) | ${cell(entry.name)} | ${describeApi(entry.api)} | ${cell(describeRetry(entry.retry))} |`,
+      ),
       '',
     ];
   });

@@ -87,7 +87,7 @@ export const REQUESTS = defineEntries([
     retry: { kind: 'never' },
     page: {
       meaning: 'WhatsApp could not fetch a media file a user sent you.',
-      cause: 'An unsupported media type or a download failure on Meta\'s side. It concerns an inbound message, not a send.',
+      cause: "An unsupported media type or a download failure on Meta's side. It concerns an inbound message, not a send.",
       retry: 'Nothing to resend; sending is unaffected.',
       action: 'If the file matters, ask the person to send it through another channel.',
     },

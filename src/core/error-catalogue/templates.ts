@@ -27,10 +27,7 @@ export const TEMPLATES = defineEntries([
     code: 132001,
     api: 'cloud',
     name: 'Template does not exist',
-    messages: [
-      'Template does not exist',
-      'The template does not exist in the specified language or the template has not been approved.',
-    ],
+    messages: ['Template does not exist', 'The template does not exist in the specified language or the template has not been approved.'],
     class: 'template_problem',
     surface: 'send_response',
     retry: { kind: 'after_operator_fix' },
@@ -103,10 +100,7 @@ export const TEMPLATES = defineEntries([
     code: 132015,
     api: 'cloud',
     name: 'Template paused',
-    messages: [
-      'Template is Paused',
-      'Template is paused due to low quality so it cannot be sent in a template message.',
-    ],
+    messages: ['Template is Paused', 'Template is paused due to low quality so it cannot be sent in a template message.'],
     class: 'template_problem',
     surface: 'both',
     retry: { kind: 'after_operator_fix' },
@@ -130,10 +124,7 @@ export const TEMPLATES = defineEntries([
     code: 132016,
     api: 'cloud',
     name: 'Template disabled',
-    messages: [
-      'Template is Disabled',
-      'Template has been paused too many times due to low quality and is now permanently disabled.',
-    ],
+    messages: ['Template is Disabled', 'Template has been paused too many times due to low quality and is now permanently disabled.'],
     class: 'template_problem',
     surface: 'send_response',
     retry: { kind: 'never' },
@@ -162,7 +153,7 @@ export const TEMPLATES = defineEntries([
         'A parameter value or structure that the template does not allow. The Marketing Messages API reports ' +
         'the same code for the same problem.',
       retry: 'No. Pacer pauses the campaign until the payload is corrected.',
-      action: 'Read error_data.details for the failing parameter and fix the campaign\'s variable mapping.',
+      action: "Read error_data.details for the failing parameter and fix the campaign's variable mapping.",
     },
   },
   {
@@ -185,10 +176,7 @@ export const TEMPLATES = defineEntries([
     code: 132069,
     api: 'cloud',
     name: 'Flow throttled',
-    messages: [
-      'Flow is throttled',
-      'Flow is in throttled state and 10 messages using this flow were already sent in the last hour.',
-    ],
+    messages: ['Flow is throttled', 'Flow is in throttled state and 10 messages using this flow were already sent in the last hour.'],
     class: 'template_problem',
     surface: 'send_response',
     retry: { kind: 'never' },
@@ -199,7 +187,7 @@ export const TEMPLATES = defineEntries([
       retry:
         'Not right away; the allowance refills over the hour, but ten an hour cannot carry a campaign. Pacer ' +
         'pauses the campaign rather than trickling it.',
-      action: 'Fix the Flow\'s health so the throttle lifts, then resume the campaign.',
+      action: "Fix the Flow's health so the throttle lifts, then resume the campaign.",
     },
   },
 ]);

@@ -33,7 +33,7 @@ export const TRANSIENT = defineEntries([
     retry: { kind: 'backoff', schedule: 'transient' },
     page: {
       meaning: 'A Meta service the Cloud API depends on was down when the message was sent.',
-      cause: 'An outage or overload on Meta\'s side; your request was not at fault.',
+      cause: "An outage or overload on Meta's side; your request was not at fault.",
       retry: 'Yes. Pacer retries on the transient schedule; the message goes out once the service is back.',
       action:
         'Check the WhatsApp Business Platform status page (metastatus.com) if failures persist; nothing needs to ' +
@@ -108,7 +108,7 @@ export const TRANSIENT = defineEntries([
       meaning: 'The sending phone number was briefly in maintenance and refused sends.',
       cause: 'Work on the number at Meta, such as a migration between accounts or a configuration change.',
       retry: 'Yes, in a few minutes. Pacer retries on the transient schedule; other numbers keep sending meanwhile.',
-      action: 'None unless it lasts longer than a few minutes; then check the number\'s status in WhatsApp Manager.',
+      action: "None unless it lasts longer than a few minutes; then check the number's status in WhatsApp Manager.",
     },
   },
   {

@@ -4,8 +4,10 @@ import type { MainDeps } from './main-deps.js';
 
 export const configPrintCommand: CliCommand<MainDeps> = {
   path: ['config', 'print'],
-  define: (c) => c
-    .description('Print the effective configuration, secrets redacted')
-    .option('--json', 'JSON output (the default format is JSON too)'),
-  run: ({ out, config }) => () => out(JSON.stringify(redactConfig(config()), null, 2)),
+  define: (c) =>
+    c.description('Print the effective configuration, secrets redacted').option('--json', 'JSON output (the default format is JSON too)'),
+  run:
+    ({ out, config }) =>
+    () =>
+      out(JSON.stringify(redactConfig(config()), null, 2)),
 };

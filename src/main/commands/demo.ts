@@ -7,17 +7,21 @@ import type { MainDeps } from './main-deps.js';
 
 export const demoCommand: CliCommand<MainDeps> = {
   path: ['demo'],
-  define: (c) => c
-    .description('Run the demo: Pacer and a naive sender on the same simulated week (see README)')
-    .option('--audience <n>', 'contacts in the simulated audience', '50000')
-    .option('--out <dir>', 'where the report and the demo database go', 'data/demo'),
-  run: ({ out, config }) => async (opts: { audience: string; out: string }, command: Command) => {
-    const { demo } = config();
-    // PACER_DEMO_AUDIENCE and PACER_DEMO_DIR stand in for the flags left out (npm run demo gives none).
-    const given = (flag: string) => command.getOptionValueSource(flag) !== 'default';
-    const audience = given('audience') || demo.audience === null ? Number(opts.audience) : demo.audience;
-    if (!Number.isInteger(audience) || audience < 100) throw new CliFailure('--audience must be a whole number of at least 100', EXIT.usage);
-    const outDir = path.resolve(given('out') || demo.dir === null ? opts.out : demo.dir);
-    await runDemo({ audience, outDir, out, logErrors: demo.log });
-  },
+  define: (c) =>
+    c
+      .description('Run the demo: Pacer and a naive sender on the same simulated week (see README)')
+      .option('--audience <n>', 'contacts in the simulated audience', '50000')
+      .option('--out <dir>', 'where the report and the demo database go', 'data/demo'),
+  run:
+    ({ out, config }) =>
+    async (opts: { audience: string; out: string }, command: Command) => {
+      const { demo } = config();
+      // PACER_DEMO_AUDIENCE and PACER_DEMO_DIR stand in for the flags left out (npm run demo gives none).
+      const given = (flag: string) => command.getOptionValueSource(flag) !== 'default';
+      const audience = given('audience') || demo.audience === null ? Number(opts.audience) : demo.audience;
+      if (!Number.isInteger(audience) || audience < 100)
+        throw new CliFailure('--audience must be a whole number of at least 100', EXIT.usage);
+      const outDir = path.resolve(given('out') || demo.dir === null ? opts.out : demo.dir);
+      await runDemo({ audience, outDir, out, logErrors: demo.log });
+    },
 };

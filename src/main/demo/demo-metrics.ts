@@ -21,7 +21,13 @@ export interface StrategyMetrics {
   daily: Array<{ day: number; delivered: number; caps: number }>;
 }
 
-export function measure(truth: GroundTruth, start: Millis, days: number, retriesSpent: number, suppressedReachable: number): StrategyMetrics {
+export function measure(
+  truth: GroundTruth,
+  start: Millis,
+  days: number,
+  retriesSpent: number,
+  suppressedReachable: number,
+): StrategyMetrics {
   const firstCapAt = new Map<string, Millis>();
   for (const m of truth.messages) {
     if (m.errorCode === 131049 && m.category === 'marketing') {
@@ -31,7 +37,11 @@ export function measure(truth: GroundTruth, start: Millis, days: number, retries
   }
   const daily = Array.from({ length: days }, (_, i) => ({ day: i + 1, delivered: 0, caps: 0 }));
   const reach = new Set<string>();
-  let delivered = 0, read = 0, marketingDelivered = 0, utilityDelivered = 0, utilityToCapped = 0;
+  let delivered = 0,
+    read = 0,
+    marketingDelivered = 0,
+    utilityDelivered = 0,
+    utilityToCapped = 0;
   for (const m of truth.messages) {
     const bucket = daily[Math.min(days - 1, Math.max(0, Math.floor((m.acceptedAt - start) / DAY)))];
     if (m.errorCode === 131049 && bucket) bucket.caps++;

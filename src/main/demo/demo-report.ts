@@ -48,7 +48,12 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 /** A self-contained HTML page (no network): the table and two charts drawn as inline SVG. */
 export function renderHtml(title: string, subtitle: string, rows: readonly Row[], p: StrategyMetrics, n: StrategyMetrics): string {
   const fmt = (v: number | string) => esc(typeof v === 'number' ? v.toLocaleString('en-US') : v);
-  const table = rows.map((r) => `<tr><th>${esc(r.label)}</th><td${winner(r) === 'pacer' ? ' class="win"' : ''}>${fmt(r.pacer)}</td><td${winner(r) === 'naive' ? ' class="win"' : ''}>${fmt(r.naive)}</td></tr>`).join('');
+  const table = rows
+    .map(
+      (r) =>
+        `<tr><th>${esc(r.label)}</th><td${winner(r) === 'pacer' ? ' class="win"' : ''}>${fmt(r.pacer)}</td><td${winner(r) === 'naive' ? ' class="win"' : ''}>${fmt(r.naive)}</td></tr>`,
+    )
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:960px;color:#1f2933}
 table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .8rem;border-bottom:1px solid #e4e7eb;text-align:right}
@@ -56,19 +61,34 @@ th{text-align:left;font-weight:500}td.win{background:#e3f9e5;font-weight:600}.le
 figure{margin:2rem 0}figcaption{font-weight:600;margin-bottom:.5rem}
 </style></head><body><h1>${esc(title)}</h1><p>${esc(subtitle)}</p>
 <table><thead><tr><th></th><th>Pacer</th><th>naive</th></tr></thead><tbody>${table}</tbody></table>
-<figure><figcaption>Delivered messages per day</figcaption>${bars(p.daily.map((d) => d.delivered), n.daily.map((d) => d.delivered))}</figure>
-<figure><figcaption>131049 (per-user cap) failures per day</figcaption>${bars(p.daily.map((d) => d.caps), n.daily.map((d) => d.caps))}</figure>
+<figure><figcaption>Delivered messages per day</figcaption>${bars(
+    p.daily.map((d) => d.delivered),
+    n.daily.map((d) => d.delivered),
+  )}</figure>
+<figure><figcaption>131049 (per-user cap) failures per day</figcaption>${bars(
+    p.daily.map((d) => d.caps),
+    n.daily.map((d) => d.caps),
+  )}</figure>
 <p class="legend"><span style="background:#2f80ed"></span>Pacer<span style="background:#d64545"></span>naive: sends at once, resends every failure at once, drops anyone who fails twice</p>
 </body></html>`;
 }
 
 function bars(a: readonly number[], b: readonly number[]): string {
   const max = Math.max(1, ...a, ...b);
-  const W = 900, H = 220, pad = 30, group = (W - pad) / Math.max(1, a.length), bw = group / 3;
+  const W = 900,
+    H = 220,
+    pad = 30,
+    group = (W - pad) / Math.max(1, a.length),
+    bw = group / 3;
   const rect = (i: number, k: number, v: number, color: string) => {
     const h = ((H - pad) * v) / max;
     return `<rect x="${(pad + i * group + k * bw + bw / 2).toFixed(1)}" y="${(H - pad - h).toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}" fill="${color}"><title>${v}</title></rect>`;
   };
-  const labels = a.map((_, i) => `<text x="${(pad + i * group + group / 2).toFixed(1)}" y="${H - 10}" text-anchor="middle" font-size="12">day ${i + 1}</text>`).join('');
+  const labels = a
+    .map(
+      (_, i) =>
+        `<text x="${(pad + i * group + group / 2).toFixed(1)}" y="${H - 10}" text-anchor="middle" font-size="12">day ${i + 1}</text>`,
+    )
+    .join('');
   return `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img"><text x="0" y="12" font-size="11">${max}</text><line x1="${pad}" y1="${H - pad}" x2="${W}" y2="${H - pad}" stroke="#9aa5b1"/>${a.map((v, i) => rect(i, 0, v, '#2f80ed')).join('')}${b.map((v, i) => rect(i, 1, v, '#d64545')).join('')}${labels}</svg>`;
 }

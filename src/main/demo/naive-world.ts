@@ -28,34 +28,60 @@ export interface NaiveResult {
   utilitySkippedForSuppression: number;
 }
 
-export async function runNaiveWorld(plan: DemoPlan, simulator: SimulatorConfigInput, start: Millis, progress: (day: number) => void): Promise<NaiveResult> {
+export async function runNaiveWorld(
+  plan: DemoPlan,
+  simulator: SimulatorConfigInput,
+  start: Millis,
+  progress: (day: number) => void,
+): Promise<NaiveResult> {
   const clock = new VirtualClock(start);
   const sender = new NaiveSender(clock, plan.mps);
   const receiver = await listen((body) => sender.onWebhook(body));
   const sim = await startSimulator({ ...simulator, callbackUrl: receiver.url }, { clock });
-  const api = createCloudApiClient({ baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: sim.config.phoneNumberId, accessToken: sim.config.accessToken, maxConcurrency: 32 });
+  const api = createCloudApiClient({
+    baseUrl: sim.url,
+    apiVersion: 'v24.0',
+    phoneNumberId: sim.config.phoneNumberId,
+    accessToken: sim.config.accessToken,
+    maxConcurrency: 32,
+  });
   const users = sim.users;
   sender.sendWith(async (job) => {
     const user = users[job.user];
     if (user === undefined) return null;
-    const result = await api.send({ type: 'template', endpoint: 'messages', to: { kind: 'phone', phone: user.phone }, messageId: `naive:${job.user}`, template: { name: job.template, language: job.language } });
+    const result = await api.send({
+      type: 'template',
+      endpoint: 'messages',
+      to: { kind: 'phone', phone: user.phone },
+      messageId: `naive:${job.user}`,
+      template: { name: job.template, language: job.language },
+    });
     return result.kind === 'accepted' ? { accepted: result.wamid } : 'refused';
   });
 
   clock.at(start + plan.marketing.at, () => {
     users.forEach((_, i) => {
-      if (inShare(i, 1, plan.marketingOptIn)) sender.enqueue({ user: i, template: plan.marketing.template, language: plan.marketing.language, category: 'marketing', retries: 0 });
+      if (inShare(i, 1, plan.marketingOptIn))
+        sender.enqueue({
+          user: i,
+          template: plan.marketing.template,
+          language: plan.marketing.language,
+          category: 'marketing',
+          retries: 0,
+        });
     });
     sender.wake();
   });
-  plan.utility.forEach((u, k) => clock.at(start + u.at, () => {
-    users.forEach((_, i) => {
-      if (!inShare(i, 100 + k, u.share)) return;
-      if (sender.suppressed.has(i)) sender.utilitySkippedForSuppression++;
-      else sender.enqueue({ user: i, template: u.template, language: u.language, category: 'utility', retries: 0 });
-    });
-    sender.wake();
-  }));
+  plan.utility.forEach((u, k) =>
+    clock.at(start + u.at, () => {
+      users.forEach((_, i) => {
+        if (!inShare(i, 100 + k, u.share)) return;
+        if (sender.suppressed.has(i)) sender.utilitySkippedForSuppression++;
+        else sender.enqueue({ user: i, template: u.template, language: u.language, category: 'utility', retries: 0 });
+      });
+      sender.wake();
+    }),
+  );
 
   for (let day = 1; day <= plan.days; day++) {
     await sim.advance(24 * 3600 * SECOND);
@@ -65,7 +91,12 @@ export async function runNaiveWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   await api.close();
   await sim.stop();
   await receiver.close();
-  return { truth, retriesSpent: sender.retriesSpent, suppressed: sender.suppressed, utilitySkippedForSuppression: sender.utilitySkippedForSuppression };
+  return {
+    truth,
+    retriesSpent: sender.retriesSpent,
+    suppressed: sender.suppressed,
+    utilitySkippedForSuppression: sender.utilitySkippedForSuppression,
+  };
 }
 
 /** The naive sender's queue, sent at the number's throughput each second, and whom it gave up on. */
@@ -79,7 +110,10 @@ class NaiveSender {
   /** Sends one job: the wamid when accepted, `refused`, or null when there is nobody to send to. */
   private send: (job: Job) => Promise<SendResult> = () => Promise.resolve(null);
 
-  constructor(private readonly clock: VirtualClock, private readonly mps: number) {}
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly mps: number,
+  ) {}
 
   sendWith(send: (job: Job) => Promise<SendResult>): void {
     this.send = send;
@@ -118,11 +152,13 @@ class NaiveSender {
 
   private async tick(): Promise<void> {
     const batch = this.queue.splice(0, this.mps);
-    await Promise.all(batch.map(async (job) => {
-      const sent = await this.send(job);
-      if (sent === 'refused') this.retry(job);
-      else if (sent !== null) this.byWamid.set(sent.accepted, job);
-    }));
+    await Promise.all(
+      batch.map(async (job) => {
+        const sent = await this.send(job);
+        if (sent === 'refused') this.retry(job);
+        else if (sent !== null) this.byWamid.set(sent.accepted, job);
+      }),
+    );
     if (this.queue.length > 0) this.clock.at(this.clock.now() + SECOND, () => this.tick());
     else this.ticking = false;
   }

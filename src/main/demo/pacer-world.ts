@@ -1,5 +1,11 @@
 import { rmSync } from 'node:fs';
-import { startSimulator, type GroundTruth, type Simulator, type SimulatorConfigInput, type SimUser } from '../../adapters/simulator/index.js';
+import {
+  startSimulator,
+  type GroundTruth,
+  type Simulator,
+  type SimulatorConfigInput,
+  type SimUser,
+} from '../../adapters/simulator/index.js';
 import { openStore } from '../../adapters/storage/open-store.js';
 import { createCampaign } from '../../app/create-campaign.js';
 import { importContactRecords, type ContactRecord } from '../../app/import-contact-records.js';
@@ -34,7 +40,12 @@ export interface PacerWorldOptions {
 }
 
 /** Pacer as deployed: SQLite, its real HTTP server on loopback, signed webhooks, the dispatcher. */
-export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigInput, start: Millis, { dataDir, logErrors, progress }: PacerWorldOptions): Promise<PacerResult> {
+export async function runPacerWorld(
+  plan: DemoPlan,
+  simulator: SimulatorConfigInput,
+  start: Millis,
+  { dataDir, logErrors, progress }: PacerWorldOptions,
+): Promise<PacerResult> {
   const clock = new VirtualClock(start);
   const policy: Policy = DEFAULT_POLICY;
   rmSync(dataDir, { recursive: true, force: true });
@@ -44,8 +55,18 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
   // The server listens first, so the simulator knows where to post webhooks; the engine sends to it.
   let sim!: Simulator;
   const pacer = await startEngine({
-    store, clock, policy, random: seededRandom(plan.seed),
-    http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'demo', mode: 'production', logLevel: logErrors ? 'error' : false },
+    store,
+    clock,
+    policy,
+    random: seededRandom(plan.seed),
+    http: {
+      host: '127.0.0.1',
+      port: 0,
+      appSecrets: [APP_SECRET],
+      verifyToken: 'demo',
+      mode: 'production',
+      logLevel: logErrors ? 'error' : false,
+    },
     // One process: nothing to share, so a whole second's throughput per pass (fewer passes).
     worker: { owner: 'demo-worker', mps: plan.mps, paceBurstMs: 1000 },
     batchInbox: true,
@@ -57,27 +78,63 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
 
   // The audience: the simulated users, with consent as the business collected it.
   const records: ContactRecord[] = sim.users.map((u, i) => ({
-    phoneE164: `+${u.phone}`, name: u.name, tags: [], attributes: { country: u.country },
+    phoneE164: `+${u.phone}`,
+    name: u.name,
+    tags: [],
+    attributes: { country: u.country },
     consent: { marketing: inShare(i, 1, plan.marketingOptIn), utility: true },
   }));
   const contactIds: number[] = [];
-  for (let i = 0; i < records.length; i += 5000) contactIds.push(...(await importContactRecords(store, records.slice(i, i + 5000), 'demo-import', policy, start)).ids);
-  const [marketingId, utilityId] = await store.upsertTemplates([
-    { name: plan.marketing.template, language: plan.marketing.language, category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null },
-    { name: plan.utility[0]?.template ?? 'order_update', language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null },
-  ], start);
+  for (let i = 0; i < records.length; i += 5000)
+    contactIds.push(...(await importContactRecords(store, records.slice(i, i + 5000), 'demo-import', policy, start)).ids);
+  const [marketingId, utilityId] = await store.upsertTemplates(
+    [
+      {
+        name: plan.marketing.template,
+        language: plan.marketing.language,
+        category: 'marketing',
+        status: 'approved',
+        quality: 'GREEN',
+        pausedUntil: null,
+      },
+      {
+        name: plan.utility[0]?.template ?? 'order_update',
+        language: 'en_US',
+        category: 'utility',
+        status: 'approved',
+        quality: 'GREEN',
+        pausedUntil: null,
+      },
+    ],
+    start,
+  );
   const phoneNumberId = sim.config.phoneNumberId;
   if (marketingId === undefined || utilityId === undefined) throw new Error('demo: setup failed');
   // The campaign goes to the contacts who opted in to marketing (the default for a marketing template).
-  const created = await createCampaign(store, {
-    name: 'Spring sale', template: { name: plan.marketing.template, language: plan.marketing.language }, segment: {}, scheduledAt: start + plan.marketing.at,
-    sender: { phoneNumberId, displayNumber: sim.config.displayPhoneNumber, qualityRating: 'GREEN', throughputMps: plan.mps, messagingLimitTier: 'TIER_UNLIMITED' },
-  }, start);
+  const created = await createCampaign(
+    store,
+    {
+      name: 'Spring sale',
+      template: { name: plan.marketing.template, language: plan.marketing.language },
+      segment: {},
+      scheduledAt: start + plan.marketing.at,
+      sender: {
+        phoneNumberId,
+        displayNumber: sim.config.displayPhoneNumber,
+        qualityRating: 'GREEN',
+        throughputMps: plan.mps,
+        messagingLimitTier: 'TIER_UNLIMITED',
+      },
+    },
+    start,
+  );
   if (!created.ok) throw new Error(`demo: campaign refused (${created.problem})`);
   const campaignId = created.campaign.id;
 
   clock.at(start + plan.marketing.at, () => startCampaign(store, campaignId, { phoneNumberId }, clock.now()).then(() => undefined));
-  plan.utility.forEach((u, k) => clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now() })));
+  plan.utility.forEach((u, k) =>
+    clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now() })),
+  );
 
   for (let day = 1; day <= plan.days; day++) {
     await sim.advance(DAY);
@@ -92,8 +149,21 @@ export async function runPacerWorld(plan: DemoPlan, simulator: SimulatorConfigIn
 }
 
 /** Order updates are one-off utility messages to a share of the audience: they pass the same decision as the campaign. */
-async function sendOrderUpdates(store: Store, contactIds: readonly number[], u: DemoPlan['utility'][number], k: number, at: { phoneNumberId: string; now: Millis }): Promise<void> {
-  const recipients = contactIds.flatMap((contactId, i) => (inShare(i, 100 + k, u.share) ? [{ contactId, idempotencyKey: `order-update-${k}-${i}` }] : []));
-  const r = await queueOneOffBroadcast(store, recipients, { category: 'utility', template: { name: u.template, language: u.language }, phoneNumberId: at.phoneNumberId }, at.now);
+async function sendOrderUpdates(
+  store: Store,
+  contactIds: readonly number[],
+  u: DemoPlan['utility'][number],
+  k: number,
+  at: { phoneNumberId: string; now: Millis },
+): Promise<void> {
+  const recipients = contactIds.flatMap((contactId, i) =>
+    inShare(i, 100 + k, u.share) ? [{ contactId, idempotencyKey: `order-update-${k}-${i}` }] : [],
+  );
+  const r = await queueOneOffBroadcast(
+    store,
+    recipients,
+    { category: 'utility', template: { name: u.template, language: u.language }, phoneNumberId: at.phoneNumberId },
+    at.now,
+  );
   if (!r.ok) throw new Error(`demo: order update refused (${r.problem})`);
 }

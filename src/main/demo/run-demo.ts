@@ -40,11 +40,14 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   const began = Date.now();
   const out = options.out;
   mkdirSync(options.outDir, { recursive: true });
-  out(`Pacer demo: ${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, one marketing campaign and ${plan.utility.length} order-update broadcasts.`);
+  out(
+    `Pacer demo: ${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, one marketing campaign and ${plan.utility.length} order-update broadcasts.`,
+  );
   out('The same simulated world runs twice: with Pacer, and with a naive sender (resend failures at once, drop whoever fails twice).');
 
   const days = { pacer: 0, naive: 0 };
-  const show = () => out(`  day ${days.pacer}/${plan.days} Pacer · day ${days.naive}/${plan.days} naive · ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  const show = () =>
+    out(`  day ${days.pacer}/${plan.days} Pacer · day ${days.naive}/${plan.days} naive · ${((Date.now() - began) / 1000).toFixed(0)} s`);
   const naive = runNaiveInWorker(plan, simulator, start, (day) => {
     days.naive = day;
     show();
@@ -73,7 +76,16 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   out(renderTable(rows));
   out('');
   const report = path.join(options.outDir, 'report.html');
-  writeFileSync(report, renderHtml('Pacer versus a naive sender', `${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, seed ${plan.seed}; finished in ${elapsed} s.`, rows, p, n));
+  writeFileSync(
+    report,
+    renderHtml(
+      'Pacer versus a naive sender',
+      `${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, seed ${plan.seed}; finished in ${elapsed} s.`,
+      rows,
+      p,
+      n,
+    ),
+  );
   out(`Report: ${report}`);
   const dataDir = path.join(options.outDir, 'pacer-data');
   out(`Pacer's database (SQLite): ${path.join(dataDir, 'pacer.sqlite')}`);
@@ -85,19 +97,31 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   return { pacer: p, naive: n };
 }
 
-function runNaiveInWorker(plan: DemoPlan, simulator: SimulatorConfigInput, start: number, progress: (day: number) => void): Promise<NaiveResult> {
+function runNaiveInWorker(
+  plan: DemoPlan,
+  simulator: SimulatorConfigInput,
+  start: number,
+  progress: (day: number) => void,
+): Promise<NaiveResult> {
   // Same file type as this module: .ts under tsx, .js once compiled.
   const ext = path.extname(new URL(import.meta.url).pathname);
   const file = new URL(`./naive-worker${ext}`, import.meta.url);
   // Under tsx the worker registers the same TypeScript loader before importing the module.
-  const worker = ext === '.ts'
-    ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(file.href)}); });`, { eval: true, workerData: { plan, simulator, start } })
-    : new Worker(file, { workerData: { plan, simulator, start } });
+  const worker =
+    ext === '.ts'
+      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(file.href)}); });`, {
+          eval: true,
+          workerData: { plan, simulator, start },
+        })
+      : new Worker(file, { workerData: { plan, simulator, start } });
   return new Promise((resolve, reject) => {
-    worker.on('message', (m: { type: 'progress'; day: number } | { type: 'done'; result: Omit<NaiveResult, 'suppressed'> & { suppressed: number[] } }) => {
-      if (m.type === 'progress') progress(m.day);
-      else resolve({ ...m.result, suppressed: new Set(m.result.suppressed) });
-    });
+    worker.on(
+      'message',
+      (m: { type: 'progress'; day: number } | { type: 'done'; result: Omit<NaiveResult, 'suppressed'> & { suppressed: number[] } }) => {
+        if (m.type === 'progress') progress(m.day);
+        else resolve({ ...m.result, suppressed: new Set(m.result.suppressed) });
+      },
+    );
     worker.on('error', reject);
     worker.on('exit', (code) => {
       if (code !== 0) reject(new Error(`naive world stopped with code ${code}`));

@@ -18,7 +18,9 @@ export interface InboundMessageInput {
   text: string | null;
   at: Millis;
 }
-export interface InboundMessage extends InboundMessageInput { id: number }
+export interface InboundMessage extends InboundMessageInput {
+  id: number;
+}
 
 /** One contact's story for operators: consent changes, decisions, statuses, and what they wrote. */
 export interface ContactHistoryStore {

@@ -10,7 +10,12 @@ export interface OutboxSettlementStore {
    * data, when the send's answer was lost). Outcomes only move forward. Returns the row as updated,
    * or null when nothing moved.
    */
-  recordDelivery(ref: { wamid: string; outboxId: number | null }, status: DeliveryStatus, errorCode: number | null, now: Millis): Promise<OutboxRow | null>;
+  recordDelivery(
+    ref: { wamid: string; outboxId: number | null },
+    status: DeliveryStatus,
+    errorCode: number | null,
+    now: Millis,
+  ): Promise<OutboxRow | null>;
   /** After an asynchronous failure: back in line (queued or held) unless a worker holds the row. */
   requeue(id: number, input: RescheduleInput, now: Millis): Promise<boolean>;
   /** Ends a row nobody holds a lease on, e.g. capped_exhausted learnt from a webhook. */

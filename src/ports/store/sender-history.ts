@@ -12,7 +12,9 @@ export interface SenderChangeInput {
   /** The signal that changed it, e.g. `phone_quality FLAGGED`. */
   source: string;
 }
-export interface SenderChange extends SenderChangeInput { id: number }
+export interface SenderChange extends SenderChangeInput {
+  id: number;
+}
 
 /** What the senders row no longer shows: how a number's quality, limit and restrictions changed. */
 export interface SenderHistoryStore {

@@ -13,7 +13,10 @@ export interface SenderInput {
   /** For `throttled`: when sending may resume. */
   stateUntil: Millis | null;
 }
-export interface Sender extends SenderInput { id: number; updatedAt: Millis }
+export interface Sender extends SenderInput {
+  id: number;
+  updatedAt: Millis;
+}
 
 /** The business numbers messages go from, with their quality, limits and state as they are now. */
 export interface SenderStore {

@@ -10,7 +10,10 @@ export interface TemplateInput {
   quality: string | null;
   pausedUntil: Millis | null;
 }
-export interface Template extends TemplateInput { id: number; updatedAt: Millis }
+export interface Template extends TemplateInput {
+  id: number;
+  updatedAt: Millis;
+}
 
 /** Message templates, by name and language, with the status and quality Meta gave them. */
 export interface TemplateStore {

@@ -19,34 +19,42 @@ interface CreateOptions {
 const ENDS = '--ends must be an ISO time after the start, e.g. 2026-12-08T09:00:00Z';
 
 const PROBLEMS: Record<CreateCampaignProblem, (o: CreateOptions) => string> = {
-  template_not_registered: (o) => `Template ${o.template} (${o.language}) is not registered: pacer template add ${o.template} --language ${o.language} --category marketing`,
+  template_not_registered: (o) =>
+    `Template ${o.template} (${o.language}) is not registered: pacer template add ${o.template} --language ${o.language} --category marketing`,
   ends_before_start: () => ENDS,
 };
 
 /** `pacer campaign create`: the template must be registered; the sender is the configured number. */
 export const campaignCreateCommand: CliCommand = {
   path: ['campaign', 'create'],
-  define: (c) => c
-    .description('Create a campaign (draft) from a registered template and a segment')
-    .requiredOption('--name <name>', 'campaign name')
-    .requiredOption('--template <name>', 'registered template')
-    .option('--language <code>', 'template language', 'en_US')
-    .option('--segment <json>', 'segment, e.g. {"tagsAll":["vip"],"exclude":["stopped","unreachable"]}')
-    .option('--at <iso>', 'start sending at this time (default: when started)')
-    .option('--ends <iso>', 'end the campaign at this time: rows still held or not yet due are skipped')
-    .option('--preset <name>', '131049 retry schedule: meta, 12h, 24h, 48h', DEFAULT_POLICY_PRESET)
-    .option('--frequency-cap <cap>', "this campaign's own frequency cap, e.g. 1/7d, or off (default: PACER_FREQUENCY_CAP)")
-    .option('--json', 'JSON output'),
-  run: ({ out, withStore, phoneNumberId, now }) => async (opts: CreateOptions & JsonOption) => {
-    const sender = phoneNumberId();
-    if (sender === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number campaigns send from.', EXIT.usage);
-    const campaign = { ...parseCreateOptions(opts), sender: { phoneNumberId: sender } };
-    await withStore(async (store) => {
-      const r = await createCampaign(store, campaign, now());
-      if (!r.ok) throw new CliFailure(PROBLEMS[r.problem](opts), EXIT.usage);
-      out(opts.json ? JSON.stringify(r.campaign) : `Campaign #${r.campaign.id} created (draft). Start it with: pacer campaign start ${r.campaign.id}`);
-    });
-  },
+  define: (c) =>
+    c
+      .description('Create a campaign (draft) from a registered template and a segment')
+      .requiredOption('--name <name>', 'campaign name')
+      .requiredOption('--template <name>', 'registered template')
+      .option('--language <code>', 'template language', 'en_US')
+      .option('--segment <json>', 'segment, e.g. {"tagsAll":["vip"],"exclude":["stopped","unreachable"]}')
+      .option('--at <iso>', 'start sending at this time (default: when started)')
+      .option('--ends <iso>', 'end the campaign at this time: rows still held or not yet due are skipped')
+      .option('--preset <name>', '131049 retry schedule: meta, 12h, 24h, 48h', DEFAULT_POLICY_PRESET)
+      .option('--frequency-cap <cap>', "this campaign's own frequency cap, e.g. 1/7d, or off (default: PACER_FREQUENCY_CAP)")
+      .option('--json', 'JSON output'),
+  run:
+    ({ out, withStore, phoneNumberId, now }) =>
+    async (opts: CreateOptions & JsonOption) => {
+      const sender = phoneNumberId();
+      if (sender === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number campaigns send from.', EXIT.usage);
+      const campaign = { ...parseCreateOptions(opts), sender: { phoneNumberId: sender } };
+      await withStore(async (store) => {
+        const r = await createCampaign(store, campaign, now());
+        if (!r.ok) throw new CliFailure(PROBLEMS[r.problem](opts), EXIT.usage);
+        out(
+          opts.json
+            ? JSON.stringify(r.campaign)
+            : `Campaign #${r.campaign.id} created (draft). Start it with: pacer campaign start ${r.campaign.id}`,
+        );
+      });
+    },
 };
 
 /** The options as the use case takes them; usage errors (exit 2) before anything is opened. */
@@ -56,7 +64,10 @@ function parseCreateOptions(o: CreateOptions): Omit<NewCampaign, 'sender'> {
     try {
       segmentJson = JSON.parse(o.segment);
     } catch {
-      throw new CliFailure('--segment must be JSON, e.g. \'{"tagsAll":["vip"],"consent":["marketing"],"exclude":["stopped"]}\'', EXIT.usage);
+      throw new CliFailure(
+        '--segment must be JSON, e.g. \'{"tagsAll":["vip"],"consent":["marketing"],"exclude":["stopped"]}\'',
+        EXIT.usage,
+      );
     }
   }
   let segment;
@@ -66,10 +77,23 @@ function parseCreateOptions(o: CreateOptions): Omit<NewCampaign, 'sender'> {
     throw new CliFailure((error as Error).message, EXIT.usage);
   }
   const scheduledAt = o.at === undefined ? null : Date.parse(o.at);
-  if (scheduledAt !== null && Number.isNaN(scheduledAt)) throw new CliFailure('--at must be an ISO time, e.g. 2026-12-01T09:00:00Z', EXIT.usage);
+  if (scheduledAt !== null && Number.isNaN(scheduledAt))
+    throw new CliFailure('--at must be an ISO time, e.g. 2026-12-01T09:00:00Z', EXIT.usage);
   const endsAt = o.ends === undefined ? null : Date.parse(o.ends);
   if (endsAt !== null && Number.isNaN(endsAt)) throw new CliFailure(ENDS, EXIT.usage);
   const frequencyCap = o.frequencyCap === undefined ? null : parseFrequencyCap(o.frequencyCap);
-  if (o.frequencyCap !== undefined && frequencyCap === null) throw new CliFailure(`--frequency-cap must be like 1/7d (at most 1 to 16 marketing messages per contact per window) or off, got "${o.frequencyCap}"`, EXIT.usage);
-  return { name: o.name, template: { name: o.template, language: o.language }, segment, scheduledAt, endsAt, policyPreset: o.preset, frequencyCap };
+  if (o.frequencyCap !== undefined && frequencyCap === null)
+    throw new CliFailure(
+      `--frequency-cap must be like 1/7d (at most 1 to 16 marketing messages per contact per window) or off, got "${o.frequencyCap}"`,
+      EXIT.usage,
+    );
+  return {
+    name: o.name,
+    template: { name: o.template, language: o.language },
+    segment,
+    scheduledAt,
+    endsAt,
+    policyPreset: o.preset,
+    frequencyCap,
+  };
 }

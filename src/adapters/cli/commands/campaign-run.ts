@@ -7,42 +7,52 @@ import { campaignStatus } from '../render-campaign-status.js';
 
 export const campaignStartCommand: CliCommand = {
   path: ['campaign', 'start'],
-  define: (c) => c
-    .description('Expand the segment into the outbox and start sending (starting twice adds nothing)')
-    .argument('<id>')
-    .option('--json', 'JSON output'),
-  run: ({ out, withStore, now }) => async (value: string, opts: JsonOption) => {
-    const id = parseCampaignId(value);
-    await withStore(async (store) => {
-      const campaign = await store.getCampaign(id);
-      if (campaign === null) throw new CliFailure(`campaign ${id} does not exist`);
-      const sender = await store.getSenderById(campaign.senderId);
-      if (sender === null) throw new CliFailure(`campaign ${id}: its sender number is missing`);
-      const r = { id, ...(await startCampaign(store, id, { phoneNumberId: sender.phoneNumberId }, now())) };
-      out(opts.json ? JSON.stringify(r) : `Campaign #${r.id} running: ${r.matched} of ${r.scanned} contacts match, ${r.inserted} new outbox row(s).`);
-    });
-  },
+  define: (c) =>
+    c
+      .description('Expand the segment into the outbox and start sending (starting twice adds nothing)')
+      .argument('<id>')
+      .option('--json', 'JSON output'),
+  run:
+    ({ out, withStore, now }) =>
+    async (value: string, opts: JsonOption) => {
+      const id = parseCampaignId(value);
+      await withStore(async (store) => {
+        const campaign = await store.getCampaign(id);
+        if (campaign === null) throw new CliFailure(`campaign ${id} does not exist`);
+        const sender = await store.getSenderById(campaign.senderId);
+        if (sender === null) throw new CliFailure(`campaign ${id}: its sender number is missing`);
+        const r = { id, ...(await startCampaign(store, id, { phoneNumberId: sender.phoneNumberId }, now())) };
+        out(
+          opts.json
+            ? JSON.stringify(r)
+            : `Campaign #${r.id} running: ${r.matched} of ${r.scanned} contacts match, ${r.inserted} new outbox row(s).`,
+        );
+      });
+    },
 };
 
 /** `pacer campaign pause | resume | cancel`: the campaign's status after the action. */
 export const campaignActionCommands: readonly CliCommand[] = (['pause', 'resume', 'cancel'] as const).map((action) => ({
   path: ['campaign', action],
-  define: (c) => c
-    .description(`${action[0]?.toUpperCase()}${action.slice(1)} a campaign`)
-    .argument('<id>')
-    .option('--json', 'JSON output'),
-  run: ({ out, withStore, policy, now }) => async (value: string, opts: JsonOption) => {
-    const id = parseCampaignId(value);
-    await withStore(async (store) => {
-      let campaign;
-      try {
-        campaign = await campaignAction(store, id, action, now());
-      } catch (error) {
-        if (error instanceof CampaignActionError) throw new CliFailure(error.message);
-        throw error;
-      }
-      const s = await campaignStatus(store, campaign, now(), policy());
-      out(opts.json ? JSON.stringify(s.json) : s.text);
-    });
-  },
+  define: (c) =>
+    c
+      .description(`${action[0]?.toUpperCase()}${action.slice(1)} a campaign`)
+      .argument('<id>')
+      .option('--json', 'JSON output'),
+  run:
+    ({ out, withStore, policy, now }) =>
+    async (value: string, opts: JsonOption) => {
+      const id = parseCampaignId(value);
+      await withStore(async (store) => {
+        let campaign;
+        try {
+          campaign = await campaignAction(store, id, action, now());
+        } catch (error) {
+          if (error instanceof CampaignActionError) throw new CliFailure(error.message);
+          throw error;
+        }
+        const s = await campaignStatus(store, campaign, now(), policy());
+        out(opts.json ? JSON.stringify(s.json) : s.text);
+      });
+    },
 }));

@@ -5,11 +5,15 @@ import { renderErrorPage } from '../render-error-page.js';
 
 export const explainCommand: CliCommand = {
   path: ['explain'],
-  define: (c) => c
-    .description('Explain a Meta error code or pasted error text: meaning, cause, whether a retry helps, what to do')
-    .argument('<code-or-text...>', 'a code such as 131049, or the message Meta returned')
-    .option('--json', 'print the catalogue entry as JSON'),
-  run: ({ out }) => (words: string[], opts: JsonOption) => out(explain(words.join(' '), opts.json === true)),
+  define: (c) =>
+    c
+      .description('Explain a Meta error code or pasted error text: meaning, cause, whether a retry helps, what to do')
+      .argument('<code-or-text...>', 'a code such as 131049, or the message Meta returned')
+      .option('--json', 'print the catalogue entry as JSON'),
+  run:
+    ({ out }) =>
+    (words: string[], opts: JsonOption) =>
+      out(explain(words.join(' '), opts.json === true)),
 };
 
 /** `pacer explain <code | message text>`: the catalogue page, or every close match for pasted text. */
@@ -19,7 +23,9 @@ function explain(query: string, json: boolean): string {
   const result = lookupError(trimmed);
   const best = result.matches[0];
   if (best === undefined) {
-    throw new CliFailure(`No catalogue entry matches ${result.by === 'code' ? `code ${trimmed}` : `"${trimmed.slice(0, 80)}"`}. Try the numeric code from error.code, or run \`pacer explain --list\`.`);
+    throw new CliFailure(
+      `No catalogue entry matches ${result.by === 'code' ? `code ${trimmed}` : `"${trimmed.slice(0, 80)}"`}. Try the numeric code from error.code, or run \`pacer explain --list\`.`,
+    );
   }
   const top = result.matches.filter((m) => m.score >= best.score - 0.05).slice(0, 3);
   if (json) return JSON.stringify(top.length === 1 ? best.entry : top.map((m) => m.entry), null, 2);

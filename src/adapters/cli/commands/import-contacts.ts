@@ -30,13 +30,14 @@ interface ContactImportPlan {
 
 export const importContactsCommand: CliCommand = {
   path: ['import', 'contacts'],
-  define: (c) => c
-    .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
-    .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
-    .option('--format <format>', 'csv or jsonl (default: from the file extension)')
-    .option('--default-country <XX>', 'country for numbers written without + (ISO code, e.g. GB)')
-    .option('--errors <file>', 'write every rejected row to this CSV file (line, field, reason)')
-    .option('--json', 'JSON summary: accepted, rejected, created, updated, errors'),
+  define: (c) =>
+    c
+      .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
+      .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
+      .option('--format <format>', 'csv or jsonl (default: from the file extension)')
+      .option('--default-country <XX>', 'country for numbers written without + (ISO code, e.g. GB)')
+      .option('--errors <file>', 'write every rejected row to this CSV file (line, field, reason)')
+      .option('--json', 'JSON summary: accepted, rejected, created, updated, errors'),
   run: (deps) => async (file: string, opts: ImportContactsCliOptions) => {
     const plan = planContactImport(deps.contactFiles, file, opts);
     await deps.withStore(async (store) => void (await runContactImport(store, plan, deps)));
@@ -49,11 +50,21 @@ function planContactImport(files: ContactFiles, file: string, opts: ImportContac
   if (country !== undefined && !isCountryCode(country)) {
     throw new CliFailure(`--default-country "${opts.defaultCountry}" is not a known two-letter country code (e.g. GB, US, IN)`, EXIT.usage);
   }
-  return { file: path.resolve(file), format: asCli(() => files.formatOf(file, opts.format)), defaultCountry: country ?? null, errorsFile: opts.errors ?? null, json: opts.json === true };
+  return {
+    file: path.resolve(file),
+    format: asCli(() => files.formatOf(file, opts.format)),
+    defaultCountry: country ?? null,
+    errorsFile: opts.errors ?? null,
+    json: opts.json === true,
+  };
 }
 
 /** Runs the import and prints the report; exits 1 (after printing) when any row was rejected. */
-async function runContactImport(store: Pick<Store, 'transaction'>, plan: ContactImportPlan, deps: Pick<CliDeps, 'contactFiles' | 'policy' | 'now' | 'out' | 'terminal'>): Promise<ImportReport> {
+async function runContactImport(
+  store: Pick<Store, 'transaction'>,
+  plan: ContactImportPlan,
+  deps: Pick<CliDeps, 'contactFiles' | 'policy' | 'now' | 'out' | 'terminal'>,
+): Promise<ImportReport> {
   const errorsFile = plan.errorsFile === null ? null : await asCli(() => deps.contactFiles.openErrorsFile(plan.errorsFile!));
   const name = path.basename(plan.file);
   const errors: ImportReport['errors'] = [];
@@ -90,7 +101,10 @@ async function runContactImport(store: Pick<Store, 'transaction'>, plan: Contact
   const report: ImportReport = { file: name, format: plan.format, ...summary, errors, errorsNotListed, notes, notesNotListed };
   deps.out(plan.json ? JSON.stringify(report, null, 2) : renderImportReport(report, plan.errorsFile));
   if (report.rejected > 0) {
-    throw new CliFailure(`${report.rejected.toLocaleString('en-US')} of ${(report.accepted + report.rejected).toLocaleString('en-US')} rows were rejected; the accepted rows were imported`, EXIT.failure);
+    throw new CliFailure(
+      `${report.rejected.toLocaleString('en-US')} of ${(report.accepted + report.rejected).toLocaleString('en-US')} rows were rejected; the accepted rows were imported`,
+      EXIT.failure,
+    );
   }
   return report;
 }

@@ -19,22 +19,25 @@ interface SendFlags {
 
 export const sendCommand: CliCommand = {
   path: ['send'],
-  define: (c) => c
-    .description('Queue one utility, authentication or service message; it passes the same decision as campaigns')
-    .requiredOption('--to <phone>', 'recipient, international format')
-    .option('--category <category>', 'utility, authentication, service or marketing', 'utility')
-    .option('--template <name>', 'approved template name')
-    .option('--language <code>', 'template language', 'en_US')
-    .option('--text <body>', 'free-form text (service category, inside the 24 h window only)')
-    .option('--key <key>', 'idempotency key: the same key never queues twice')
-    .option('--json', 'JSON output'),
-  run: ({ out, withStore, phoneNumberId, policy, now }) => async (opts: SendFlags & JsonOption) => {
-    if (!isCategory(opts.category)) throw new CliFailure('--category must be marketing, utility, authentication or service', EXIT.usage);
-    const from = phoneNumberId();
-    if (from === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number to send from.', EXIT.usage);
-    const send = { ...opts, category: opts.category, phoneNumberId: from };
-    await withStore(async (store) => out(await queueOne(store, send, policy(), now(), opts.json === true)));
-  },
+  define: (c) =>
+    c
+      .description('Queue one utility, authentication or service message; it passes the same decision as campaigns')
+      .requiredOption('--to <phone>', 'recipient, international format')
+      .option('--category <category>', 'utility, authentication, service or marketing', 'utility')
+      .option('--template <name>', 'approved template name')
+      .option('--language <code>', 'template language', 'en_US')
+      .option('--text <body>', 'free-form text (service category, inside the 24 h window only)')
+      .option('--key <key>', 'idempotency key: the same key never queues twice')
+      .option('--json', 'JSON output'),
+  run:
+    ({ out, withStore, phoneNumberId, policy, now }) =>
+    async (opts: SendFlags & JsonOption) => {
+      if (!isCategory(opts.category)) throw new CliFailure('--category must be marketing, utility, authentication or service', EXIT.usage);
+      const from = phoneNumberId();
+      if (from === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number to send from.', EXIT.usage);
+      const send = { ...opts, category: opts.category, phoneNumberId: from };
+      await withStore(async (store) => out(await queueOne(store, send, policy(), now(), opts.json === true)));
+    },
 };
 
 interface SendOptions {
@@ -57,20 +60,41 @@ const PROBLEMS: Record<Exclude<OneOffProblem, 'invalid_phone'>, string> = {
  * Queues one message in the outbox, where the running server's dispatcher sends it through the same
  * decision as campaigns. Prints what `decide` says about it right now.
  */
-async function queueOne(store: ContactStore & OutboxStore & TemplateStore & ContactStateStore, o: SendOptions, policy: Policy, now: number, json: boolean): Promise<string> {
+async function queueOne(
+  store: ContactStore & OutboxStore & TemplateStore & ContactStateStore,
+  o: SendOptions,
+  policy: Policy,
+  now: number,
+  json: boolean,
+): Promise<string> {
   const key = o.key ?? `cli-${randomUUID()}`;
-  const r = await queueOneOffMessage(store, {
-    to: o.to, category: o.category, idempotencyKey: key, phoneNumberId: o.phoneNumberId,
-    ...(o.template !== undefined ? { template: { name: o.template, language: o.language ?? 'en_US' } } : {}),
-    ...(o.text !== undefined ? { text: o.text } : {}),
-  }, policy, now);
+  const r = await queueOneOffMessage(
+    store,
+    {
+      to: o.to,
+      category: o.category,
+      idempotencyKey: key,
+      phoneNumberId: o.phoneNumberId,
+      ...(o.template !== undefined ? { template: { name: o.template, language: o.language ?? 'en_US' } } : {}),
+      ...(o.text !== undefined ? { text: o.text } : {}),
+    },
+    policy,
+    now,
+  );
   if (!r.ok) {
-    if (r.problem === 'invalid_phone') throw new CliFailure(`--to ${mask(o.to)} is not a valid phone number in international format (+ and country code).`, EXIT.usage);
+    if (r.problem === 'invalid_phone')
+      throw new CliFailure(`--to ${mask(o.to)} is not a valid phone number in international format (+ and country code).`, EXIT.usage);
     throw new CliFailure(PROBLEMS[r.problem], EXIT.usage);
   }
   const { decision } = r;
   const until = 'until' in decision && decision.until !== null ? iso(decision.until) : null;
-  const result = { queued: r.queued, idempotencyKey: key, to: mask(r.phoneE164), category: o.category, decision: { kind: decision.kind, reason: decision.reason, until, explanation: decision.explanation } };
+  const result = {
+    queued: r.queued,
+    idempotencyKey: key,
+    to: mask(r.phoneE164),
+    category: o.category,
+    decision: { kind: decision.kind, reason: decision.reason, until, explanation: decision.explanation },
+  };
   if (json) return JSON.stringify(result, null, 2);
   const head = r.queued ? `Queued ${o.category} message to ${result.to} (key ${key}).` : `Already queued under key ${key}; nothing added.`;
   return `${head}\nRight now Pacer ${decision.kind === 'send' ? 'would send it' : `would ${decision.kind} it${until ? ` until ${until}` : ''}`}: ${decision.explanation}\nThe running server (pacer serve) dispatches it.`;

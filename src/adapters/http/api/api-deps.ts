@@ -1,14 +1,39 @@
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
 import type {
-  CampaignOutboxStore, CampaignReportStore, CampaignStore, ConsentStore, ContactHistoryStore, ContactStateStore, ContactStore,
-  ConversationStore, DiagnosisStore, OutboxStore, QuarantineStore, SenderHistoryStore, SenderStore, Store, TemplateStore,
+  CampaignOutboxStore,
+  CampaignReportStore,
+  CampaignStore,
+  ConsentStore,
+  ContactHistoryStore,
+  ContactStateStore,
+  ContactStore,
+  ConversationStore,
+  DiagnosisStore,
+  OutboxStore,
+  QuarantineStore,
+  SenderHistoryStore,
+  SenderStore,
+  Store,
+  TemplateStore,
 } from '../../../ports/store.js';
 
 /** The store roles the REST API's routes use (consent changes run in a transaction). */
-export type ApiStore = ContactStore & ConsentStore & ContactStateStore & ContactHistoryStore & CampaignStore & CampaignOutboxStore
-  & CampaignReportStore & SenderStore & SenderHistoryStore & ConversationStore & TemplateStore & OutboxStore & QuarantineStore
-  & DiagnosisStore & Pick<Store, 'transaction'>;
+export type ApiStore = ContactStore &
+  ConsentStore &
+  ContactStateStore &
+  ContactHistoryStore &
+  CampaignStore &
+  CampaignOutboxStore &
+  CampaignReportStore &
+  SenderStore &
+  SenderHistoryStore &
+  ConversationStore &
+  TemplateStore &
+  OutboxStore &
+  QuarantineStore &
+  DiagnosisStore &
+  Pick<Store, 'transaction'>;
 
 /** What the route handlers use; wired once by the API plugin. */
 export interface ApiDeps {

@@ -17,7 +17,12 @@ export const errorSchema = z.object({
 /** An expected refusal, answered as JSON with its status; anything else is a 500. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  constructor(readonly status: number, readonly code: string, message: string, readonly issues?: readonly Issue[]) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: readonly Issue[],
+  ) {
     super(message);
   }
 }
@@ -32,8 +37,16 @@ export type InputPart = 'body' | 'query' | 'params';
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, part: InputPart): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.length === 0 ? '(root)' : i.path.map(String).join('.'), message: i.message }));
-  throw new ApiError(400, `invalid_${part}`, `the request ${part} is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+  const issues = parsed.error.issues.map((i) => ({
+    path: i.path.length === 0 ? '(root)' : i.path.map(String).join('.'),
+    message: i.message,
+  }));
+  throw new ApiError(
+    400,
+    `invalid_${part}`,
+    `the request ${part} is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    issues,
+  );
 }
 
 /** Fastify's own 4xx (bad JSON, wrong content type, body too large) keep their status, as JSON. */
@@ -43,7 +56,14 @@ export function apiErrorHandler(error: FastifyError | ApiError | Error, request:
   }
   const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status >= 400 && status < 500) {
-    const code = 'code' in error && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'invalid_json' : status === 415 ? 'unsupported_media_type' : status === 413 ? 'body_too_large' : 'bad_request';
+    const code =
+      'code' in error && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+        ? 'invalid_json'
+        : status === 415
+          ? 'unsupported_media_type'
+          : status === 413
+            ? 'body_too_large'
+            : 'bad_request';
     return reply.code(status).send({ error: code, message: error.message });
   }
   request.log.error({ err: error }, 'api request failed');

@@ -25,14 +25,26 @@ export function createAuthCounters(): AuthCounters {
  * presented token never reaches a log line (the logger also censors the Authorization header).
  * An address that presented too many wrong tokens (here or on the dashboard) is refused first.
  */
-export function bearerAuth(deps: { store: Pick<Store, 'findApiToken'>; adminToken: string | null; limiter: RateLimiter | null; counters: AuthCounters; failures: AuthFailureLimiter }): onRequestAsyncHookHandler {
+export function bearerAuth(deps: {
+  store: Pick<Store, 'findApiToken'>;
+  adminToken: string | null;
+  limiter: RateLimiter | null;
+  counters: AuthCounters;
+  failures: AuthFailureLimiter;
+}): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const presented = request.headers.authorization !== undefined;
     if (presented) {
       const lockout = deps.failures.attempt(request.ip, 'api');
       if (!lockout.ok) {
         request.log.info('api request refused: too many failed authentications from this address');
-        return reply.code(429).header('retry-after', String(lockout.retryAfterSeconds)).send({ error: 'too_many_failures', message: `too many failed authentications from this address; retry in ${lockout.retryAfterSeconds} s` });
+        return reply
+          .code(429)
+          .header('retry-after', String(lockout.retryAfterSeconds))
+          .send({
+            error: 'too_many_failures',
+            message: `too many failed authentications from this address; retry in ${lockout.retryAfterSeconds} s`,
+          });
       }
     }
     const check = await checkApiToken(deps.store, request.headers.authorization, deps.adminToken);
@@ -47,7 +59,10 @@ export function bearerAuth(deps: { store: Pick<Store, 'findApiToken'>; adminToke
     const admission = deps.limiter.admit(key);
     if (!admission.ok) {
       deps.counters.rateLimited++;
-      return reply.code(429).header('retry-after', String(admission.retryAfterSeconds)).send({ error: 'rate_limited', message: `too many requests for this token; retry in ${admission.retryAfterSeconds} s` });
+      return reply
+        .code(429)
+        .header('retry-after', String(admission.retryAfterSeconds))
+        .send({ error: 'rate_limited', message: `too many requests for this token; retry in ${admission.retryAfterSeconds} s` });
     }
   };
 }

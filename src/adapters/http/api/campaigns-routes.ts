@@ -27,41 +27,62 @@ const campaignSchema = z.object({
   segment: z.record(z.string(), z.unknown()),
   scheduledAt: isoTime.nullable(),
   policyPreset: z.string(),
-  frequencyCap: frequencyCapSchema.nullable().describe("the campaign's own frequency cap (max 0: none); null: the configured PACER_FREQUENCY_CAP"),
+  frequencyCap: frequencyCapSchema
+    .nullable()
+    .describe("the campaign's own frequency cap (max 0: none); null: the configured PACER_FREQUENCY_CAP"),
   createdAt: isoTime,
   updatedAt: isoTime,
 });
 
 const countersSchema = z.record(z.string(), z.number().int()).describe('outbox rows per status and per outcome, and the total');
 
-const paceSchema = z.object({
-  tier: z.string().nullable().describe("the sender number's messaging-limit tier as Meta last named it"),
-  perDay: z.number().int().nullable().describe('new people per rolling 24 h; null when unlimited or unknown'),
-  usedLast24h: z.number().int().describe('people the number started conversations with in the last 24 h'),
-  waiting: z.number().int().describe('rows of this campaign still to send (queued or held)'),
-  daysNeeded: z.number().int().describe('rolling 24 h windows the waiting rows need at least'),
-  throughputMps: z.number().int().nullable(),
-}).describe('the effective cap: how the messaging limit spreads this campaign over days');
+const paceSchema = z
+  .object({
+    tier: z.string().nullable().describe("the sender number's messaging-limit tier as Meta last named it"),
+    perDay: z.number().int().nullable().describe('new people per rolling 24 h; null when unlimited or unknown'),
+    usedLast24h: z.number().int().describe('people the number started conversations with in the last 24 h'),
+    waiting: z.number().int().describe('rows of this campaign still to send (queued or held)'),
+    daysNeeded: z.number().int().describe('rolling 24 h windows the waiting rows need at least'),
+    throughputMps: z.number().int().nullable(),
+  })
+  .describe('the effective cap: how the messaging limit spreads this campaign over days');
 
-const outcomeSchema = z.object({
-  key: z.string().describe('stable group key, e.g. `read`, `deferred:frequency_cap`, `skipped:no_consent`'),
-  outcome: z.string(),
-  label: z.string(),
-  errorClass: z.string().nullable(),
-  count: z.number().int(),
-  codes: z.array(z.object({ code: z.number().int(), count: z.number().int() })),
-  until: z.object({ first: isoTime, last: isoTime }).optional().describe('waiting groups: when their rows are next due, earliest and latest'),
-}).describe('recipients grouped by what happened to them; waiting ones by the reason of their latest decision');
+const outcomeSchema = z
+  .object({
+    key: z.string().describe('stable group key, e.g. `read`, `deferred:frequency_cap`, `skipped:no_consent`'),
+    outcome: z.string(),
+    label: z.string(),
+    errorClass: z.string().nullable(),
+    count: z.number().int(),
+    codes: z.array(z.object({ code: z.number().int(), count: z.number().int() })),
+    until: z
+      .object({ first: isoTime, last: isoTime })
+      .optional()
+      .describe('waiting groups: when their rows are next due, earliest and latest'),
+  })
+  .describe('recipients grouped by what happened to them; waiting ones by the reason of their latest decision');
 
-const capInEffectSchema = z.object({
-  cap: frequencyCapSchema.nullable().describe('null: no frequency cap applies'),
-  from: z.enum(['campaign', 'configuration']),
-}).describe("the frequency cap decide applies to this campaign's rows");
+const capInEffectSchema = z
+  .object({
+    cap: frequencyCapSchema.nullable().describe('null: no frequency cap applies'),
+    from: z.enum(['campaign', 'configuration']),
+  })
+  .describe("the frequency cap decide applies to this campaign's rows");
 
 function campaignJson(c: Campaign): z.output<typeof campaignSchema> {
   return {
-    id: c.id, name: c.name, status: c.status, pauseReason: c.pauseReason, templateId: c.templateId, senderId: c.senderId, segment: c.segment,
-    scheduledAt: isoOrNull(c.scheduledAt), policyPreset: c.policyPreset, frequencyCap: c.frequencyCap ?? null, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    pauseReason: c.pauseReason,
+    templateId: c.templateId,
+    senderId: c.senderId,
+    segment: c.segment,
+    scheduledAt: isoOrNull(c.scheduledAt),
+    policyPreset: c.policyPreset,
+    frequencyCap: c.frequencyCap ?? null,
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
   };
 }
 
@@ -78,7 +99,11 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
   const { store, clock, policy } = deps;
   const actions = (Object.keys(ACTIONS) as (keyof typeof ACTIONS)[]).map((action) =>
     route({
-      method: 'POST', url: `/campaigns/:id/${action}`, operationId: `${action}Campaign`, tag: 'campaigns', summary: ACTIONS[action],
+      method: 'POST',
+      url: `/campaigns/:id/${action}`,
+      operationId: `${action}Campaign`,
+      tag: 'campaigns',
+      summary: ACTIONS[action],
       params: idParams,
       ...(action === 'pause' ? { body: z.object({ reason: z.string().trim().min(1).max(200).optional() }).optional() } : {}),
       responses: {
@@ -101,16 +126,36 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
   );
   return [
     route({
-      method: 'GET', url: '/campaigns', operationId: 'listCampaigns', tag: 'campaigns', summary: 'Campaigns, oldest first, optionally by status',
+      method: 'GET',
+      url: '/campaigns',
+      operationId: 'listCampaigns',
+      tag: 'campaigns',
+      summary: 'Campaigns, oldest first, optionally by status',
       query: z.object({ status: z.enum(STATUSES).optional() }),
-      responses: { 200: { description: 'Every campaign (or those with the status)', schema: z.object({ items: z.array(campaignSchema) }) } },
-      handler: async ({ query }) => ({ items: (await store.listCampaigns(query.status === undefined ? {} : { status: query.status })).map(campaignJson) }),
+      responses: {
+        200: { description: 'Every campaign (or those with the status)', schema: z.object({ items: z.array(campaignSchema) }) },
+      },
+      handler: async ({ query }) => ({
+        items: (await store.listCampaigns(query.status === undefined ? {} : { status: query.status })).map(campaignJson),
+      }),
     }),
     route({
-      method: 'GET', url: '/campaigns/:id', operationId: 'getCampaign', tag: 'campaigns', summary: 'One campaign with its counters, pace, frequency cap and recipient outcomes',
+      method: 'GET',
+      url: '/campaigns/:id',
+      operationId: 'getCampaign',
+      tag: 'campaigns',
+      summary: 'One campaign with its counters, pace, frequency cap and recipient outcomes',
       params: idParams,
       responses: {
-        200: { description: 'The campaign', schema: campaignSchema.extend({ counters: countersSchema, pace: paceSchema, frequencyCapInEffect: capInEffectSchema, outcomes: z.array(outcomeSchema) }) },
+        200: {
+          description: 'The campaign',
+          schema: campaignSchema.extend({
+            counters: countersSchema,
+            pace: paceSchema,
+            frequencyCapInEffect: capInEffectSchema,
+            outcomes: z.array(outcomeSchema),
+          }),
+        },
         404: { description: 'No such campaign' },
       },
       handler: async ({ params }) => {

@@ -7,50 +7,83 @@ import { ApiError } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';
 import { categorySchema, isoOrNull, isoTime } from './schemas.js';
 
-const errorEntrySchema = z.object({
-  code: z.number().int(),
-  codeTo: z.number().int().optional().describe('last code of a range'),
-  label: z.string().describe('131049, or 200-299 for a range'),
-  name: z.string(),
-  class: z.string(),
-  api: z.string(),
-  surface: z.string(),
-  retry: z.object({ kind: z.string() }).loose(),
-  effects: z.object({ contact: z.string(), template: z.string(), sender: z.string(), campaign: z.string() }),
-  messages: z.array(z.string()),
-  page: z.object({ meaning: z.string(), cause: z.string(), retry: z.string(), action: z.string() }),
-}).loose();
+const errorEntrySchema = z
+  .object({
+    code: z.number().int(),
+    codeTo: z.number().int().optional().describe('last code of a range'),
+    label: z.string().describe('131049, or 200-299 for a range'),
+    name: z.string(),
+    class: z.string(),
+    api: z.string(),
+    surface: z.string(),
+    retry: z.object({ kind: z.string() }).loose(),
+    effects: z.object({ contact: z.string(), template: z.string(), sender: z.string(), campaign: z.string() }),
+    messages: z.array(z.string()),
+    page: z.object({ meaning: z.string(), cause: z.string(), retry: z.string(), action: z.string() }),
+  })
+  .loose();
 
 const entryJson = (e: ErrorEntry) => ({ ...e, label: codeLabel(e) });
 
 const templateSchema = z.object({
-  id: z.number().int(), name: z.string(), language: z.string(), category: categorySchema, status: z.string(),
-  quality: z.string().nullable(), pausedUntil: isoTime.nullable(), updatedAt: isoTime,
+  id: z.number().int(),
+  name: z.string(),
+  language: z.string(),
+  category: categorySchema,
+  status: z.string(),
+  quality: z.string().nullable(),
+  pausedUntil: isoTime.nullable(),
+  updatedAt: isoTime,
 });
 
 /** Read-only reference data: Meta's error codes as Pacer understands them, and the registered templates. */
 export function catalogueRoutes(deps: ApiDeps): AnyRoute[] {
   return [
     route({
-      method: 'GET', url: '/errors', operationId: 'listErrors', tag: 'errors', summary: "The error catalogue: every Meta code Pacer knows, what it means and what Pacer does",
+      method: 'GET',
+      url: '/errors',
+      operationId: 'listErrors',
+      tag: 'errors',
+      summary: 'The error catalogue: every Meta code Pacer knows, what it means and what Pacer does',
       responses: { 200: { description: 'Every entry', schema: z.object({ items: z.array(errorEntrySchema) }) } },
       handler: () => Promise.resolve({ items: ERROR_CATALOGUE.map(entryJson) }),
     }),
     route({
-      method: 'GET', url: '/errors/:code', operationId: 'getError', tag: 'errors', summary: 'One catalogue entry (a code inside a range finds the range)',
+      method: 'GET',
+      url: '/errors/:code',
+      operationId: 'getError',
+      tag: 'errors',
+      summary: 'One catalogue entry (a code inside a range finds the range)',
       params: z.object({ code: z.coerce.number().int().nonnegative().describe('a Meta error code, e.g. 131049') }),
-      responses: { 200: { description: 'The entry', schema: errorEntrySchema }, 404: { description: 'The catalogue has no entry for this code' } },
+      responses: {
+        200: { description: 'The entry', schema: errorEntrySchema },
+        404: { description: 'The catalogue has no entry for this code' },
+      },
       handler: ({ params }) => {
         const entry = findErrorByCode(params.code);
-        if (entry === undefined) return Promise.reject(new ApiError(404, 'unknown_error_code', `the catalogue has no entry for code ${params.code}`));
+        if (entry === undefined)
+          return Promise.reject(new ApiError(404, 'unknown_error_code', `the catalogue has no entry for code ${params.code}`));
         return Promise.resolve(entryJson(entry));
       },
     }),
     route({
-      method: 'GET', url: '/templates', operationId: 'listTemplates', tag: 'templates', summary: 'Registered message templates with their status and quality',
+      method: 'GET',
+      url: '/templates',
+      operationId: 'listTemplates',
+      tag: 'templates',
+      summary: 'Registered message templates with their status and quality',
       responses: { 200: { description: 'By name and language', schema: z.object({ items: z.array(templateSchema) }) } },
       handler: async () => ({
-        items: (await deps.store.listTemplates()).map((t) => ({ id: t.id, name: t.name, language: t.language, category: t.category, status: t.status, quality: t.quality, pausedUntil: isoOrNull(t.pausedUntil), updatedAt: iso(t.updatedAt) })),
+        items: (await deps.store.listTemplates()).map((t) => ({
+          id: t.id,
+          name: t.name,
+          language: t.language,
+          category: t.category,
+          status: t.status,
+          quality: t.quality,
+          pausedUntil: isoOrNull(t.pausedUntil),
+          updatedAt: iso(t.updatedAt),
+        })),
       }),
     }),
   ];

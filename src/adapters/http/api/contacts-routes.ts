@@ -13,8 +13,20 @@ import { notFound } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';
 import { categorySchema, contactJson, contactSchema, decisionSchema, idParams, isoTime, page, pageQuery, paginate } from './schemas.js';
 
-const consentSchema = z.object({ category: categorySchema, status: z.enum(['granted', 'revoked', 'unknown']), source: z.string(), evidence: z.string().nullable(), at: isoTime });
-const consentJson = (r: ConsentRecord): z.output<typeof consentSchema> => ({ category: r.category, status: r.status, source: r.source, evidence: r.evidence, at: iso(r.at) });
+const consentSchema = z.object({
+  category: categorySchema,
+  status: z.enum(['granted', 'revoked', 'unknown']),
+  source: z.string(),
+  evidence: z.string().nullable(),
+  at: isoTime,
+});
+const consentJson = (r: ConsentRecord): z.output<typeof consentSchema> => ({
+  category: r.category,
+  status: r.status,
+  source: r.source,
+  evidence: r.evidence,
+  at: iso(r.at),
+});
 
 const consentBody = z.object({
   category: categorySchema,
@@ -25,13 +37,21 @@ const consentBody = z.object({
 
 const explainSchema = z.object({
   contact: z.string().describe('masked phone number or id'),
-  categories: z.record(categorySchema, decisionSchema.extend({ path: z.string().optional(), causes: z.array(z.object({ eventId: z.string(), type: z.string(), at: isoTime, detail: z.string().nullable() })) })),
+  categories: z.record(
+    categorySchema,
+    decisionSchema.extend({
+      path: z.string().optional(),
+      causes: z.array(z.object({ eventId: z.string(), type: z.string(), at: isoTime, detail: z.string().nullable() })),
+    }),
+  ),
 });
 
-const timelineItem = z.object({
-  type: z.enum(['consent', 'decision', 'message_event']),
-  at: isoTime,
-}).loose();
+const timelineItem = z
+  .object({
+    type: z.enum(['consent', 'decision', 'message_event']),
+    at: isoTime,
+  })
+  .loose();
 
 function timelineJson(e: TimelineEntry): z.output<typeof timelineItem> {
   return { ...e, at: iso(e.at) };
@@ -43,25 +63,46 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
   const load = async (id: number): Promise<Contact> => (await store.getContact(id)) ?? Promise.reject(notFound(`contact ${id}`));
   return [
     route({
-      method: 'GET', url: '/contacts', operationId: 'listContacts', tag: 'contacts', summary: 'Contacts by id, a page at a time',
+      method: 'GET',
+      url: '/contacts',
+      operationId: 'listContacts',
+      tag: 'contacts',
+      summary: 'Contacts by id, a page at a time',
       query: pageQuery,
       responses: { 200: { description: 'One page of contacts', schema: page(contactSchema) } },
       handler: ({ query }) => paginate(query.limit, query.after, (after, n) => store.listContacts(after, n), contactJson),
     }),
     route({
-      method: 'GET', url: '/contacts/:id', operationId: 'getContact', tag: 'contacts', summary: 'One contact with its current consent per category',
+      method: 'GET',
+      url: '/contacts/:id',
+      operationId: 'getContact',
+      tag: 'contacts',
+      summary: 'One contact with its current consent per category',
       params: idParams,
-      responses: { 200: { description: 'The contact', schema: contactSchema.extend({ consent: z.record(categorySchema, consentSchema) }) }, 404: { description: 'No such contact' } },
+      responses: {
+        200: { description: 'The contact', schema: contactSchema.extend({ consent: z.record(categorySchema, consentSchema) }) },
+        404: { description: 'No such contact' },
+      },
       handler: async ({ params }) => {
         const contact = await load(params.id);
         const consent = await store.getConsent(contact.id);
-        return { ...contactJson(contact), consent: Object.fromEntries(CATEGORIES.flatMap((c) => (consent[c] ? [[c, consentJson(consent[c])]] : []))) };
+        return {
+          ...contactJson(contact),
+          consent: Object.fromEntries(CATEGORIES.flatMap((c) => (consent[c] ? [[c, consentJson(consent[c])]] : []))),
+        };
       },
     }),
     route({
-      method: 'GET', url: '/contacts/:id/explain', operationId: 'explainContact', tag: 'contacts', summary: 'Per category: would Pacer send now, and if not why and until when',
+      method: 'GET',
+      url: '/contacts/:id/explain',
+      operationId: 'explainContact',
+      tag: 'contacts',
+      summary: 'Per category: would Pacer send now, and if not why and until when',
       params: idParams,
-      responses: { 200: { description: 'Decision per category, with the events behind it', schema: explainSchema }, 404: { description: 'No such contact' } },
+      responses: {
+        200: { description: 'Decision per category, with the events behind it', schema: explainSchema },
+        404: { description: 'No such contact' },
+      },
       handler: async ({ params }) => {
         const contact = await load(params.id);
         const rows = explainContact(await loadContactState(store, contact.id), clock.now(), policy, recipientRegion(contact.phoneE164));
@@ -69,23 +110,47 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
       },
     }),
     route({
-      method: 'GET', url: '/contacts/:id/timeline', operationId: 'contactTimeline', tag: 'contacts', summary: 'Consent changes, decisions and delivery events, newest first',
+      method: 'GET',
+      url: '/contacts/:id/timeline',
+      operationId: 'contactTimeline',
+      tag: 'contacts',
+      summary: 'Consent changes, decisions and delivery events, newest first',
       params: idParams,
       query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100).describe('how many entries, 1-500') }),
-      responses: { 200: { description: 'Newest first', schema: z.object({ items: z.array(timelineItem) }) }, 404: { description: 'No such contact' } },
+      responses: {
+        200: { description: 'Newest first', schema: z.object({ items: z.array(timelineItem) }) },
+        404: { description: 'No such contact' },
+      },
       handler: async ({ params, query }) => {
         const contact = await load(params.id);
         return { items: (await store.contactTimeline(contact.id, query.limit)).map(timelineJson) };
       },
     }),
     route({
-      method: 'POST', url: '/contacts/:id/consent', operationId: 'recordConsent', tag: 'contacts', summary: 'Record a consent change (history and contact state)',
-      params: idParams, body: consentBody,
-      responses: { 200: { description: 'The recorded change and the consent now in force', schema: z.object({ recorded: consentSchema, current: consentSchema }) }, 404: { description: 'No such contact' } },
+      method: 'POST',
+      url: '/contacts/:id/consent',
+      operationId: 'recordConsent',
+      tag: 'contacts',
+      summary: 'Record a consent change (history and contact state)',
+      params: idParams,
+      body: consentBody,
+      responses: {
+        200: {
+          description: 'The recorded change and the consent now in force',
+          schema: z.object({ recorded: consentSchema, current: consentSchema }),
+        },
+        404: { description: 'No such contact' },
+      },
       handler: async ({ params, body }) => {
         const contact = await load(params.id);
         const now = clock.now();
-        const recorded = await recordConsent(store, contact.id, { category: body.category, status: body.status, source: body.source, evidence: body.evidence ?? null }, policy, now);
+        const recorded = await recordConsent(
+          store,
+          contact.id,
+          { category: body.category, status: body.status, source: body.source, evidence: body.evidence ?? null },
+          policy,
+          now,
+        );
         const current = (await store.getConsent(contact.id))[body.category] ?? recorded;
         return { recorded: consentJson(recorded), current: consentJson(current) };
       },

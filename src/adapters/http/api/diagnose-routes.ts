@@ -15,12 +15,21 @@ const evidenceSchema = z.object({
 });
 
 const usage = {
-  label: z.string(), category: z.string(), messages: count, recipients: count, delivered: count, read: count, failed: count, capped: count,
+  label: z.string(),
+  category: z.string(),
+  messages: count,
+  recipients: count,
+  delivered: count,
+  read: count,
+  failed: count,
+  capped: count,
   stopped: count.describe('recipients who stopped marketing after this template was their latest marketing message'),
   silent: count.describe('block proxy: accepted, never delivered, while the recipient received other messages'),
 };
 const templateSchema = z.object({ ...usage, templateId: count.nullable(), status: z.string().nullable(), quality: z.string().nullable() });
-const campaignSchema = z.object({ ...usage, campaignId: count }).describe('one campaign, i.e. its segment; listed when the scope is all traffic');
+const campaignSchema = z
+  .object({ ...usage, campaignId: count })
+  .describe('one campaign, i.e. its segment; listed when the scope is all traffic');
 
 const diagnosisSchema = z.object({
   verdict: z.enum(['recipient_level', 'campaign_level', 'account_level', 'insufficient_data']),
@@ -39,31 +48,75 @@ const diagnosisSchema = z.object({
     failing: z.object({ recipients: count, attempts: count, repeated: count, worst: count }),
     templates: z.array(templateSchema),
     campaigns: z.array(campaignSchema),
-    consent: z.object({ recipients: count, granted: count, revoked: count, unknown: count, sources: z.array(z.object({ source: z.string(), recipients: count })) }),
-    engagement: z.object({ delivered: count, read: count, replied: count, stopped: count, stopKinds: z.array(z.object({ kind: z.string(), recipients: count })), silent: count }),
+    consent: z.object({
+      recipients: count,
+      granted: count,
+      revoked: count,
+      unknown: count,
+      sources: z.array(z.object({ source: z.string(), recipients: count })),
+    }),
+    engagement: z.object({
+      delivered: count,
+      read: count,
+      replied: count,
+      stopped: count,
+      stopKinds: z.array(z.object({ kind: z.string(), recipients: count })),
+      silent: count,
+    }),
     volume: z.object({ attempts: count, days: z.number(), baselineAttempts: count, baselineDays: z.number() }),
-    senders: z.array(z.object({ phoneNumberId: z.string(), quality: z.string().nullable(), state: z.enum(['ok', 'throttled', 'stopped']), reason: z.string().nullable() })),
-    senderEvents: z.array(z.object({
-      phoneNumberId: z.string(), at: isoTime, source: z.string().describe('the signal, e.g. phone_quality FLAGGED or account_update ACCOUNT_RESTRICTION'),
-      quality: z.string().nullable(), state: z.enum(['ok', 'throttled', 'stopped']), reason: z.string().nullable(),
-    })).describe('changes of the sender numbers within the window, oldest first'),
+    senders: z.array(
+      z.object({
+        phoneNumberId: z.string(),
+        quality: z.string().nullable(),
+        state: z.enum(['ok', 'throttled', 'stopped']),
+        reason: z.string().nullable(),
+      }),
+    ),
+    senderEvents: z
+      .array(
+        z.object({
+          phoneNumberId: z.string(),
+          at: isoTime,
+          source: z.string().describe('the signal, e.g. phone_quality FLAGGED or account_update ACCOUNT_RESTRICTION'),
+          quality: z.string().nullable(),
+          state: z.enum(['ok', 'throttled', 'stopped']),
+          reason: z.string().nullable(),
+        }),
+      )
+      .describe('changes of the sender numbers within the window, oldest first'),
     pauses: z.array(z.object({ campaignId: count, name: z.string(), reason: z.string() })),
   }),
 });
 
 const diagnoseQuery = z.object({
-  campaign: z.string().regex(/^\d{1,15}$/, 'a campaign id (digits)').transform(Number).optional().describe('diagnose one campaign; default all sends in the window'),
-  since: z.string().max(40).optional().describe('start of the window: 7d, 36h, 90m, 2w or an ISO 8601 time (default: the campaign start, or 7d)'),
+  campaign: z
+    .string()
+    .regex(/^\d{1,15}$/, 'a campaign id (digits)')
+    .transform(Number)
+    .optional()
+    .describe('diagnose one campaign; default all sends in the window'),
+  since: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('start of the window: 7d, 36h, 90m, 2w or an ISO 8601 time (default: the campaign start, or 7d)'),
 });
 
 /** `GET /diagnose`: where failures such as 131049 come from, with the evidence and the action. */
 export function diagnoseRoutes(deps: ApiDeps): AnyRoute[] {
   return [
     route({
-      method: 'GET', url: '/diagnose', operationId: 'diagnose', tag: 'diagnosis',
-      summary: 'Whether failures are recipient-level (normal per-user caps), campaign-level (one template or audience) or account-level, with the evidence',
+      method: 'GET',
+      url: '/diagnose',
+      operationId: 'diagnose',
+      tag: 'diagnosis',
+      summary:
+        'Whether failures are recipient-level (normal per-user caps), campaign-level (one template or audience) or account-level, with the evidence',
       query: diagnoseQuery,
-      responses: { 200: { description: 'The verdict, its evidence, the recommended action and the facts', schema: diagnosisSchema }, 404: { description: 'No such campaign' } },
+      responses: {
+        200: { description: 'The verdict, its evidence, the recommended action and the facts', schema: diagnosisSchema },
+        404: { description: 'No such campaign' },
+      },
       handler: async ({ query }) => {
         const now = deps.clock.now();
         try {
@@ -72,7 +125,9 @@ export function diagnoseRoutes(deps: ApiDeps): AnyRoute[] {
         } catch (error) {
           if (!(error instanceof DiagnoseInputError)) throw error;
           if (error.field === 'campaign') throw notFound(`campaign ${query.campaign ?? ''}`);
-          throw new ApiError(400, 'invalid_query', `the request query is not valid: since: ${error.message}`, [{ path: 'since', message: error.message }]);
+          throw new ApiError(400, 'invalid_query', `the request query is not valid: since: ${error.message}`, [
+            { path: 'since', message: error.message },
+          ]);
         }
       },
     }),

@@ -11,7 +11,10 @@ import { categorySchema, decisionSchema } from './schemas.js';
 const messageBody = z.object({
   to: z.string().trim().min(1).max(40).describe('recipient phone number, international format (+ and country code)'),
   category: categorySchema,
-  template: z.object({ name: z.string().min(1).max(512), language: z.string().min(2).max(15).default('en_US') }).optional().describe('an approved template (marketing, utility, authentication)'),
+  template: z
+    .object({ name: z.string().min(1).max(512), language: z.string().min(2).max(15).default('en_US') })
+    .optional()
+    .describe('an approved template (marketing, utility, authentication)'),
   text: z.string().min(1).max(4096).optional().describe('free-form text: service category only, inside the 24 h window'),
   idempotencyKey: z.string().min(1).max(200).optional().describe('the same key never queues twice; one is generated when absent'),
 });
@@ -27,7 +30,10 @@ const messageResult = z.object({
 
 const PROBLEMS: Record<OneOffProblem, Issue> = {
   template_or_text: { path: 'template', message: 'give either template or text, not both and not neither' },
-  text_needs_service: { path: 'category', message: 'free-form text is a service message: use category service (it goes only inside the 24 h window)' },
+  text_needs_service: {
+    path: 'category',
+    message: 'free-form text is a service message: use category service (it goes only inside the 24 h window)',
+  },
   template_not_service: { path: 'category', message: 'templates are marketing, utility or authentication; service is for free-form text' },
   invalid_phone: { path: 'to', message: 'not a valid phone number in international format (+ and country code)' },
 };
@@ -36,7 +42,11 @@ const PROBLEMS: Record<OneOffProblem, Issue> = {
 export function messageRoutes(deps: ApiDeps): AnyRoute[] {
   return [
     route({
-      method: 'POST', url: '/messages', operationId: 'queueMessage', tag: 'messages', summary: 'Queue one message and see what Pacer would do with it now',
+      method: 'POST',
+      url: '/messages',
+      operationId: 'queueMessage',
+      tag: 'messages',
+      summary: 'Queue one message and see what Pacer would do with it now',
       body: messageBody,
       responses: {
         202: { description: 'Queued; the dispatcher sends it when the decision allows', schema: messageResult },
@@ -44,13 +54,22 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
         503: { description: 'No sending number is configured (WHATSAPP_PHONE_NUMBER_ID)' },
       },
       handler: async ({ body, reply }) => {
-        if (deps.phoneNumberId === null) throw new ApiError(503, 'no_sender_configured', 'WHATSAPP_PHONE_NUMBER_ID is not set: this server has no number to send from');
+        if (deps.phoneNumberId === null)
+          throw new ApiError(503, 'no_sender_configured', 'WHATSAPP_PHONE_NUMBER_ID is not set: this server has no number to send from');
         const key = body.idempotencyKey ?? `api-${randomUUID()}`;
-        const r = await queueOneOffMessage(deps.store, {
-          to: body.to, category: body.category, idempotencyKey: key, phoneNumberId: deps.phoneNumberId,
-          ...(body.template ? { template: body.template } : {}),
-          ...(body.text !== undefined ? { text: body.text } : {}),
-        }, deps.policy, deps.clock.now());
+        const r = await queueOneOffMessage(
+          deps.store,
+          {
+            to: body.to,
+            category: body.category,
+            idempotencyKey: key,
+            phoneNumberId: deps.phoneNumberId,
+            ...(body.template ? { template: body.template } : {}),
+            ...(body.text !== undefined ? { text: body.text } : {}),
+          },
+          deps.policy,
+          deps.clock.now(),
+        );
         if (!r.ok) {
           const issue = PROBLEMS[r.problem];
           throw new ApiError(400, 'invalid_body', `the request body is not valid: ${issue.path}: ${issue.message}`, [issue]);
@@ -58,7 +77,11 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
         const d = r.decision;
         const until = 'until' in d && d.until !== null ? iso(d.until) : null;
         return reply.code(r.queued ? 202 : 200).send({
-          queued: r.queued, idempotencyKey: key, to: mask(r.phoneE164), contactId: r.contactId, category: body.category,
+          queued: r.queued,
+          idempotencyKey: key,
+          to: mask(r.phoneE164),
+          contactId: r.contactId,
+          category: body.category,
           decision: { kind: d.kind, reason: d.reason, until, explanation: d.explanation },
         });
       },

@@ -17,7 +17,9 @@ type Sample = [labels: Record<string, string>, value: number];
 function family(name: string, type: 'counter' | 'gauge', help: string, samples: readonly Sample[]): string {
   const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`];
   for (const [labels, value] of samples) {
-    const l = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`).join(',');
+    const l = Object.entries(labels)
+      .map(([k, v]) => `${k}="${v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`)
+      .join(',');
     lines.push(`${name}${l === '' ? '' : `{${l}}`} ${value}`);
   }
   return lines.join('\n');
@@ -30,18 +32,54 @@ function family(name: string, type: 'counter' | 'gauge', help: string, samples: 
  */
 export function renderMetrics(m: MetricsSnapshot): string {
   return `${[
-    family('pacer_outbox_rows', 'gauge', 'Outbox rows by status (queued and held are the queue depth).', Object.entries(m.outbox.byStatus).map(([status, n]) => [{ status }, n])),
-    family('pacer_outbox_outcomes', 'gauge', 'Outbox rows by their latest outcome (sends by outcome: accepted, delivered, read, failed, skipped, capped_exhausted, cancelled).', Object.entries(m.outbox.byOutcome).map(([outcome, n]) => [{ outcome }, n])),
+    family(
+      'pacer_outbox_rows',
+      'gauge',
+      'Outbox rows by status (queued and held are the queue depth).',
+      Object.entries(m.outbox.byStatus).map(([status, n]) => [{ status }, n]),
+    ),
+    family(
+      'pacer_outbox_outcomes',
+      'gauge',
+      'Outbox rows by their latest outcome (sends by outcome: accepted, delivered, read, failed, skipped, capped_exhausted, cancelled).',
+      Object.entries(m.outbox.byOutcome).map(([outcome, n]) => [{ outcome }, n]),
+    ),
     family('pacer_campaigns_paused', 'gauge', 'Campaigns currently paused, by an operator or a breaker.', [[{}, m.campaignsPaused]]),
-    family('pacer_webhooks_stored_total', 'counter', 'Webhook payloads committed to the inbox and acknowledged.', [[{}, m.http.webhookStored]]),
-    family('pacer_webhooks_rejected_total', 'counter', 'Webhook POSTs refused with 401 for their signature, by reason.', WEBHOOK_REJECT_REASONS.map((reason) => [{ reason }, m.http.webhookRejected[reason]])),
+    family('pacer_webhooks_stored_total', 'counter', 'Webhook payloads committed to the inbox and acknowledged.', [
+      [{}, m.http.webhookStored],
+    ]),
+    family(
+      'pacer_webhooks_rejected_total',
+      'counter',
+      'Webhook POSTs refused with 401 for their signature, by reason.',
+      WEBHOOK_REJECT_REASONS.map((reason) => [{ reason }, m.http.webhookRejected[reason]]),
+    ),
     family('pacer_webhooks_too_large_total', 'counter', 'Webhook bodies over the size limit (413).', [[{}, m.http.webhookTooLarge]]),
-    family('pacer_webhooks_busy_total', 'counter', 'Webhook POSTs answered 503 because the bodies already being received reached their byte limit.', [[{}, m.http.webhookBusy]]),
-    family('pacer_webhooks_body_timeout_total', 'counter', 'Webhook POSTs whose body did not arrive in time (408).', [[{}, m.http.webhookBodyTimeout]]),
-    family('pacer_webhooks_store_failed_total', 'counter', 'Webhook POSTs answered 503 because the store refused the write.', [[{}, m.http.webhookStoreFailed]]),
+    family(
+      'pacer_webhooks_busy_total',
+      'counter',
+      'Webhook POSTs answered 503 because the bodies already being received reached their byte limit.',
+      [[{}, m.http.webhookBusy]],
+    ),
+    family('pacer_webhooks_body_timeout_total', 'counter', 'Webhook POSTs whose body did not arrive in time (408).', [
+      [{}, m.http.webhookBodyTimeout],
+    ]),
+    family('pacer_webhooks_store_failed_total', 'counter', 'Webhook POSTs answered 503 because the store refused the write.', [
+      [{}, m.http.webhookStoreFailed],
+    ]),
     family('pacer_inbox_batches_total', 'counter', 'Inbox group commits.', [[{}, m.http.inboxBatches]]),
-    family('pacer_api_unauthorized_total', 'counter', 'API requests refused with 401, by reason.', Object.entries(m.api.refused).map(([reason, n]) => [{ reason }, n])),
+    family(
+      'pacer_api_unauthorized_total',
+      'counter',
+      'API requests refused with 401, by reason.',
+      Object.entries(m.api.refused).map(([reason, n]) => [{ reason }, n]),
+    ),
     family('pacer_api_rate_limited_total', 'counter', 'API requests refused with 429.', [[{}, m.api.rateLimited]]),
-    family('pacer_auth_failures_limited_total', 'counter', 'Requests refused with 429 because their address made too many failed authentications, by surface.', AUTH_SURFACES.map((surface) => [{ surface }, m.authLimited[surface]])),
+    family(
+      'pacer_auth_failures_limited_total',
+      'counter',
+      'Requests refused with 429 because their address made too many failed authentications, by surface.',
+      AUTH_SURFACES.map((surface) => [{ surface }, m.authLimited[surface]]),
+    ),
   ].join('\n')}\n`;
 }

@@ -20,7 +20,10 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   const properties = (s['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((s['required'] ?? []) as string[]);
   return Object.entries(properties).map(([name, p]) => ({
-    name, in: where, required: where === 'path' || required.has(name), schema: p,
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema: p,
     ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}),
   }));
 }
@@ -30,10 +33,14 @@ const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/sche
 function operation(spec: AnyRoute): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
-    const content = r.contentType !== undefined ? { [r.contentType]: { schema: { type: 'string' } } } : { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : {} } };
+    const content =
+      r.contentType !== undefined
+        ? { [r.contentType]: { schema: { type: 'string' } } }
+        : { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : {} } };
     responses[status] = { description: r.description, content };
   }
-  if (spec.params || spec.query || spec.body) responses['400'] ??= { description: 'A parameter or the body is invalid; `issues` names each field', content: ERROR_CONTENT };
+  if (spec.params || spec.query || spec.body)
+    responses['400'] ??= { description: 'A parameter or the body is invalid; `issues` names each field', content: ERROR_CONTENT };
   responses['401'] ??= { description: 'Missing, unknown or revoked bearer token', content: ERROR_CONTENT };
   responses['429'] ??= { description: 'Too many requests for this token; see Retry-After', content: ERROR_CONTENT };
   return {
@@ -58,7 +65,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], prefix: string
     info: {
       title: 'Pacer REST API',
       version,
-      description: 'Operate Pacer: contacts and consent, per-category send decisions, campaigns, one-off messages, the error catalogue, the webhook quarantine and the diagnosis of delivery failures. Every route takes `Authorization: Bearer <token>` (see `pacer token create`).',
+      description:
+        'Operate Pacer: contacts and consent, per-category send decisions, campaigns, one-off messages, the error catalogue, the webhook quarantine and the diagnosis of delivery failures. Every route takes `Authorization: Bearer <token>` (see `pacer token create`).',
     },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Error: jsonSchema(errorSchema, 'output') } },
     security: [{ bearer: [] }],
@@ -72,7 +80,10 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCo
 export function renderDocsPage(doc: JsonSchema): string {
   const paths = doc['paths'] as Record<string, Record<string, { summary: string; operationId: string; tags: string[] }>>;
   const rows = Object.entries(paths).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(op.tags.join(', '))}</td><td>${escape(op.summary)}</td><td><code>${escape(op.operationId)}</code></td></tr>`),
+    Object.entries(ops).map(
+      ([method, op]) =>
+        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(op.tags.join(', '))}</td><td>${escape(op.summary)}</td><td><code>${escape(op.operationId)}</code></td></tr>`,
+    ),
   );
   const info = doc['info'] as { title: string; version: string; description: string };
   return `<!doctype html>

@@ -49,17 +49,35 @@ export function isLoopbackHost(host: string): boolean {
 export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o) => {
   const counters = createAuthCounters();
   const limiter = o.rateLimit === null ? null : new RateLimiter(o.clock, o.rateLimit ?? undefined);
-  const deps: ApiDeps = { store: o.store, clock: o.clock, policy: o.policy, phoneNumberId: o.phoneNumberId, onReplay: o.onReplay ?? (() => undefined) };
+  const deps: ApiDeps = {
+    store: o.store,
+    clock: o.clock,
+    policy: o.policy,
+    phoneNumberId: o.phoneNumberId,
+    onReplay: o.onReplay ?? (() => undefined),
+  };
   const auth = bearerAuth({ store: o.store, adminToken: o.adminToken, limiter, counters, failures: app.pacerAuthFailures });
 
-  await app.register(async (v1) => {
-    v1.addHook('onRequest', auth);
-    v1.setErrorHandler(apiErrorHandler);
-    v1.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }));
-    const routes: AnyRoute[] = [...contactRoutes(deps), ...campaignRoutes(deps), ...messageRoutes(deps), ...catalogueRoutes(deps), ...webhookRoutes(deps), ...diagnoseRoutes(deps)];
-    routes.push(...documentRoutes(routes));
-    registerRoutes(v1, routes);
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', auth);
+      v1.setErrorHandler(apiErrorHandler);
+      v1.setNotFoundHandler((request, reply) =>
+        reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }),
+      );
+      const routes: AnyRoute[] = [
+        ...contactRoutes(deps),
+        ...campaignRoutes(deps),
+        ...messageRoutes(deps),
+        ...catalogueRoutes(deps),
+        ...webhookRoutes(deps),
+        ...diagnoseRoutes(deps),
+      ];
+      routes.push(...documentRoutes(routes));
+      registerRoutes(v1, routes);
+    },
+    { prefix: API_PREFIX },
+  );
 
   registerMetrics(app, o, counters, isLoopbackHost(o.host) ? null : auth);
 };
@@ -70,22 +88,41 @@ function documentRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
   const document = () => (doc ??= buildOpenApiDocument(routes, API_PREFIX, '1'));
   return [
     route({
-      method: 'GET', url: '/openapi.json', operationId: 'openApiDocument', tag: 'meta', summary: 'This API as an OpenAPI 3.1 document',
+      method: 'GET',
+      url: '/openapi.json',
+      operationId: 'openApiDocument',
+      tag: 'meta',
+      summary: 'This API as an OpenAPI 3.1 document',
       responses: { 200: { description: 'The document' } },
       handler: () => Promise.resolve(document()),
     }),
     route({
-      method: 'GET', url: '/docs', operationId: 'apiDocs', tag: 'meta', summary: 'A page listing the operations',
+      method: 'GET',
+      url: '/docs',
+      operationId: 'apiDocs',
+      tag: 'meta',
+      summary: 'A page listing the operations',
       responses: { 200: { description: 'HTML', contentType: 'text/html' } },
       handler: ({ reply }) => Promise.resolve(reply.type('text/html; charset=utf-8').send(renderDocsPage(document()))),
     }),
   ];
 }
 
-function registerMetrics(app: FastifyInstance, o: OperatorApiOptions, counters: AuthCounters, auth: ReturnType<typeof bearerAuth> | null): void {
+function registerMetrics(
+  app: FastifyInstance,
+  o: OperatorApiOptions,
+  counters: AuthCounters,
+  auth: ReturnType<typeof bearerAuth> | null,
+): void {
   app.get('/metrics', { ...(auth ? { onRequest: auth } : {}) }, async (_request, reply) => {
     const [outbox, paused] = await Promise.all([o.store.outboxTotals(), o.store.listCampaigns({ status: 'paused' })]);
-    const text = renderMetrics({ outbox, campaignsPaused: paused.length, http: app.pacerMetrics, api: counters, authLimited: app.pacerAuthFailures.limited });
+    const text = renderMetrics({
+      outbox,
+      campaignsPaused: paused.length,
+      http: app.pacerMetrics,
+      api: counters,
+      authLimited: app.pacerAuthFailures.limited,
+    });
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(text);
   });
 }

@@ -18,7 +18,10 @@ export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(private readonly clock: Clock, private readonly settings: RateLimitSettings = DEFAULT_RATE_LIMIT) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly settings: RateLimitSettings = DEFAULT_RATE_LIMIT,
+  ) {}
 
   admit(key: string): Admission {
     const now = this.clock.now();

@@ -25,13 +25,21 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   query?: Q;
   body?: B;
   responses: Record<number, RouteResponse>;
-  handler(input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; request: FastifyRequest; reply: FastifyReply }): Promise<unknown>;
+  handler(input: {
+    params: z.output<P>;
+    query: z.output<Q>;
+    body: z.output<B>;
+    request: FastifyRequest;
+    reply: FastifyReply;
+  }): Promise<unknown>;
 }
 
 export type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 
 /** Keeps the handler's inputs typed by the route's own schemas. */
-export function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(spec: RouteSpec<P, Q, B>): AnyRoute {
+export function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  spec: RouteSpec<P, Q, B>,
+): AnyRoute {
   return spec as unknown as AnyRoute;
 }
 

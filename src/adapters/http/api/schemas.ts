@@ -9,7 +9,11 @@ export const idParams = z.object({ id: z.coerce.number().int().positive().descri
 
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50).describe('page size, 1-500'),
-  after: z.string().regex(/^\d{1,15}$/, 'a cursor from a previous page (`next`)').optional().describe('cursor: the `next` value of the previous page'),
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, 'a cursor from a previous page (`next`)')
+    .optional()
+    .describe('cursor: the `next` value of the previous page'),
 });
 
 export const categorySchema = z.enum(CATEGORIES);
@@ -20,7 +24,12 @@ export function page<S extends z.ZodType>(item: S) {
 }
 
 /** Reads `limit + 1` rows so the cursor is null exactly when there is nothing after this page. */
-export async function paginate<T extends { id: number }, R>(limit: number, after: string | undefined, load: (afterId: number, limit: number) => Promise<T[]>, map: (row: T) => R): Promise<{ items: R[]; next: string | null }> {
+export async function paginate<T extends { id: number }, R>(
+  limit: number,
+  after: string | undefined,
+  load: (afterId: number, limit: number) => Promise<T[]>,
+  map: (row: T) => R,
+): Promise<{ items: R[]; next: string | null }> {
   const rows = await load(after === undefined ? 0 : Number(after), limit + 1);
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
@@ -42,7 +51,17 @@ export const contactSchema = z.object({
 });
 
 export function contactJson(c: Contact): z.output<typeof contactSchema> {
-  return { id: c.id, waId: c.waId, bsuid: c.bsuid, phoneE164: c.phoneE164, name: c.name, attributes: c.attributes, tags: c.tags, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt) };
+  return {
+    id: c.id,
+    waId: c.waId,
+    bsuid: c.bsuid,
+    phoneE164: c.phoneE164,
+    name: c.name,
+    attributes: c.attributes,
+    tags: c.tags,
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
+  };
 }
 
 export const decisionSchema = z.object({

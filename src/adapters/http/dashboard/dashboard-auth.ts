@@ -50,7 +50,10 @@ function nameOf(p: Session['principal'] | { kind: 'admin' } | { kind: 'token'; n
 
 export function redirectToLogin(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const next = request.method === 'GET' ? request.url : '/';
-  return reply.code(303).header('location', `/login?next=${encodeURIComponent(next)}`).send();
+  return reply
+    .code(303)
+    .header('location', `/login?next=${encodeURIComponent(next)}`)
+    .send();
 }
 
 /**

@@ -1,14 +1,37 @@
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
 import type {
-  ApiTokenStore, CampaignOutboxStore, CampaignReportStore, CampaignStore, ConsentStore, ContactHistoryStore, ContactStateStore,
-  ContactStore, ConversationStore, DeliveryReportStore, OutboxStore, SenderHistoryStore, SenderStore, TemplateStore,
+  ApiTokenStore,
+  CampaignOutboxStore,
+  CampaignReportStore,
+  CampaignStore,
+  ConsentStore,
+  ContactHistoryStore,
+  ContactStateStore,
+  ContactStore,
+  ConversationStore,
+  DeliveryReportStore,
+  OutboxStore,
+  SenderHistoryStore,
+  SenderStore,
+  TemplateStore,
 } from '../../../ports/store.js';
 
 /** The store roles the dashboard's pages, actions and sign-in use. */
-export type DashboardStore = ContactStore & ConsentStore & ContactStateStore & ContactHistoryStore & CampaignStore & CampaignOutboxStore
-  & CampaignReportStore & DeliveryReportStore & SenderStore & SenderHistoryStore & ConversationStore & TemplateStore & OutboxStore
-  & Pick<ApiTokenStore, 'findApiToken'>;
+export type DashboardStore = ContactStore &
+  ConsentStore &
+  ContactStateStore &
+  ContactHistoryStore &
+  CampaignStore &
+  CampaignOutboxStore &
+  CampaignReportStore &
+  DeliveryReportStore &
+  SenderStore &
+  SenderHistoryStore &
+  ConversationStore &
+  TemplateStore &
+  OutboxStore &
+  Pick<ApiTokenStore, 'findApiToken'>;
 
 export interface DashboardDeps {
   store: DashboardStore;

@@ -65,12 +65,23 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
     const refusal = csrfRefusal(request, who, form);
     if (refusal !== null) {
       request.log.warn({ reason: refusal }, 'dashboard action refused');
-      return sendPage(reply, 403, layout('Refused', who.viewer, html`<p class="error">${refusal}</p><p><a href="/">Back to the overview</a></p>`));
+      return sendPage(
+        reply,
+        403,
+        layout(
+          'Refused',
+          who.viewer,
+          html`<p class="error">${refusal}</p>
+            <p><a href="/">Back to the overview</a></p>`,
+        ),
+      );
     }
     return handler(request, reply, form, who.viewer);
   };
 
-  app.get('/dashboard.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'max-age=300').send(DASHBOARD_CSS));
+  app.get('/dashboard.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'max-age=300').send(DASHBOARD_CSS),
+  );
 
   app.get('/login', async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>)['next']);
@@ -81,10 +92,19 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
   app.post('/login', async (request, reply) => {
     const form = formOf(request);
     const next = safeNext(form['next']);
-    if (!sameOrigin(request)) return sendPage(reply, 403, layout('Sign in', null, loginPage(next, 'Sign-in refused: the form was not sent from this server.')));
+    if (!sameOrigin(request))
+      return sendPage(reply, 403, layout('Sign in', null, loginPage(next, 'Sign-in refused: the form was not sent from this server.')));
     const lockout = failures.attempt(request.ip, 'sign_in');
     if (!lockout.ok) {
-      return sendPage(reply.header('retry-after', String(lockout.retryAfterSeconds)), 429, layout('Sign in', null, loginPage(next, `Too many sign-in attempts from this address; try again in ${lockout.retryAfterSeconds} s.`)));
+      return sendPage(
+        reply.header('retry-after', String(lockout.retryAfterSeconds)),
+        429,
+        layout(
+          'Sign in',
+          null,
+          loginPage(next, `Too many sign-in attempts from this address; try again in ${lockout.retryAfterSeconds} s.`),
+        ),
+      );
     }
     const token = (form['token'] ?? '').trim();
     const check = await checkApiToken(deps.store, token === '' ? undefined : `Bearer ${token}`, deps.adminToken);
@@ -94,66 +114,140 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
     }
     failures.succeeded(request.ip);
     const { id } = sessions.create(principalFor(check.principal, token), deps.clock.now());
-    return reply.code(303).header('set-cookie', sessionCookie(id, request.protocol === 'https')).header('location', next).send();
+    return reply
+      .code(303)
+      .header('set-cookie', sessionCookie(id, request.protocol === 'https'))
+      .header('location', next)
+      .send();
   });
-  app.post('/logout', action(async (request, reply) => {
-    const who = await authenticate(request, auth);
-    sessions.delete(who !== null && 'sessionId' in who ? (who.sessionId ?? undefined) : undefined);
-    return reply.code(303).header('set-cookie', clearedCookie()).header('location', '/login').send();
-  }));
+  app.post(
+    '/logout',
+    action(async (request, reply) => {
+      const who = await authenticate(request, auth);
+      sessions.delete(who !== null && 'sessionId' in who ? (who.sessionId ?? undefined) : undefined);
+      return reply.code(303).header('set-cookie', clearedCookie()).header('location', '/login').send();
+    }),
+  );
 
-  app.get('/', page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Overview', viewer, await overviewPage(deps)))));
-  app.get('/templates', page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Templates', viewer, await templatesPage(deps)))));
-  app.get('/errors', page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Error codes', viewer, errorIndexPage()))));
-  app.get('/errors/:code', page(async (request, reply, viewer) => {
-    const label = (request.params as { code: string }).code;
-    const entry = findEntryForLabel(label);
-    if (entry === undefined) return notFoundPage(reply, viewer, `Error code ${label} is not in the catalogue.`);
-    const p = errorPage(entry);
-    return sendPage(reply, 200, layout(p.title, viewer, p.body));
-  }));
+  app.get(
+    '/',
+    page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Overview', viewer, await overviewPage(deps)))),
+  );
+  app.get(
+    '/templates',
+    page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Templates', viewer, await templatesPage(deps)))),
+  );
+  app.get(
+    '/errors',
+    page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Error codes', viewer, errorIndexPage()))),
+  );
+  app.get(
+    '/errors/:code',
+    page(async (request, reply, viewer) => {
+      const label = (request.params as { code: string }).code;
+      const entry = findEntryForLabel(label);
+      if (entry === undefined) return notFoundPage(reply, viewer, `Error code ${label} is not in the catalogue.`);
+      const p = errorPage(entry);
+      return sendPage(reply, 200, layout(p.title, viewer, p.body));
+    }),
+  );
 
-  app.get('/campaigns/:id', page(async (request, reply, viewer) => {
-    const id = positiveInt((request.params as { id: string }).id);
-    const query = request.query as Record<string, unknown>;
-    const done = query['done'];
-    const notice = done === 'pause' ? 'Campaign paused.' : done === 'resume' ? 'Campaign resumed.' : done === 'cancel' ? 'Campaign cancelled.' : null;
-    const p = id === null ? null : await campaignPage(deps, viewer, id, { retriesAfter: positiveInt(query['retriesAfter']) ?? 0, heldAfter: positiveInt(query['heldAfter']) ?? 0, notice });
-    if (p === null) return notFoundPage(reply, viewer, `There is no campaign ${(request.params as { id: string }).id}.`);
-    return sendPage(reply, 200, layout(p.title, viewer, p.body));
-  }));
-  app.post('/campaigns/:id/:action', action(async (request, reply, form, viewer) => {
-    const params = request.params as { id: string; action: string };
-    const id = positiveInt(params.id);
-    const verb = params.action;
-    if (id === null || (verb !== 'pause' && verb !== 'resume' && verb !== 'cancel')) return notFoundPage(reply, viewer, 'No such campaign action.');
-    if (verb === 'cancel' && form['confirm'] !== 'yes') return sendPage(reply, 400, layout('Not cancelled', viewer, html`<p class="error">Tick the confirmation to cancel the campaign.</p><p><a href="/campaigns/${id}">Back to the campaign</a></p>`));
-    try {
-      await campaignAction(deps.store, id, verb, deps.clock.now(), verb === 'pause' ? `paused by ${viewer.name} from the dashboard` : undefined);
-    } catch (error) {
-      if (!(error instanceof CampaignActionError)) throw error;
-      const missing = (await deps.store.getCampaign(id)) === null;
-      if (missing) return notFoundPage(reply, viewer, `There is no campaign ${id}.`);
-      return sendPage(reply, 409, layout('Not done', viewer, html`<p class="error">${error.message}</p><p><a href="/campaigns/${id}">Back to the campaign</a></p>`));
-    }
-    return reply.code(303).header('location', `/campaigns/${id}?done=${verb}`).send();
-  }));
+  app.get(
+    '/campaigns/:id',
+    page(async (request, reply, viewer) => {
+      const id = positiveInt((request.params as { id: string }).id);
+      const query = request.query as Record<string, unknown>;
+      const done = query['done'];
+      const notice =
+        done === 'pause' ? 'Campaign paused.' : done === 'resume' ? 'Campaign resumed.' : done === 'cancel' ? 'Campaign cancelled.' : null;
+      const p =
+        id === null
+          ? null
+          : await campaignPage(deps, viewer, id, {
+              retriesAfter: positiveInt(query['retriesAfter']) ?? 0,
+              heldAfter: positiveInt(query['heldAfter']) ?? 0,
+              notice,
+            });
+      if (p === null) return notFoundPage(reply, viewer, `There is no campaign ${(request.params as { id: string }).id}.`);
+      return sendPage(reply, 200, layout(p.title, viewer, p.body));
+    }),
+  );
+  app.post(
+    '/campaigns/:id/:action',
+    action(async (request, reply, form, viewer) => {
+      const params = request.params as { id: string; action: string };
+      const id = positiveInt(params.id);
+      const verb = params.action;
+      if (id === null || (verb !== 'pause' && verb !== 'resume' && verb !== 'cancel'))
+        return notFoundPage(reply, viewer, 'No such campaign action.');
+      if (verb === 'cancel' && form['confirm'] !== 'yes')
+        return sendPage(
+          reply,
+          400,
+          layout(
+            'Not cancelled',
+            viewer,
+            html`<p class="error">Tick the confirmation to cancel the campaign.</p>
+              <p><a href="/campaigns/${id}">Back to the campaign</a></p>`,
+          ),
+        );
+      try {
+        await campaignAction(
+          deps.store,
+          id,
+          verb,
+          deps.clock.now(),
+          verb === 'pause' ? `paused by ${viewer.name} from the dashboard` : undefined,
+        );
+      } catch (error) {
+        if (!(error instanceof CampaignActionError)) throw error;
+        const missing = (await deps.store.getCampaign(id)) === null;
+        if (missing) return notFoundPage(reply, viewer, `There is no campaign ${id}.`);
+        return sendPage(
+          reply,
+          409,
+          layout(
+            'Not done',
+            viewer,
+            html`<p class="error">${error.message}</p>
+              <p><a href="/campaigns/${id}">Back to the campaign</a></p>`,
+          ),
+        );
+      }
+      return reply.code(303).header('location', `/campaigns/${id}?done=${verb}`).send();
+    }),
+  );
 
-  app.post('/contacts/find', action(async (_request, reply, form, viewer) => {
-    const found = await findContactByQuery(deps.store, form['q'] ?? '');
-    if (found === null) return notFoundPage(reply, viewer, 'No contact matches that id, phone number, wa_id or user id.');
-    return reply.code(303).header('location', `/contacts/${found.id}`).send();
-  }));
-  app.get('/contacts/:id', page(async (request, reply, viewer) => {
-    const id = positiveInt((request.params as { id: string }).id);
-    const p = id === null ? null : await contactPage(deps, viewer, id, replyNotice((request.query as Record<string, unknown>)['reply']));
-    if (p === null) return notFoundPage(reply, viewer, `There is no contact ${(request.params as { id: string }).id}.`);
-    return sendPage(reply, 200, layout(p.title, viewer, p.body));
-  }));
-  app.post('/contacts/:id/reply', action(async (request, reply, form, viewer) => replyToContact(deps, request, reply, form, viewer)));
+  app.post(
+    '/contacts/find',
+    action(async (_request, reply, form, viewer) => {
+      const found = await findContactByQuery(deps.store, form['q'] ?? '');
+      if (found === null) return notFoundPage(reply, viewer, 'No contact matches that id, phone number, wa_id or user id.');
+      return reply.code(303).header('location', `/contacts/${found.id}`).send();
+    }),
+  );
+  app.get(
+    '/contacts/:id',
+    page(async (request, reply, viewer) => {
+      const id = positiveInt((request.params as { id: string }).id);
+      const p = id === null ? null : await contactPage(deps, viewer, id, replyNotice((request.query as Record<string, unknown>)['reply']));
+      if (p === null) return notFoundPage(reply, viewer, `There is no contact ${(request.params as { id: string }).id}.`);
+      return sendPage(reply, 200, layout(p.title, viewer, p.body));
+    }),
+  );
+  app.post(
+    '/contacts/:id/reply',
+    action(async (request, reply, form, viewer) => replyToContact(deps, request, reply, form, viewer)),
+  );
 };
 
-async function replyToContact(deps: DashboardDeps, request: FastifyRequest, reply: FastifyReply, form: Form, viewer: Viewer): Promise<FastifyReply> {
+async function replyToContact(
+  deps: DashboardDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  form: Form,
+  viewer: Viewer,
+): Promise<FastifyReply> {
   const id = positiveInt((request.params as { id: string }).id);
   const contact = id === null ? null : await deps.store.getContact(id);
   if (contact === null) return notFoundPage(reply, viewer, `There is no contact ${(request.params as { id: string }).id}.`);
@@ -161,13 +255,44 @@ async function replyToContact(deps: DashboardDeps, request: FastifyRequest, repl
   const text = (form['text'] ?? '').trim();
   const key = form['key'] ?? '';
   const to = contact.phoneE164 ?? (contact.waId === null ? null : `+${contact.waId}`);
-  const problem: Html | null = deps.phoneNumberId === null ? html`Replies need WHATSAPP_PHONE_NUMBER_ID to be configured.`
-    : text === '' ? html`Write a message first.`
-      : !/^[A-Za-z0-9-]{8,64}$/.test(key) ? html`The form is out of date: reload the page and send again.`
-        : to === null ? html`This contact has no phone number or wa_id to reply to.` : null;
-  if (problem !== null || deps.phoneNumberId === null || to === null) return sendPage(reply, 400, layout('Reply not queued', viewer, html`<p class="error">${problem}</p>${back}`));
-  const result = await queueOneOffMessage(deps.store, { to, category: 'service', text, idempotencyKey: `dashboard-reply:${key}`, phoneNumberId: deps.phoneNumberId }, deps.policy, deps.clock.now());
-  if (!result.ok) return sendPage(reply, 400, layout('Reply not queued', viewer, html`<p class="error">The contact's number is not valid (${result.problem}).</p>${back}`));
+  const problem: Html | null =
+    deps.phoneNumberId === null
+      ? html`Replies need WHATSAPP_PHONE_NUMBER_ID to be configured.`
+      : text === ''
+        ? html`Write a message first.`
+        : !/^[A-Za-z0-9-]{8,64}$/.test(key)
+          ? html`The form is out of date: reload the page and send again.`
+          : to === null
+            ? html`This contact has no phone number or wa_id to reply to.`
+            : null;
+  if (problem !== null || deps.phoneNumberId === null || to === null)
+    return sendPage(
+      reply,
+      400,
+      layout(
+        'Reply not queued',
+        viewer,
+        html`<p class="error">${problem}</p>
+          ${back}`,
+      ),
+    );
+  const result = await queueOneOffMessage(
+    deps.store,
+    { to, category: 'service', text, idempotencyKey: `dashboard-reply:${key}`, phoneNumberId: deps.phoneNumberId },
+    deps.policy,
+    deps.clock.now(),
+  );
+  if (!result.ok)
+    return sendPage(
+      reply,
+      400,
+      layout(
+        'Reply not queued',
+        viewer,
+        html`<p class="error">The contact's number is not valid (${result.problem}).</p>
+          ${back}`,
+      ),
+    );
   const outcome = result.queued ? `${result.decision.kind}:${result.decision.reason}` : 'duplicate';
   return reply.code(303).header('location', `/contacts/${contact.id}?reply=${outcome}`).send();
 }
@@ -184,7 +309,15 @@ function replyNotice(value: unknown): string | null {
 }
 
 function lockedOutPage(reply: FastifyReply, who: LockedOut): FastifyReply {
-  return sendPage(reply.header('retry-after', String(who.lockedOutFor)), 429, layout('Too many attempts', null, html`<p class="error">Too many failed sign-ins from this address; try again in ${who.lockedOutFor} s.</p>`));
+  return sendPage(
+    reply.header('retry-after', String(who.lockedOutFor)),
+    429,
+    layout(
+      'Too many attempts',
+      null,
+      html`<p class="error">Too many failed sign-ins from this address; try again in ${who.lockedOutFor} s.</p>`,
+    ),
+  );
 }
 
 function formOf(request: FastifyRequest): Form {
@@ -198,6 +331,7 @@ function csrfRefusal(request: FastifyRequest, who: Authenticated, form: Form): s
   const session: Session | null = who.session;
   if (session === null) return 'Actions need a signed-in browser session: sign in through /login.';
   if (!sameOrigin(request)) return 'Refused: the form was not sent from this server.';
-  if (!sameCsrf(form['_csrf'], session.csrf)) return 'Refused: the form is missing its security token or it is out of date. Reload the page and try again.';
+  if (!sameCsrf(form['_csrf'], session.csrf))
+    return 'Refused: the form is missing its security token or it is out of date. Reload the page and try again.';
   return null;
 }

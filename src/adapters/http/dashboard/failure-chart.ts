@@ -24,9 +24,27 @@ export function failureChart(buckets: readonly FailureBucket[], now: Millis, day
   }
   const columns = grid.map((g) => ({ label: day(g.start).slice(5), parts: keys.map((key) => ({ key, value: g.values.get(key) ?? 0 })) }));
   const head = keys.map((k) => html`<th class="num">${k === 'other' || k === 'none' ? k : errorLink(Number(k), false)}</th>`);
-  const rows = grid.filter((g) => g.values.size > 0).map((g) => html`<tr><th>${day(g.start)}</th>${keys.map((k) => html`<td class="num" data-code="${k}">${count(g.values.get(k) ?? 0)}</td>`)}</tr>`);
+  const rows = grid
+    .filter((g) => g.values.size > 0)
+    .map(
+      (g) =>
+        html`<tr>
+          <th>${day(g.start)}</th>
+          ${keys.map((k) => html`<td class="num" data-code="${k}">${count(g.values.get(k) ?? 0)}</td>`)}
+        </tr>`,
+    );
   return html`${stackedColumns('Failures per day by error code', columns, keys)}
-<table class="failures"><thead><tr><th>Day</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+    <table class="failures">
+      <thead>
+        <tr>
+          <th>Day</th>
+          ${head}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>`;
 }
 
 function codeKey(code: number | null): string {

@@ -37,6 +37,7 @@ describe('dashboard sessions', () => {
 
   it('redirects after sign-in only to a path on this server', () => {
     expect(safeNext('/campaigns/3?heldAfter=10')).toBe('/campaigns/3?heldAfter=10');
-    for (const bad of ['//evil.example', 'https://evil.example/', '/\\evil.example', 'campaigns', undefined, 3]) expect(safeNext(bad)).toBe('/');
+    for (const bad of ['//evil.example', 'https://evil.example/', '/\\evil.example', 'campaigns', undefined, 3])
+      expect(safeNext(bad)).toBe('/');
   });
 });

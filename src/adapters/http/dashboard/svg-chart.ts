@@ -28,11 +28,15 @@ export function barChart(title: string, bars: readonly Bar[]): Html {
   const parts = bars.map((b, i) => {
     const w = ((width - labelWidth - 70) * b.value) / max;
     const y = 4 + i * row;
-    return html`<text x="${labelWidth - 8}" y="${n(y + 16)}" text-anchor="end">${b.label}</text>`.text
-      + `<rect x="${labelWidth}" y="${n(y + 3)}" width="${n(w)}" height="18" fill="${colour(0)}"/>`
-      + html`<text x="${n(labelWidth + w + 6)}" y="${n(y + 16)}">${b.value.toLocaleString('en-US')}</text>`.text;
+    return (
+      html`<text x="${labelWidth - 8}" y="${n(y + 16)}" text-anchor="end">${b.label}</text>`.text +
+      `<rect x="${labelWidth}" y="${n(y + 3)}" width="${n(w)}" height="18" fill="${colour(0)}"/>` +
+      html`<text x="${n(labelWidth + w + 6)}" y="${n(y + 16)}">${b.value.toLocaleString('en-US')}</text>`.text
+    );
   });
-  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${trusted(parts.join(''))}</svg>`;
+  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
+    ${trusted(parts.join(''))}
+  </svg>`;
 }
 
 export interface Column {
@@ -55,13 +59,27 @@ export function stackedColumns(title: string, columns: readonly Column[], keys: 
       top -= h;
       return `<rect x="${n(x)}" y="${n(top)}" width="${n(slot * 0.7)}" height="${n(h)}" fill="${colour(keys.indexOf(p.key))}"/>`;
     });
-    const label = columns.length <= 16 || i % Math.ceil(columns.length / 16) === 0 ? html`<text x="${n(x + slot * 0.35)}" y="${height - 8}" text-anchor="middle" class="tick">${c.label}</text>`.text : '';
+    const label =
+      columns.length <= 16 || i % Math.ceil(columns.length / 16) === 0
+        ? html`<text x="${n(x + slot * 0.35)}" y="${height - 8}" text-anchor="middle" class="tick">${c.label}</text>`.text
+        : '';
     return rects.join('') + label;
   });
-  const axis = html`<text x="34" y="16" text-anchor="end" class="tick">${max.toLocaleString('en-US')}</text><text x="34" y="${base}" text-anchor="end" class="tick">0</text>`.text;
+  const axis = html`<text x="34" y="16" text-anchor="end" class="tick">${max.toLocaleString('en-US')}</text
+    ><text x="34" y="${base}" text-anchor="end" class="tick">0</text>`.text;
   // Swatches are tiny SVGs: the content-security policy allows no inline style attributes.
-  const legend = keys.map((k, i) => html`<span class="key">${trusted(`<svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" fill="${colour(i)}"/></svg>`)} ${k}</span>`);
-  return html`<figure><svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${trusted(`<line x1="38" y1="${base}" x2="${width}" y2="${base}" stroke="#a0aec0"/>${axis}${bars.join('')}`)}</svg><figcaption>${legend}</figcaption></figure>`;
+  const legend = keys.map(
+    (k, i) =>
+      html`<span class="key"
+        >${trusted(`<svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" fill="${colour(i)}"/></svg>`)} ${k}</span
+      >`,
+  );
+  return html`<figure>
+    <svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
+      ${trusted(`<line x1="38" y1="${base}" x2="${width}" y2="${base}" stroke="#a0aec0"/>${axis}${bars.join('')}`)}
+    </svg>
+    <figcaption>${legend}</figcaption>
+  </figure>`;
 }
 
 export interface Step {
@@ -84,5 +102,7 @@ export function stepChart(title: string, steps: readonly Step[], levels: readonl
     points.push(`${n(x(s.at))},${n(y(s.level))}`, `${n(x(next))},${n(y(s.level))}`);
   });
   const line = points.length === 0 ? '' : `<polyline points="${points.join(' ')}" fill="none" stroke="${colour(0)}" stroke-width="3"/>`;
-  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${trusted(labels + line)}</svg>`;
+  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
+    ${trusted(labels + line)}
+  </svg>`;
 }

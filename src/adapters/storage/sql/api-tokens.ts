@@ -15,7 +15,11 @@ function toApiToken(row: SqlRow): ApiToken {
 }
 
 export async function createApiToken(db: SqlRunner, token: ApiTokenInput, now: number): Promise<ApiToken> {
-  const [row] = await db.query('INSERT INTO api_tokens (name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING *', [token.name, token.tokenHash, now]);
+  const [row] = await db.query('INSERT INTO api_tokens (name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING *', [
+    token.name,
+    token.tokenHash,
+    now,
+  ]);
   if (row === undefined) throw new Error('insert returned no row');
   return toApiToken(row);
 }

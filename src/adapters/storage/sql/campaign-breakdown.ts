@@ -3,13 +3,31 @@ import type { SqlRunner } from '../sql-executor.js';
 import { int, intOrNull } from './values.js';
 
 function emptyCounters(): CampaignCounters {
-  const keys = ['queued', 'held', 'leased', 'sending', 'sent', 'done', 'unknown', 'accepted', 'delivered', 'read', 'failed', 'skipped', 'capped_exhausted', 'cancelled', 'total'] as const;
+  const keys = [
+    'queued',
+    'held',
+    'leased',
+    'sending',
+    'sent',
+    'done',
+    'unknown',
+    'accepted',
+    'delivered',
+    'read',
+    'failed',
+    'skipped',
+    'capped_exhausted',
+    'cancelled',
+    'total',
+  ] as const;
   return Object.fromEntries(keys.map((k) => [k, 0])) as CampaignCounters;
 }
 
 /** Rows per status and per outcome (a row counts once in each), plus the total. */
 export async function campaignCounters(db: SqlRunner, campaignId: number): Promise<CampaignCounters> {
-  const rows = await db.query('SELECT status, outcome, COUNT(*) AS n FROM outbox WHERE campaign_id = $1 GROUP BY status, outcome', [campaignId]);
+  const rows = await db.query('SELECT status, outcome, COUNT(*) AS n FROM outbox WHERE campaign_id = $1 GROUP BY status, outcome', [
+    campaignId,
+  ]);
   const counters = emptyCounters();
   for (const row of rows) {
     const n = int(row['n']);

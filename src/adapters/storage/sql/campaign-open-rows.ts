@@ -6,8 +6,14 @@ import type { SqlRunner } from '../sql-executor.js';
  */
 export async function campaignOpenRows(db: SqlRunner, campaignId: number, now: number, settleMs: number): Promise<number> {
   // Each branch walks the (campaign_id, status, updated_at) index and stops at the first row found.
-  const open = await db.query(`SELECT 1 AS x FROM outbox WHERE campaign_id = $1 AND status IN ('queued', 'held', 'leased', 'sending', 'unknown') LIMIT 1`, [campaignId]);
+  const open = await db.query(
+    `SELECT 1 AS x FROM outbox WHERE campaign_id = $1 AND status IN ('queued', 'held', 'leased', 'sending', 'unknown') LIMIT 1`,
+    [campaignId],
+  );
   if (open.length > 0) return 1;
-  const recent = await db.query(`SELECT 1 AS x FROM outbox WHERE campaign_id = $1 AND status = 'sent' AND updated_at > $2 AND outcome = 'accepted' LIMIT 1`, [campaignId, now - settleMs]);
+  const recent = await db.query(
+    `SELECT 1 AS x FROM outbox WHERE campaign_id = $1 AND status = 'sent' AND updated_at > $2 AND outcome = 'accepted' LIMIT 1`,
+    [campaignId, now - settleMs],
+  );
   return recent.length;
 }

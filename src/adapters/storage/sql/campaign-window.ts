@@ -16,7 +16,13 @@ import { int } from './values.js';
 /** How far back in all message events a campaign window may look. */
 const RECENT_EVENTS = 5_000;
 
-export async function campaignWindow(db: SqlRunner, campaignId: number, limit: number, capCodes: readonly number[], stopCodes: readonly number[]): Promise<CampaignWindow> {
+export async function campaignWindow(
+  db: SqlRunner,
+  campaignId: number,
+  limit: number,
+  capCodes: readonly number[],
+  stopCodes: readonly number[],
+): Promise<CampaignWindow> {
   const sql = `WITH recent AS (
   SELECT e.wamid, e.status, e.error_code FROM message_events e JOIN outbox o ON o.id = e.outbox_id
   WHERE +o.campaign_id = $1 AND o.attempts <= 1 AND e.status IN ('delivered', 'read', 'failed')

@@ -32,7 +32,19 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11) RETURNING id`;
 
 export async function createCampaign(db: SqlRunner, c: CampaignInput, now: number): Promise<number> {
   const cap = c.frequencyCap ?? null;
-  const rows = await db.query(CREATE, [c.name, c.templateId, c.senderId, toJson(c.segment), c.scheduledAt, c.policyPreset, c.status, now, c.endsAt ?? null, cap?.max ?? null, cap?.windowMs ?? null]);
+  const rows = await db.query(CREATE, [
+    c.name,
+    c.templateId,
+    c.senderId,
+    toJson(c.segment),
+    c.scheduledAt,
+    c.policyPreset,
+    c.status,
+    now,
+    c.endsAt ?? null,
+    cap?.max ?? null,
+    cap?.windowMs ?? null,
+  ]);
   return int(rows[0]?.['id']);
 }
 
@@ -49,7 +61,18 @@ export async function listCampaigns(db: SqlRunner, filter: { status?: CampaignSt
   return rows.map((row) => toCampaign(db.caps, row));
 }
 
-export async function setCampaignStatus(db: SqlRunner, id: number, status: CampaignStatus, pauseReason: string | null, now: number): Promise<boolean> {
-  const changed = await db.execute('UPDATE campaigns SET status = $2, pause_reason = $3, updated_at = $4 WHERE id = $1', [id, status, pauseReason, now]);
+export async function setCampaignStatus(
+  db: SqlRunner,
+  id: number,
+  status: CampaignStatus,
+  pauseReason: string | null,
+  now: number,
+): Promise<boolean> {
+  const changed = await db.execute('UPDATE campaigns SET status = $2, pause_reason = $3, updated_at = $4 WHERE id = $1', [
+    id,
+    status,
+    pauseReason,
+    now,
+  ]);
   return changed === 1;
 }

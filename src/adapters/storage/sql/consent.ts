@@ -48,7 +48,10 @@ export function setConsents(db: SqlSession, entries: readonly ConsentEntry[], no
   return db.transaction('setConsents', async (tx) => {
     for (const chunk of chunks(entries, 7, tx.caps)) {
       const params = chunk.flatMap(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at, now]);
-      await tx.execute(`INSERT INTO consent_events (contact_id, category, status, source, evidence, at, recorded_at) VALUES ${valuesList(chunk.length, 7)}`, params);
+      await tx.execute(
+        `INSERT INTO consent_events (contact_id, category, status, source, evidence, at, recorded_at) VALUES ${valuesList(chunk.length, 7)}`,
+        params,
+      );
     }
     // One row per key in a statement: an upsert may not touch the same row twice.
     const newest = new Map<string, ConsentEntry>();
@@ -59,10 +62,13 @@ export function setConsents(db: SqlSession, entries: readonly ConsentEntry[], no
     }
     for (const chunk of chunks([...newest.values()], 6, tx.caps)) {
       const params = chunk.flatMap(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at]);
-      await tx.execute(`INSERT INTO consent_current (contact_id, category, status, source, evidence, at) VALUES ${valuesList(chunk.length, 6)}
+      await tx.execute(
+        `INSERT INTO consent_current (contact_id, category, status, source, evidence, at) VALUES ${valuesList(chunk.length, 6)}
 ON CONFLICT (contact_id, category) DO UPDATE
 SET status = excluded.status, source = excluded.source, evidence = excluded.evidence, at = excluded.at
-WHERE consent_current.at <= excluded.at`, params);
+WHERE consent_current.at <= excluded.at`,
+        params,
+      );
     }
   });
 }

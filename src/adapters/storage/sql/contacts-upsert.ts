@@ -49,7 +49,11 @@ function keysOf(input: ContactInput, index: number): Keys {
 async function loadMatches(tx: SqlRunner, keys: readonly Keys[], index: Index): Promise<void> {
   const params: SqlParam[] = [];
   const terms: string[] = [];
-  for (const [column, field] of [['wa_id', 'waId'], ['bsuid', 'bsuid'], ['phone_e164', 'phoneE164']] as const) {
+  for (const [column, field] of [
+    ['wa_id', 'waId'],
+    ['bsuid', 'bsuid'],
+    ['phone_e164', 'phoneE164'],
+  ] as const) {
     const values = [...new Set(keys.map((k) => k[field]).filter((v): v is string => v !== null))];
     if (values.length === 0) continue;
     terms.push(`${column} IN (${inList(values.length, params.length + 1)})`);
@@ -95,7 +99,11 @@ export function upsertContacts(db: SqlSession, inputs: readonly ContactInput[], 
     const result: UpsertContactsResult = { ids: [], created: 0, updated: 0 };
     for (const chunk of chunks(keyed, 9, tx.caps)) {
       const index = new Index();
-      await loadMatches(tx, chunk.map((k) => k.keys), index);
+      await loadMatches(
+        tx,
+        chunk.map((k) => k.keys),
+        index,
+      );
       const touched: Working[] = [];
       const fresh: Working[] = [];
       for (const { input, keys } of chunk) {
@@ -104,7 +112,14 @@ export function upsertContacts(db: SqlSession, inputs: readonly ContactInput[], 
           merge(contact, keys, input);
           result.updated += 1;
         } else {
-          contact = { id: null, ...keys, name: input.name ?? null, attributes: { ...input.attributes }, tags: [...new Set(input.tags ?? [])], dirty: false };
+          contact = {
+            id: null,
+            ...keys,
+            name: input.name ?? null,
+            attributes: { ...input.attributes },
+            tags: [...new Set(input.tags ?? [])],
+            dirty: false,
+          };
           fresh.push(contact);
           result.created += 1;
         }

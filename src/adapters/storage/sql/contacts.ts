@@ -25,8 +25,7 @@ export async function getContact(db: SqlRunner, id: number): Promise<Contact | n
 
 export async function findContact(db: SqlRunner, key: ContactKey): Promise<Contact | null> {
   // The column comes from the key's shape, the value only ever from a parameter.
-  const [column, value] =
-    'waId' in key ? ['wa_id', key.waId] : 'bsuid' in key ? ['bsuid', key.bsuid] : ['phone_e164', key.phoneE164];
+  const [column, value] = 'waId' in key ? ['wa_id', key.waId] : 'bsuid' in key ? ['bsuid', key.bsuid] : ['phone_e164', key.phoneE164];
   const [row] = await db.query(`SELECT * FROM contacts WHERE ${column} = $1`, [value]);
   return row ? toContact(db.caps, row) : null;
 }
@@ -56,6 +55,9 @@ function toContactWithState(caps: Capabilities, row: SqlRow): ContactWithState {
   return {
     contact: toContact(caps, row),
     // Written only by saveContactState from a typed ContactState, so it is read back as one.
-    state: stored === null || stored === undefined ? null : { state: json(caps, stored) as unknown as ContactState, version: int(row['stored_version']) },
+    state:
+      stored === null || stored === undefined
+        ? null
+        : { state: json(caps, stored) as unknown as ContactState, version: int(row['stored_version']) },
   };
 }

@@ -17,13 +17,18 @@ const FUNNEL = (where: string) => `SELECT COUNT(*) AS audience,
 FROM outbox o WHERE ${where}`;
 
 export async function deliveryFunnel(db: SqlRunner, campaignId: number | null): Promise<DeliveryFunnel> {
-  const [sql, params]: [string, SqlParam[]] = campaignId === null
-    ? [FUNNEL('o.campaign_id IS NOT NULL'), []]
-    : [FUNNEL('o.campaign_id = $1'), [campaignId]];
+  const [sql, params]: [string, SqlParam[]] =
+    campaignId === null ? [FUNNEL('o.campaign_id IS NOT NULL'), []] : [FUNNEL('o.campaign_id = $1'), [campaignId]];
   const [row = {}] = await db.query(sql, params);
   // SUM over no rows is NULL: int(null) is 0.
   return {
-    audience: int(row['audience']), eligible: int(row['eligible']), attempted: int(row['attempted']), accepted: int(row['accepted']),
-    held: int(row['held']), delivered: int(row['delivered']), read: int(row['read']), replied: int(row['replied']),
+    audience: int(row['audience']),
+    eligible: int(row['eligible']),
+    attempted: int(row['attempted']),
+    accepted: int(row['accepted']),
+    held: int(row['held']),
+    delivered: int(row['delivered']),
+    read: int(row['read']),
+    replied: int(row['replied']),
   };
 }

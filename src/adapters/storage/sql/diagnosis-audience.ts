@@ -15,15 +15,19 @@ export async function diagnosisAudience(db: SqlRunner, scope: DiagnosisScope): P
   const stopType = jsonValue(caps, 'cs.state', ['marketing', 'stopped', 'type'], 'text');
   const stopDetail = jsonValue(caps, 'cs.state', ['marketing', 'stopped', 'detail'], 'text');
   const [consent, actions] = await Promise.all([
-    db.query(`${cte},
+    db.query(
+      `${cte},
 target AS (
   SELECT DISTINCT contact_id FROM fails
   UNION SELECT DISTINCT contact_id FROM scoped WHERE NOT EXISTS (SELECT 1 FROM fails)
 )
 SELECT COALESCE(cc.status, 'unknown') AS status, cc.source, COUNT(*) AS n
 FROM target t LEFT JOIN consent_current cc ON cc.contact_id = t.contact_id AND cc.category = 'marketing'
-GROUP BY COALESCE(cc.status, 'unknown'), cc.source`, params),
-    db.query(`${cte},
+GROUP BY COALESCE(cc.status, 'unknown'), cc.source`,
+      params,
+    ),
+    db.query(
+      `${cte},
 people AS (
   SELECT ${inbound} AS inbound_at, ${stoppedAt} AS stopped_at,
     CASE WHEN ${stopType} = 'preference' THEN 'user_preferences' WHEN ${stopDetail} LIKE 'button:%' THEN 'button'
@@ -32,7 +36,9 @@ people AS (
 )
 SELECT 'replied' AS kind, COUNT(*) AS n FROM people WHERE inbound_at >= $1 AND inbound_at < $2
 UNION ALL
-SELECT kind, COUNT(*) AS n FROM people WHERE stopped_at >= $1 AND stopped_at < $2 GROUP BY kind`, params),
+SELECT kind, COUNT(*) AS n FROM people WHERE stopped_at >= $1 AND stopped_at < $2 GROUP BY kind`,
+      params,
+    ),
   ]);
   return { consent: consentMix(consent), ...actionCounts(actions) };
 }

@@ -7,16 +7,25 @@ import { int } from './values.js';
 export async function diagnosisSends(db: SqlRunner, scope: DiagnosisScope): Promise<DiagnosisSends> {
   const { cte, params, next } = scopeSql(scope);
   const [totals, codes, spread] = await Promise.all([
-    db.query(`${cte}
+    db.query(
+      `${cte}
 SELECT (SELECT COUNT(*) FROM attempts) AS attempts, (SELECT COUNT(*) FROM scoped) AS messages,
-  (SELECT COUNT(DISTINCT contact_id) FROM scoped) AS recipients`, params),
-    db.query(`${cte}
+  (SELECT COUNT(DISTINCT contact_id) FROM scoped) AS recipients`,
+      params,
+    ),
+    db.query(
+      `${cte}
 SELECT code, COUNT(DISTINCT id) AS messages, COUNT(DISTINCT contact_id) AS recipients FROM fails
-GROUP BY code ORDER BY COUNT(DISTINCT id) DESC, code`, params),
-    db.query(`${cte}
+GROUP BY code ORDER BY COUNT(DISTINCT id) DESC, code`,
+      params,
+    ),
+    db.query(
+      `${cte}
 SELECT COUNT(*) AS recipients, COALESCE(SUM(n), 0) AS attempts, COALESCE(SUM(CASE WHEN n >= $${next} THEN 1 ELSE 0 END), 0) AS repeated,
   COALESCE(MAX(n), 0) AS worst
-FROM (SELECT contact_id, COUNT(*) AS n FROM fails GROUP BY contact_id) per_contact`, [...params, scope.repeatedFailures]),
+FROM (SELECT contact_id, COUNT(*) AS n FROM fails GROUP BY contact_id) per_contact`,
+      [...params, scope.repeatedFailures],
+    ),
   ]);
   const t = totals[0] ?? {};
   const s = spread[0] ?? {};
@@ -25,7 +34,12 @@ FROM (SELECT contact_id, COUNT(*) AS n FROM fails GROUP BY contact_id) per_conta
     recipients: int(t['recipients'] ?? 0),
     attempts: int(t['attempts'] ?? 0),
     failures: codes.map((r) => ({ code: int(r['code']), messages: int(r['messages']), recipients: int(r['recipients']) })),
-    failing: { recipients: int(s['recipients'] ?? 0), attempts: int(s['attempts'] ?? 0), repeated: int(s['repeated'] ?? 0), worst: int(s['worst'] ?? 0) },
+    failing: {
+      recipients: int(s['recipients'] ?? 0),
+      attempts: int(s['attempts'] ?? 0),
+      repeated: int(s['repeated'] ?? 0),
+      worst: int(s['worst'] ?? 0),
+    },
   };
 }
 

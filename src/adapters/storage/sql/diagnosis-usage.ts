@@ -20,13 +20,18 @@ export async function diagnosisCampaigns(db: SqlRunner, scope: DiagnosisScope): 
   return rows.flatMap(({ groupId, ...counts }) => (groupId === null ? [] : [{ campaignId: groupId, ...counts }]));
 }
 
-async function usageBy(db: SqlRunner, scope: DiagnosisScope, column: 'template_id' | 'campaign_id'): Promise<Array<UsageCounts & { groupId: number | null }>> {
+async function usageBy(
+  db: SqlRunner,
+  scope: DiagnosisScope,
+  column: 'template_id' | 'campaign_id',
+): Promise<Array<UsageCounts & { groupId: number | null }>> {
   const { cte, params, next } = scopeSql(scope);
   // Cap codes follow `silentBefore`; every bound parameter must appear in the text (PostgreSQL).
   const capList = scope.capCodes.length === 0 ? 'NULL' : inList(scope.capCodes.length, next + 1);
   const stoppedAt = jsonValue(db.caps, 'cs.state', ['marketing', 'stopped', 'at'], 'number');
   // Joins with per-row aggregates, not correlated EXISTS: SQLite would re-run the CTEs for every row.
-  const rows = await db.query(`${cte},
+  const rows = await db.query(
+    `${cte},
 fail_rows AS (SELECT id, MAX(CASE WHEN code IN (${capList}) THEN 1 ELSE 0 END) AS capped FROM fails GROUP BY id),
 stop_cause AS (
   SELECT s.id, ROW_NUMBER() OVER (PARTITION BY s.contact_id ORDER BY s.sent_at DESC, s.id DESC) AS nth
@@ -49,7 +54,9 @@ FROM scoped s
   LEFT JOIN fail_rows fr ON fr.id = s.id
   LEFT JOIN stop_cause sc ON sc.id = s.id AND sc.nth = 1
   LEFT JOIN silent_rows sr ON sr.id = s.id
-GROUP BY s.${column}, s.category ORDER BY COUNT(*) DESC, s.${column}`, [...params, scope.silentBefore, ...scope.capCodes]);
+GROUP BY s.${column}, s.category ORDER BY COUNT(*) DESC, s.${column}`,
+    [...params, scope.silentBefore, ...scope.capCodes],
+  );
   return rows.map((r) => ({
     groupId: intOrNull(r['group_id']),
     category: String(r['category']) as Category,

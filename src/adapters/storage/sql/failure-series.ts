@@ -11,10 +11,10 @@ GROUP BY CAST(updated_at / $2 AS BIGINT) * $2, last_error_code
 ORDER BY bucket, code`;
 
 export async function failuresByCode(db: SqlRunner, campaignId: number | null, since: number, bucketMs: number): Promise<FailureBucket[]> {
-  if (!Number.isInteger(bucketMs) || bucketMs <= 0) throw new RangeError(`bucketMs must be a positive whole number of milliseconds, got ${bucketMs}`);
-  const [sql, params]: [string, SqlParam[]] = campaignId === null
-    ? [SERIES(''), [since, bucketMs]]
-    : [SERIES(' AND campaign_id = $3'), [since, bucketMs, campaignId]];
+  if (!Number.isInteger(bucketMs) || bucketMs <= 0)
+    throw new RangeError(`bucketMs must be a positive whole number of milliseconds, got ${bucketMs}`);
+  const [sql, params]: [string, SqlParam[]] =
+    campaignId === null ? [SERIES(''), [since, bucketMs]] : [SERIES(' AND campaign_id = $3'), [since, bucketMs, campaignId]];
   const rows = await db.query(sql, params);
   return rows.map((r) => ({ bucketStart: int(r['bucket']), code: intOrNull(r['code']), count: int(r['n']) }));
 }

@@ -13,7 +13,10 @@ export async function recordInbound(db: SqlRunner, m: InboundMessageInput, now: 
 }
 
 export async function contactInbound(db: SqlRunner, contactId: number, limit: number): Promise<InboundMessage[]> {
-  const rows = await db.query('SELECT * FROM inbound_messages WHERE contact_id = $1 ORDER BY at DESC, id DESC LIMIT $2', [contactId, limit]);
+  const rows = await db.query('SELECT * FROM inbound_messages WHERE contact_id = $1 ORDER BY at DESC, id DESC LIMIT $2', [
+    contactId,
+    limit,
+  ]);
   return rows.map((r) => ({
     id: int(r['id']),
     contactId: int(r['contact_id']),

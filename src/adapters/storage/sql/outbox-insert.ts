@@ -39,7 +39,16 @@ export function insertOutbox(db: SqlSession, rows: readonly OutboxInput[], now: 
     let inserted = 0;
     for (const chunk of chunks(rows, WIDTH, tx.caps)) {
       const params: SqlParam[] = chunk.flatMap((r) => [
-        r.campaignId, r.contactId, r.senderId, r.category, toJson(r.intent), r.idempotencyKey, 'queued', r.nextAttemptAt, now, now,
+        r.campaignId,
+        r.contactId,
+        r.senderId,
+        r.category,
+        toJson(r.intent),
+        r.idempotencyKey,
+        'queued',
+        r.nextAttemptAt,
+        now,
+        now,
       ]);
       // The count of rows written is the count inserted: DO NOTHING skips the rest.
       const sql = `INSERT INTO outbox (${COLUMNS}) VALUES ${valuesList(chunk.length, WIDTH)} ON CONFLICT DO NOTHING`;

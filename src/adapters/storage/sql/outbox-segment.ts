@@ -10,15 +10,33 @@ const COLUMNS = 'campaign_id, contact_id, sender_id, category, intent, idempoten
  * One INSERT … SELECT per page: the segment is evaluated where the contacts are, and only counts
  * come back. ON CONFLICT DO NOTHING keeps a second start from creating anything twice.
  */
-export function insertSegmentOutbox(db: SqlSession, plan: SegmentOutboxPlan, afterId: number, limit: number, now: number): Promise<SegmentOutboxPage> {
+export function insertSegmentOutbox(
+  db: SqlSession,
+  plan: SegmentOutboxPlan,
+  afterId: number,
+  limit: number,
+  now: number,
+): Promise<SegmentOutboxPage> {
   return db.transaction('insertSegmentOutbox', async (tx) => {
     const { lastId, scanned } = await contactPage(tx, afterId, limit);
     if (lastId === null) return { lastContactId: null, scanned: 0, matched: 0, inserted: 0 };
     const [present] = await tx.query(ROWS_IN_PAGE, [plan.campaignId, afterId, lastId]);
 
-    const params: SqlParam[] = [afterId, lastId, plan.campaignId, plan.senderId, plan.category, toJson(plan.intent), plan.nextAttemptAt, now];
+    const params: SqlParam[] = [
+      afterId,
+      lastId,
+      plan.campaignId,
+      plan.senderId,
+      plan.category,
+      toJson(plan.intent),
+      plan.nextAttemptAt,
+      now,
+    ];
     const match = segmentSql(tx.caps, params).match(plan.segment, now);
-    const inserted = await tx.execute(`INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, $6, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`, params);
+    const inserted = await tx.execute(
+      `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, $6, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`,
+      params,
+    );
     // A page without a row of this campaign before (a first start) inserted every match; otherwise
     // some matches were already there, and only counting them again tells how many.
     const matched = int(present?.['n']) === 0 ? inserted : await countMatches(tx, plan, afterId, lastId, now);

@@ -11,7 +11,13 @@ function flag(condition: string): string {
 }
 
 /** One aggregate per page: the segment and the reachability states are evaluated where the contacts are. */
-export async function countSegment(db: SqlRunner, segment: SegmentDefinition, now: number, afterId: number, limit: number): Promise<SegmentCountsPage> {
+export async function countSegment(
+  db: SqlRunner,
+  segment: SegmentDefinition,
+  now: number,
+  afterId: number,
+  limit: number,
+): Promise<SegmentCountsPage> {
   const { lastId } = await contactPage(db, afterId, limit);
   const none = { cooling_off: 0, held: 0, stopped: 0, unreachable: 0 };
   if (lastId === null) return { lastContactId: null, scanned: 0, matched: 0, matchedNow: none };
@@ -20,8 +26,11 @@ export async function countSegment(db: SqlRunner, segment: SegmentDefinition, no
   // 1 or 0 per contact: whether the segment selects it, and whether it is in each state now.
   const flags = [`${flag(sql.match(segment, now))} AS hit`, ...STATES.map((r) => `${flag(sql.inState(r, now))} AS ${r}`)].join(', ');
   // MATERIALIZED: a subquery would be merged into the sums, evaluating the segment once per sum.
-  const [row] = await db.query(`WITH page AS MATERIALIZED (SELECT ${flags} ${PAGE_CONTACTS})
-SELECT count(*) AS scanned, sum(hit) AS matched, ${STATES.map((r) => `sum(hit * ${r}) AS ${r}`).join(', ')} FROM page`, params);
+  const [row] = await db.query(
+    `WITH page AS MATERIALIZED (SELECT ${flags} ${PAGE_CONTACTS})
+SELECT count(*) AS scanned, sum(hit) AS matched, ${STATES.map((r) => `sum(hit * ${r}) AS ${r}`).join(', ')} FROM page`,
+    params,
+  );
   const count = (name: 'scanned' | 'matched' | Reachability): number => int(row?.[name] ?? 0);
   return {
     lastContactId: lastId,

@@ -67,11 +67,13 @@ function sqliteDialect(bind: (value: SqlParam) => string): Dialect {
     // json_each rather than a path: an attribute name may hold any character, quotes and dots included.
     attributeIs: (key, want) => {
       const typed =
-        typeof want === 'string' ? `type = 'text' AND unicode_lower(value) = ${bind(want.toLowerCase())}`
-        // As a double, as JSON.parse reads it: JSON.stringify writes -74863013342997264 as
-        // -74863013342997260, which SQLite alone would read as that other, exact integer.
-        : typeof want === 'number' ? `type IN ('integer', 'real') AND CAST(value AS REAL) = ${bind(want)}`
-        : `type = ${bind(want ? 'true' : 'false')}`;
+        typeof want === 'string'
+          ? `type = 'text' AND unicode_lower(value) = ${bind(want.toLowerCase())}`
+          : // As a double, as JSON.parse reads it: JSON.stringify writes -74863013342997264 as
+            // -74863013342997260, which SQLite alone would read as that other, exact integer.
+            typeof want === 'number'
+            ? `type IN ('integer', 'real') AND CAST(value AS REAL) = ${bind(want)}`
+            : `type = ${bind(want ? 'true' : 'false')}`;
       return `EXISTS (SELECT 1 FROM json_each(c.attributes) WHERE key = ${bind(key)} AND ${typed})`;
     },
   };
@@ -114,9 +116,13 @@ export function segmentSql(caps: Capabilities, params: SqlParam[]): SegmentSql {
       case 'held':
         return known(d.stateSet(['marketing', 'experiment']));
       case 'stopped': // marketingStop: a stop holds unless a later resume lifted it
-        return known(`${d.stateSet(['marketing', 'stopped'])} AND (${d.stateNumber(['marketing', 'resumed', 'at'])} > ${d.stateNumber(['marketing', 'stopped', 'at'])}) IS NOT TRUE`);
+        return known(
+          `${d.stateSet(['marketing', 'stopped'])} AND (${d.stateNumber(['marketing', 'resumed', 'at'])} > ${d.stateNumber(['marketing', 'stopped', 'at'])}) IS NOT TRUE`,
+        );
       case 'unreachable': // unreachableCause: 131026 holds until the number is reached after it
-        return known(`${d.stateSet(['unreachable'])} AND (${d.stateNumber(['lastReachedAt'])} > ${d.stateNumber(['unreachable', 'at'])}) IS NOT TRUE`);
+        return known(
+          `${d.stateSet(['unreachable'])} AND (${d.stateNumber(['lastReachedAt'])} > ${d.stateNumber(['unreachable', 'at'])}) IS NOT TRUE`,
+        );
       default:
         throw new Error(`segment.exclude: unknown state ${JSON.stringify(state)}`);
     }
@@ -134,7 +140,8 @@ export function segmentSql(caps: Capabilities, params: SqlParam[]): SegmentSql {
       conditions.push(known(d.attributeIs(key, want)));
     }
     for (const category of segment.consent ?? []) {
-      if (!(CATEGORIES as readonly string[]).includes(category)) throw new Error(`segment.consent: unknown category ${JSON.stringify(category)}`);
+      if (!(CATEGORIES as readonly string[]).includes(category))
+        throw new Error(`segment.consent: unknown category ${JSON.stringify(category)}`);
       conditions.push(known(d.consentGranted(category)));
     }
     if (segment.engagedWithinDays !== undefined) {

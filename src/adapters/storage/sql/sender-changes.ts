@@ -11,10 +11,11 @@ export async function recordSenderChange(db: SqlRunner, c: SenderChangeInput): P
 
 /** The latest `limit` changes since `since`, returned oldest first (what a chart draws). */
 export async function senderChanges(db: SqlRunner, senderId: number, since: number, limit: number): Promise<SenderChange[]> {
-  const rows = await db.query(
-    'SELECT * FROM sender_changes WHERE sender_id = $1 AND at >= $2 ORDER BY at DESC, id DESC LIMIT $3',
-    [senderId, since, limit],
-  );
+  const rows = await db.query('SELECT * FROM sender_changes WHERE sender_id = $1 AND at >= $2 ORDER BY at DESC, id DESC LIMIT $3', [
+    senderId,
+    since,
+    limit,
+  ]);
   return rows.reverse().map((r) => ({
     id: int(r['id']),
     senderId: int(r['sender_id']),

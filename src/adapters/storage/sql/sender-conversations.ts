@@ -4,7 +4,10 @@ import { int, intOrNull } from './values.js';
 
 /** People this number started a conversation with since `since`, and the oldest such start. */
 export async function conversationWindow(db: SqlRunner, senderId: number, since: number): Promise<ConversationWindow> {
-  const rows = await db.query('SELECT COUNT(*) AS n, MIN(opened_at) AS oldest FROM sender_conversations WHERE sender_id = $1 AND opened_at > $2', [senderId, since]);
+  const rows = await db.query(
+    'SELECT COUNT(*) AS n, MIN(opened_at) AS oldest FROM sender_conversations WHERE sender_id = $1 AND opened_at > $2',
+    [senderId, since],
+  );
   return { people: int(rows[0]?.['n'] ?? 0), oldestAt: intOrNull(rows[0]?.['oldest'] ?? null) };
 }
 

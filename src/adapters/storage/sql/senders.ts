@@ -31,8 +31,15 @@ export function upsertSenders(db: SqlSession, senders: readonly SenderInput[], n
     const ids: number[] = [];
     for (const s of senders) {
       const rows = await tx.query(UPSERT_SENDER, [
-        s.phoneNumberId, s.displayNumber, s.qualityRating, s.throughputMps, s.messagingLimitTier,
-        s.state, s.stateReason, s.stateUntil, now,
+        s.phoneNumberId,
+        s.displayNumber,
+        s.qualityRating,
+        s.throughputMps,
+        s.messagingLimitTier,
+        s.state,
+        s.stateReason,
+        s.stateUntil,
+        now,
       ]);
       ids.push(int(rows[0]?.['id']));
     }

@@ -33,6 +33,7 @@ FROM (
       lastAt: intOrNull(r['last_at']),
     };
   });
-  const key = (c: WaitingCell) => `${c.status}\u0000${c.decision?.kind ?? ''}\u0000${c.decision?.reason ?? ''}\u0000${String(c.code ?? 0).padStart(10, '0')}`;
+  const key = (c: WaitingCell) =>
+    `${c.status}\u0000${c.decision?.kind ?? ''}\u0000${c.decision?.reason ?? ''}\u0000${String(c.code ?? 0).padStart(10, '0')}`;
   return cells.sort((a, b) => b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
