@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { describe, expect, it } from 'vitest';
 import { completeFinishedCampaigns } from '../src/app/complete-campaigns.js';
 import { startCampaign } from '../src/app/start-campaign.js';
@@ -72,7 +73,7 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1, 'paused');
     await store.setCampaignStatus(seed.campaignId, 'paused', 'cap share too high', T0);
-    expect(await startCampaign(store, seed.campaignId, { phoneNumberId: 'pn-1' }, T0)).toMatchObject({ inserted: 1 });
+    expect(await startCampaign(store, seed.campaignId, { phoneNumberId: 'pn-1' }, T0, NO_DISPATCHER_HERE)).toMatchObject({ inserted: 1 });
     expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused', pauseReason: 'cap share too high' });
     expect(await completeFinishedCampaigns(store, T0)).toEqual([]);
   });

@@ -1,3 +1,4 @@
+
 import { describe, expect, it } from 'vitest';
 import type { SimulatorConfigInput } from '../src/adapters/simulator/index.js';
 import { runDiagnosis } from '../src/app/diagnose.js';
@@ -90,7 +91,7 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
         },
         rig.clock.now(),
       );
-      await startCampaign(rig.store, bad, { phoneNumberId: rig.phoneNumberId }, rig.clock.now());
+      await startCampaign(rig.store, bad, { phoneNumberId: rig.phoneNumberId }, rig.clock.now(), rig.engine.signal);
       await rig.advance(DAY);
 
       const { facts, diagnosis } = await diagnoseNow(rig, null);

@@ -1,3 +1,4 @@
+
 import path from 'node:path';
 import { seededRandom } from '../src/adapters/simulator/prng.js';
 import Database from 'better-sqlite3';
@@ -194,7 +195,7 @@ async function setUp(
         },
         clock.now(),
       ),
-    startCampaign: (id) => startCampaign(store, id, { phoneNumberId }, clock.now()),
+    startCampaign: (id) => startCampaign(store, id, { phoneNumberId }, clock.now(), engine.signal),
     async sendUtility(users, key) {
       const rows: OutboxInput[] = users.map((u) => ({
         campaignId: null,

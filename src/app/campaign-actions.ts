@@ -1,5 +1,6 @@
 import type { Millis } from '../core/time.js';
 import type { Campaign, CampaignOutboxStore, CampaignStatus, CampaignStore } from '../ports/store.js';
+import type { WorkQueued } from '../ports/work-signal.js';
 
 export class CampaignActionError extends Error {
   override readonly name = 'CampaignActionError';
@@ -17,6 +18,7 @@ export async function campaignAction(
   id: number,
   action: 'pause' | 'resume' | 'cancel',
   now: Millis,
+  signal: WorkQueued,
   reason?: string,
 ): Promise<Campaign> {
   const campaign = await store.getCampaign(id);
@@ -27,5 +29,6 @@ export async function campaignAction(
   const next: CampaignStatus = action === 'pause' ? 'paused' : action === 'resume' ? 'running' : 'cancelled';
   await store.setCampaignStatus(id, next, action === 'pause' ? (reason ?? 'paused by an operator') : null, now);
   if (action === 'cancel') await store.cancelCampaignRows(id, now);
+  if (action === 'resume') signal.notifyQueued(now); // its rows are claimable again
   return (await store.getCampaign(id)) ?? campaign;
 }

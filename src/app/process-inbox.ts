@@ -12,6 +12,7 @@ import {
   type Store,
 } from '../ports/store.js';
 import type { InboundItem, ParseWebhook, WebhookItem } from '../ports/webhook-items.js';
+import type { WorkQueued } from '../ports/work-signal.js';
 import {
   applyAccountUpdate,
   applyBusinessCapability,
@@ -32,6 +33,8 @@ export interface InboxDeps {
   random: () => number;
   /** The webhook adapter's parser, passed in by the composition root. */
   parse: ParseWebhook;
+  /** Told of rows the batch put back in line (failures to retry, held rows a reply woke), once committed. */
+  signal?: WorkQueued;
 }
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
@@ -53,8 +56,25 @@ export interface InboxResult {
 export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxResult> {
   const rows = await deps.store.listUnprocessedInbox(0, limit);
   if (rows.length === 0) return { rows: 0, items: 0, quarantined: 0 };
+  let queuedAt: Millis | null = null;
+  const queued = (at: Millis): void => {
+    queuedAt = Math.min(queuedAt ?? at, at);
+  };
   // One transaction per batch: a crash re-applies the batch, which is harmless (idempotent).
-  return deps.store.transaction(async (store) => {
+  const result = await deps.store.transaction(async (tx) => {
+    const store: typeof tx = {
+      ...tx,
+      requeue: async (id, input, now) => {
+        const moved = await tx.requeue(id, input, now);
+        if (moved && input.until !== null) queued(input.until);
+        return moved;
+      },
+      wakeHeld: async (contactId, now) => {
+        const woken = await tx.wakeHeld(contactId, now);
+        if (woken > 0) queued(now);
+        return woken;
+      },
+    };
     const inTx = { ...deps, store };
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
@@ -74,6 +94,8 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     if (done.length > 0) await store.markInboxProcessed(done, deps.clock.now());
     return result;
   });
+  if (queuedAt !== null) deps.signal?.notifyQueued(queuedAt);
+  return result;
 }
 
 async function processRow(row: InboxRow, deps: ApplyDeps): Promise<{ items: number; quarantine: string | null }> {

@@ -16,6 +16,8 @@ import type { CloudApi } from '../ports/cloud-api.js';
 import type { Scheduler } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
 import type { Store } from '../ports/store.js';
+import type { QueuedWatch, WorkSignal } from '../ports/work-signal.js';
+import { createWorkSignal } from '../app/work-signal.js';
 
 export interface EngineOptions {
   /** Apply stored webhooks only before each dispatcher pass (for virtual-time runs). */
@@ -54,6 +56,11 @@ export interface EngineOptions {
   cloudApi?: CloudApiOptions | ((url: string) => Promise<CloudApiOptions>);
   /** The engine's own log (the HTTP server has its own); standard error at `warn` by default. */
   logger?: Logger;
+  /**
+   * Hear of work other processes queue (Store.watchQueued: LISTEN/NOTIFY, or SQLite's data version
+   * each second); default true. Work queued in this process wakes the loop either way.
+   */
+  watchQueued?: boolean;
 }
 
 /** Pacer's moving parts wired together: webhook server, inbox processor, dispatcher, breakers. */
@@ -68,6 +75,8 @@ export interface Engine {
   dispatchStatus(): DispatchStatus | null;
   /** The dispatcher loop itself (its `onPass`/`nextPass` let tests await passes); null without `cloudApi`. */
   loop: DispatchLoop | null;
+  /** Where this process's use cases say they queued work (the API, dashboard, demo): it wakes the loop. */
+  signal: WorkSignal;
   stop(): Promise<void>;
 }
 
@@ -83,7 +92,8 @@ const PACE_BURST_MS = 100;
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
-  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook }, (error) =>
+  const signal = createWorkSignal();
+  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook, signal }, (error) =>
     logger.error('inbox processing failed', errorFields(error)),
   );
   // Set once, below, when the engine dispatches; /healthz reports null until then.
@@ -95,6 +105,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     clock,
     policy,
     dispatchStatus,
+    signal,
     logger: logLevel === false ? false : { level: logLevel },
     config: {
       appSecrets: o.http.appSecrets,
@@ -114,6 +125,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
 
   let api: CloudApi | null = null;
+  let watch: QueuedWatch | null = null;
   if (o.cloudApi !== undefined) {
     const cloud =
       typeof o.cloudApi === 'function'
@@ -134,7 +146,12 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
         pace: { phoneNumberId: cloud.phoneNumberId, burstMs: paceBurstMs },
       },
     );
-    loop = startDispatchLoop({ store, clock, policy, dispatcher, pump, logger }, { paceBurstMs, inboxEveryMs: o.inboxEveryMs });
+    // Other processes' work arrives through the store's watch and wakes the loop like this process's own.
+    watch = o.watchQueued === false ? null : store.watchQueued((at) => signal.notifyQueued(at));
+    loop = startDispatchLoop(
+      { store, clock, policy, dispatcher, pump, logger, signal, watch },
+      { paceBurstMs, inboxEveryMs: o.inboxEveryMs },
+    );
   }
   const running = loop;
   return {
@@ -143,11 +160,13 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     pump,
     dispatchStatus,
     loop: running,
+    signal,
     tick: () => {
       if (running === null) return Promise.reject(new Error('engine: not dispatching (no cloudApi given)'));
       return running.tick();
     },
     async stop() {
+      await watch?.close();
       await running?.stop();
       await pump.drain();
       await api?.close();

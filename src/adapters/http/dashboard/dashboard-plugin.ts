@@ -197,6 +197,7 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
           id,
           verb,
           deps.clock.now(),
+          deps.signal,
           verb === 'pause' ? `paused by ${viewer.name} from the dashboard` : undefined,
         );
       } catch (error) {
@@ -281,6 +282,7 @@ async function replyToContact(
     { to, category: 'service', text, idempotencyKey: `dashboard-reply:${key}`, phoneNumberId: deps.phoneNumberId },
     deps.policy,
     deps.clock.now(),
+    deps.signal,
   );
   if (!result.ok)
     return sendPage(
