@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from 'vitest';
 import type { SimulatorConfigInput } from '../src/adapters/simulator/index.js';
 import { runDiagnosis } from '../src/app/diagnose.js';

@@ -1,4 +1,3 @@
-
 import path from 'node:path';
 import { seededRandom } from '../src/adapters/simulator/prng.js';
 import Database from 'better-sqlite3';

@@ -24,11 +24,16 @@ describe.each(BACKENDS)('queueOneOffBroadcast ($name)', (backend) => {
       T0,
     );
     const [a = -1, b = -1] = ids;
-    expect(await queueOneOffMessage(store, { ...update, to: UNASSIGNED, idempotencyKey: 'x' }, DEFAULT_POLICY, T0, NO_DISPATCHER_HERE)).toEqual({
+    expect(
+      await queueOneOffMessage(store, { ...update, to: UNASSIGNED, idempotencyKey: 'x' }, DEFAULT_POLICY, T0, NO_DISPATCHER_HERE),
+    ).toEqual({
       ok: false,
       problem: 'invalid_phone',
     });
-    expect(await queueOneOffBroadcast(store, [{ contactId: a, idempotencyKey: 'order-a' }], update, T0, NO_DISPATCHER_HERE)).toEqual({ ok: true, queued: 1 });
+    expect(await queueOneOffBroadcast(store, [{ contactId: a, idempotencyKey: 'order-a' }], update, T0, NO_DISPATCHER_HERE)).toEqual({
+      ok: true,
+      queued: 1,
+    });
     expect(
       await queueOneOffBroadcast(
         store,

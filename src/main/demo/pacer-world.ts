@@ -132,7 +132,9 @@ export async function runPacerWorld(
   if (!created.ok) throw new Error(`demo: campaign refused (${created.problem})`);
   const campaignId = created.campaign.id;
 
-  clock.at(start + plan.marketing.at, () => startCampaign(store, campaignId, { phoneNumberId }, clock.now(), pacer.signal).then(() => undefined));
+  clock.at(start + plan.marketing.at, () =>
+    startCampaign(store, campaignId, { phoneNumberId }, clock.now(), pacer.signal).then(() => undefined),
+  );
   plan.utility.forEach((u, k) =>
     clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now(), signal: pacer.signal })),
   );
