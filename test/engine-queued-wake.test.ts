@@ -154,7 +154,7 @@ describe.each(BACKENDS)('queued work wakes an idle dispatcher ($name)', (backend
       const health = (await w.engine.server.inject({ url: '/healthz' })).json<{ dispatch: { wake: unknown } }>();
       expect(health.dispatch.wake).toMatchObject({
         across:
-          backend.name === 'postgres' ? { by: 'notify', everyMs: null, connected: true } : { by: 'poll', everyMs: 1000, connected: true },
+          backend.name === 'postgres' ? { by: 'notify', everyMs: null, connected: true } : { by: 'poll', everyMs: 500, connected: true },
       });
     } finally {
       await w.stop();
@@ -254,7 +254,7 @@ describe('the PostgreSQL listener', () => {
     try {
       const listener = async (): Promise<number | null> => {
         const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
-          `${app}-listen`,
+          `${app} listen`,
         ]);
         return rows[0]?.pid ?? null;
       };

@@ -45,7 +45,7 @@ export class PostgresExecutor implements SqlExecutor {
     this.channel = workChannel(this.schema);
     this.listen = {
       connectionString: options.connectionString,
-      applicationName: `${options.applicationName ?? 'pacer'}-listen`,
+      applicationName: `${options.applicationName ?? 'pacer'} listen`,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     };
     const settings = [`-c search_path=${this.schema}`];

@@ -8,8 +8,11 @@ import { acquireQueue, releaseQueue, SerialQueue } from './serial-queue.js';
 import type { QueuedWatch } from '../../../ports/work-signal.js';
 import { sqliteStoreError } from './sqlite-errors.js';
 
-/** How often an idle process looks for other processes' commits: about a second from queued to sent. */
-export const DATA_VERSION_POLL_MS = 1000;
+/**
+ * How often a process looks for other processes' commits. Work queued elsewhere then waits up to this
+ * long, plus one pass, so half a second keeps that under a second; each look is one PRAGMA read.
+ */
+export const DATA_VERSION_POLL_MS = 500;
 
 export interface SqliteOptions {
   file: string;
