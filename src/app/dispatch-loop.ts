@@ -141,8 +141,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     if (!stopped) passAt(next);
     for (const listener of [...listeners]) listener({ startedAt, endedAt, outcome, next });
   });
-  // The one place the next dispatcher pass is set. Queued work can wake an idle loop through it
-  // (a pass at `now`, unless one is under way: its successor then finds the work).
+  // The one place the next dispatcher pass is set: after each pass, and by `wake` for queued work.
   function passAt(next: PassReport['next']): void {
     timers.pass?.cancel();
     scheduled = next;

@@ -58,7 +58,7 @@ export interface EngineOptions {
   logger?: Logger;
   /**
    * Hear of work other processes queue (Store.watchQueued: LISTEN/NOTIFY, or SQLite's data version
-   * each second); default true. Work queued in this process wakes the loop either way.
+   * every 500 ms); default true. Work queued in this process wakes the loop either way.
    */
   watchQueued?: boolean;
 }
