@@ -10,7 +10,7 @@ import {
   type MetaInboundMessage,
   type MetaStatus,
 } from './messages-schema.js';
-import { userPreferenceSchema, userPreferencesValueSchema } from './management-schema.js';
+import { userIdUpdateSchema, userIdUpdateValueSchema, userPreferenceSchema, userPreferencesValueSchema } from './management-schema.js';
 import type {
   ContactKey,
   InboundItem,
@@ -21,7 +21,7 @@ import type {
   WebhookSource,
 } from '../../ports/webhook-items.js';
 import { formatPath, type Path } from './webhook-path.js';
-import type { MetaContact, MetaError } from './webhook-schema.js';
+import { waIdField, type MetaContact, type MetaError } from './webhook-schema.js';
 
 /** Where a change sits and what surrounds it. */
 export interface ChangeContext {
@@ -37,6 +37,7 @@ export interface ChangeContext {
 const rawList = z.array(z.unknown()).nullish();
 const messagesContainer = messagesValueSchema.extend({ statuses: rawList, messages: rawList });
 const preferencesContainer = userPreferencesValueSchema.extend({ user_preferences: z.array(z.unknown()) });
+const userIdUpdateContainer = userIdUpdateValueSchema.extend({ user_id_update: z.array(z.unknown()) });
 
 export function toWebhookError(error: MetaError): WebhookError {
   return {
@@ -68,17 +69,26 @@ function eachElement<S extends z.ZodType>(
   });
 }
 
+/** `recipient_id` is the user's phone number unless the message went to a group (then it is the group id). */
+function recipientPhone(s: MetaStatus, path: Path, problems: WebhookProblem[]): string | null {
+  const checked = waIdField.safeParse(s.recipient_id);
+  if (checked.success) return checked.data ?? null;
+  problems.push({ path: formatPath([...path, 'recipient_id']), message: checked.error.issues[0]?.message ?? 'not a phone number' });
+  return null;
+}
+
 function statusItem(
   s: MetaStatus,
   source: WebhookSource,
   path: Path,
   contacts: readonly MetaContact[],
   changeErrors: WebhookError[],
+  problems: WebhookProblem[],
 ): StatusItem {
   const group = s.recipient_type === 'group';
   const key: ContactKey = group
     ? { waId: s.recipient_participant_id ?? null, userId: s.recipient_participant_user_id ?? null }
-    : { waId: s.recipient_id ?? null, userId: s.recipient_user_id ?? null };
+    : { waId: recipientPhone(s, path, problems), userId: s.recipient_user_id ?? null };
   const own = (s.errors ?? []).map(toWebhookError);
   return {
     kind: 'status',
@@ -146,7 +156,14 @@ function inboundItem(m: MetaInboundMessage, source: WebhookSource, path: Path, f
           forwarded: m.context.forwarded === true || m.context.frequently_forwarded === true,
         }
       : null,
-    system: m.system ? { type: m.system.type ?? null, body: m.system.body ?? null, newWaId: m.system.wa_id ?? null } : null,
+    system: m.system
+      ? {
+          type: m.system.type ?? null,
+          body: m.system.body ?? null,
+          newWaId: m.system.wa_id ?? null,
+          newUserId: m.system.user_id ?? null,
+        }
+      : null,
     errors: (m.errors ?? []).map(toWebhookError),
   };
 }
@@ -160,11 +177,13 @@ export function messagesItems(value: unknown, ctx: ChangeContext): WebhookItem[]
   const changeErrors = (parsed.errors ?? []).map(toWebhookError);
   const items: WebhookItem[] = [];
   eachElement(statusSchema, parsed.statuses, [...ctx.path, 'statuses'], ctx.problems, (status, path) => {
-    items.push(statusItem(status, source, path, contacts, changeErrors));
+    items.push(statusItem(status, source, path, contacts, changeErrors, ctx.problems));
   });
   eachElement(inboundMessageSchema, parsed.messages, [...ctx.path, 'messages'], ctx.problems, (message, path) => {
     const from = completeKey({ waId: message.from ?? null, userId: message.from_user_id ?? null }, contacts);
     if (isEmptyKey(from)) {
+      // A `user_changed_user_id` notice names only the new id; the change itself comes as `user_id_update`.
+      if (message.type === 'system') return;
       ctx.problems.push({
         path: formatPath([...path, 'from']),
         message: 'no sender: neither from nor from_user_id, and no contact matches',
@@ -202,6 +221,26 @@ export function userPreferenceItems(value: unknown, ctx: ChangeContext): Webhook
       detail: pref.detail ?? null,
       at: pref.timestamp,
       signupId: pref.signup_id ?? null,
+    });
+  });
+  return items;
+}
+
+/** `field: "user_id_update"`: one item per regenerated business-scoped id. */
+export function userIdUpdateItems(value: unknown, ctx: ChangeContext): WebhookItem[] {
+  const parsed = parseLenient(userIdUpdateContainer, value, ctx.path, ctx.problems);
+  if (parsed === undefined) return [];
+  const source = sourceOf(parsed.metadata, ctx);
+  const items: WebhookItem[] = [];
+  eachElement(userIdUpdateSchema, parsed.user_id_update, [...ctx.path, 'user_id_update'], ctx.problems, (update, path) => {
+    items.push({
+      kind: 'user_id_change',
+      source,
+      path: formatPath(path),
+      previousUserId: update.user_id.previous,
+      currentUserId: update.user_id.current,
+      waId: update.wa_id ?? null,
+      at: update.timestamp,
     });
   });
   return items;
