@@ -81,6 +81,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     category: row.category,
     kind: intent.text !== undefined ? 'freeform' : 'template',
     recipientRegion: recipientRegion(contact.phoneE164),
+    addressedBy: recipientOf(contact).kind,
     template: intent.template ? { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null } : null,
     sender: senderState(sender),
     capAttempts: row.capAttempts,
