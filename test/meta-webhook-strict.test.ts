@@ -6,6 +6,8 @@ import { strictProblems, type Profile } from './meta-webhook-strict-schema.js';
 import { accepted, sendTemplate, startHarness, type Harness } from './simulator-harness.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
+/** Username users (business-scoped ids without a phone number), written from Meta's notes. */
+const BSUID_FIXTURES = path.resolve(import.meta.dirname, 'fixtures/bsuid');
 
 /**
  * Two fixtures are Meta's syntax templates rather than payloads: angle-bracket placeholders and
@@ -98,6 +100,28 @@ describe('strict Meta webhook schema: the real fixtures', () => {
     expect(problemsOf(fixtures, 'documented')).toEqual([]);
     const shapes = new Set(fixtures.flatMap(({ body }) => changesOf(body).map(shapeOf)));
     expect(shapes.size).toBeGreaterThan(50);
+  });
+});
+
+describe('strict Meta webhook schema: users with a username', () => {
+  const cases = JSON.parse(readFileSync(path.join(BSUID_FIXTURES, 'username-users.json'), 'utf8')) as Record<string, unknown>;
+  const all = Object.entries(cases).map(([name, body]) => ({ name, body }));
+  const withEmptyPhone = all.filter(({ name }) => name.includes('empty_phone'));
+
+  it('accepts every body as documented, and all but the empty phone fields as the current version', () => {
+    expect(all.length).toBeGreaterThanOrEqual(9);
+    expect(problemsOf(all, 'documented')).toEqual([]);
+    expect(
+      problemsOf(
+        all.filter((c) => !withEmptyPhone.includes(c)),
+        'current',
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses "" for a phone field in the current version, where Meta omits it', () => {
+    expect(withEmptyPhone.length).toBe(2);
+    for (const { body } of withEmptyPhone) expect(strictProblems(body, 'current')).not.toEqual([]);
   });
 });
 
