@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recipientOf } from '../../../app/contact-address.js';
 import { recipientRegion } from '../../../app/recipient-region.js';
 import { loadContactState } from '../../../app/update-contact-state.js';
 import type { ContactState } from '../../../core/contact-state.js';
@@ -37,7 +38,7 @@ export async function contactPage(
     store.contactTimeline(id, TIMELINE_LIMIT),
     store.contactInbound(id, TIMELINE_LIMIT),
   ]);
-  const rows = explainContact(state, now, deps.policy, recipientRegion(contact.phoneE164));
+  const rows = explainContact(state, now, deps.policy, recipientRegion(contact.phoneE164), recipientOf(contact).kind);
   const body = html`${notice === null ? null : html`<p class="notice" role="status">${notice}</p>`} ${details(contact)}
     <h2>Reply</h2>
     ${replyBox(deps, viewer, contact, state, now)}
