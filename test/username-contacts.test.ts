@@ -102,6 +102,25 @@ describe.each(BACKENDS)('username users become contacts by business-scoped id ($
     expect((await store.contactInbound(ids[0] as number, 10)).length).toBe(2);
   });
 
+  it('a BSUID contact gains the number once Meta discloses it; a separate phone-only record of the same person is left alone', async () => {
+    const { store, app, process } = await rig();
+    await post(app, fixture('text_phone_withheld'));
+    await process();
+    await post(app, fixture('text_phone_and_bsuid'));
+    await process();
+    expect((await allContacts(store)).map(keys)).toEqual([{ waId: '16505551234', bsuid: ANA, phoneE164: '+16505551234' }]);
+    // Known twice: by number (imported) and by BSUID (a username user wrote in). Meta pairing them
+    // resolves to the BSUID record, and never empties the other.
+    const { ids } = await store.upsertContacts([{ waId: '447700900123', phoneE164: '+447700900123' }], NOW);
+    await post(app, fixture('text_phone_withheld', { [ANA]: BEN, 'wamid.HBgL': 'wamid.OTHER' }));
+    await post(app, fixture('text_phone_and_bsuid', { [ANA]: BEN, '16505551234': '447700900123', 'wamid.HBgL': 'wamid.THIRD' }));
+    expect(await process()).toMatchObject({ rows: 2, quarantined: 0 });
+    const ben = await store.findContact({ bsuid: BEN });
+    expect(keys(ben)).toEqual({ waId: null, bsuid: BEN, phoneE164: null });
+    expect(keys(await store.getContact(ids[0] as number))).toEqual({ waId: '447700900123', bsuid: null, phoneE164: '+447700900123' });
+    expect((await store.contactInbound(ben?.id ?? 0, 10)).length).toBe(2);
+  });
+
   it('user_id_update moves the contact to its new BSUID and number; later messages under the new id find it', async () => {
     const { store, app, process } = await rig();
     await post(app, fixture('text_phone_withheld'));

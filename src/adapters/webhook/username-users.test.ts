@@ -66,6 +66,12 @@ describe('parseWebhook: users with a username (business-scoped ids)', () => {
     expect(parsed.problems.map((p) => p.path)).toContain('entry[0].changes[0].value.user_id_update[0].user_id.current');
   });
 
+  it('passes over a user_changed_user_id notice that names no sender, without a problem: user_id_update carries the change', () => {
+    const notice = JSON.parse(JSON.stringify(fixture('system_user_changed_user_id')).replace(`"from_user_id":"${ANA}",`, '')) as unknown;
+    expect(JSON.stringify(notice)).not.toContain('from_user_id');
+    expect(parseWebhook(notice)).toEqual({ items: [], problems: [] });
+  });
+
   it('keeps the new id of a user_changed_user_id notice', () => {
     const [m] = only(parseWebhook(fixture('system_user_changed_user_id')).items, 'inbound');
     expect(m?.system).toMatchObject({ type: 'user_changed_user_id', newUserId: 'US.24817305912873645029', newWaId: null });
