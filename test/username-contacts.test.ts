@@ -171,3 +171,30 @@ describe.each(BACKENDS)('setContactKeys ($name)', (backend) => {
     expect((await store.getContact(c))?.updatedAt).toBe(NOW + 1);
   });
 });
+
+describe.each(BACKENDS)('migration 14 clears the phone numbers username users were stored with ($name)', (backend) => {
+  it('clears "" and non-digit numbers where the contact keeps another identifier, and only there', async () => {
+    const place = backend.place();
+    const store = place.open();
+    await store.migrate();
+    const row = (waId: string | null, bsuid: string | null, phone: string | null, name: string) =>
+      `(${[waId, bsuid, phone, name].map((v) => (v === null ? 'NULL' : `'${v}'`)).join(', ')}, '{}', '[]', 1, 1)`;
+    await place.raw(`INSERT INTO contacts (wa_id, bsuid, phone_e164, name, attributes, tags, created_at, updated_at) VALUES
+${[
+  row('', ANA, '+', 'merged username users'),
+  row('US.1234', null, '+447700900001', 'non-digit wa_id, real number'),
+  row('447700900002', null, '+US.9', 'real wa_id, non-digit number'),
+  row('bla', null, '+bla', 'nothing else to know them by'),
+  row('447700900003', BEN, '+447700900003', 'sound'),
+].join(',\n')};`);
+    const { contactKeysNotEmpty } = await import('../src/adapters/storage/migrations/0014-contact-keys-not-empty.js');
+    await place.raw(backend.name === 'sqlite' ? contactKeysNotEmpty.sqlite : contactKeysNotEmpty.postgres);
+    expect((await allContacts(store)).map((c) => ({ name: c.name, ...keys(c) }))).toEqual([
+      { name: 'merged username users', waId: null, bsuid: ANA, phoneE164: null },
+      { name: 'non-digit wa_id, real number', waId: null, bsuid: null, phoneE164: '+447700900001' },
+      { name: 'real wa_id, non-digit number', waId: '447700900002', bsuid: null, phoneE164: null },
+      { name: 'nothing else to know them by', waId: 'bla', bsuid: null, phoneE164: '+bla' },
+      { name: 'sound', waId: '447700900003', bsuid: BEN, phoneE164: '+447700900003' },
+    ]);
+  });
+});
