@@ -84,8 +84,8 @@ export async function importContacts(
     summary.rejected += 1;
     await options.onRejected?.(rejection);
   };
-  const write = (records: readonly ContactRecord[]) =>
-    importContactRecords(store, records, summary.source, options.policy, options.now); // one transaction
+  // One transaction per call.
+  const write = (records: readonly ContactRecord[]) => importContactRecords(store, records, summary.source, options.policy, options.now);
   const flush = async (): Promise<void> => {
     if (batch.length > 0) {
       try {

@@ -29,7 +29,10 @@ describe('normalisePhone', () => {
 
   it('refuses digits that are both a valid international number and a valid national one, naming both readings masked', () => {
     const r = normalisePhone('2015550123', 'US'); // +20 15550123 (Egypt) or +1 201 555 0123
-    expect(r).toEqual({ ok: false, reason: expect.stringMatching(/^\+20•+123 or \+1•+123 is ambiguous: .*valid US number; write it with \+/) });
+    expect(r).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^\+20•+123 or \+1•+123 is ambiguous: .*valid US number; write it with \+/),
+    });
     expect(JSON.stringify(r)).not.toMatch(/2015550123|15550123/);
   });
 

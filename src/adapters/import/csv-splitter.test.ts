@@ -52,7 +52,11 @@ describe('CsvSplitter', () => {
     for (let line = 2; line <= MAX_RECORD_LINES + 1; line++) early.push(...splitter.push(`row${line},v`, line));
     expect(early[0]).toEqual({ line: 1, error: expect.stringMatching(/not closed within/), raw: 'x,"stray' });
     expect(early).toHaveLength(MAX_RECORD_LINES + 1);
-    expect(early.at(-1)).toEqual({ line: MAX_RECORD_LINES + 1, fields: [`row${MAX_RECORD_LINES + 1}`, 'v'], raw: `row${MAX_RECORD_LINES + 1},v` });
+    expect(early.at(-1)).toEqual({
+      line: MAX_RECORD_LINES + 1,
+      fields: [`row${MAX_RECORD_LINES + 1}`, 'v'],
+      raw: `row${MAX_RECORD_LINES + 1},v`,
+    });
     expect(splitter.end()).toEqual([]);
   });
 

@@ -40,8 +40,16 @@ export const importContactsCommand: CliCommand = {
       .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
       .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
       .option('--format <format>', 'csv or jsonl (default: from the file extension)')
-      .option('--default-country <XX>', 'country of numbers in national format (ISO code, e.g. GB); digits that form a valid international number are read as one')
-      .option('--map <field=column,...>', 'columns named otherwise: phone="Phone Number",consent_marketing=Opt-in (repeatable)', collect, [])
+      .option(
+        '--default-country <XX>',
+        'country of numbers in national format (ISO code, e.g. GB); digits that form a valid international number are read as one',
+      )
+      .option(
+        '--map <field=column,...>',
+        'columns named otherwise: phone="Phone Number",consent_marketing=Opt-in (repeatable)',
+        collect,
+        [],
+      )
       .option('--delimiter <char>', 'CSV field separator: , ; | or tab (default: told from the header row)')
       .option('--errors <file>', 'write every refused row as given, with a pacer_error column, to this file (same format as the input)')
       .option('--json', 'JSON summary: accepted, rejected, created, updated, errors'),
