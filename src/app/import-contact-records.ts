@@ -16,7 +16,7 @@ export interface ContactRecord {
 
 /**
  * Upserts contacts and records their consent (history and contact state) in batches. Idempotent:
- * importing the same file twice changes nothing the second time but the consent history's evidence.
+ * importing the same file twice changes nothing the second time: a consent already current is not recorded again.
  */
 export function importContactRecords(
   store: Pick<Store, 'transaction'>,
