@@ -48,7 +48,13 @@ describe.each(BACKENDS)('pacer serve --no-dispatch applies what a crash left una
       backend.name === 'sqlite'
         ? { PACER_DATA_DIR: place.options.dataDir ?? '' }
         : { DATABASE_URL: place.options.databaseUrl ?? '', PACER_DB_SCHEMA: place.options.schema ?? '' };
-    const env = { ...process.env, ...where, PACER_PORT: String(await freePort()), WHATSAPP_APP_SECRET: SECRET, WHATSAPP_VERIFY_TOKEN: 'v' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...where,
+      PACER_PORT: String(await freePort()),
+      WHATSAPP_APP_SECRET: SECRET,
+      WHATSAPP_VERIFY_TOKEN: 'v',
+    };
     delete env['WHATSAPP_ACCESS_TOKEN'];
     const child = spawn(process.execPath, ['bin/pacer.js', 'serve', '--no-dispatch'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
