@@ -75,6 +75,15 @@ export interface TxStore
     DiagnosisStore,
     ApiTokenStore {}
 
+/** Inside a transaction: parts that fail on their own, without ending the transaction. */
+export interface Savepoints {
+  /**
+   * Runs `work` in a savepoint. If it throws, everything it wrote is undone, the transaction goes on
+   * and the error is rethrown; if the database itself is gone, that error is thrown instead.
+   */
+  savepoint<T>(work: () => Promise<T>): Promise<T>;
+}
+
 export interface MigrateResult {
   applied: number[];
   current: number;
@@ -90,5 +99,5 @@ export interface Store extends TxStore {
    * Runs `work` in one write transaction: all of it commits or none. Keep it short and free of
    * network calls — SQLite has one writer, so every other write in the process waits for it.
    */
-  transaction<T>(work: (tx: TxStore) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: TxStore & Savepoints) => Promise<T>): Promise<T>;
 }
