@@ -9,6 +9,7 @@ import {
   type InboxRow,
   type InboxStore,
   type SenderHistoryStore,
+  type SignalStore,
   type Store,
   type StoreErrorCode,
 } from '../ports/store.js';
@@ -37,7 +38,7 @@ export interface InboxDeps {
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
 type ApplyDeps = Omit<InboxDeps, 'store'> & {
-  store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore;
+  store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
 };
 
 export interface InboxResult {

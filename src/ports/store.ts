@@ -19,6 +19,7 @@ import type { PaceStore } from './store/pacing.js';
 import type { QuarantineStore } from './store/quarantine.js';
 import type { SenderHistoryStore } from './store/sender-history.js';
 import type { SenderStore } from './store/senders.js';
+import type { SignalStore } from './store/signals.js';
 import type { TemplateStore } from './store/templates.js';
 
 // Everything the application keeps, split by role (one file each in ./store/). A consumer names the
@@ -47,6 +48,7 @@ export type * from './store/pacing.js';
 export type * from './store/quarantine.js';
 export type * from './store/sender-history.js';
 export type * from './store/senders.js';
+export type * from './store/signals.js';
 export type * from './store/templates.js';
 
 /** Every data role: what a transaction hands out (no lifecycle: a transaction cannot migrate, close or nest). */
@@ -69,6 +71,7 @@ export interface TxStore
     ConversationStore,
     InboxStore,
     QuarantineStore,
+    SignalStore,
     EventLogStore,
     CampaignReportStore,
     DeliveryReportStore,

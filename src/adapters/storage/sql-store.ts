@@ -38,6 +38,7 @@ import { conversationOpenedAt, conversationWindow, recordConversation } from './
 import { getSender, getSenderById, listSenders, setSenderState, upsertSenders } from './sql/senders.js';
 import { getTemplate, getTemplateById, listTemplates, upsertTemplates } from './sql/templates.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
+import { claimSignal } from './sql/webhook-signals.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
 
@@ -102,6 +103,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   quarantineInbox,
   listQuarantinedInbox,
   releaseQuarantine,
+  claimSignal,
   appendMessageEvent,
   appendDecisions,
   latestMessageEventId,
