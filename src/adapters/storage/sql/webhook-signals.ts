@@ -12,10 +12,9 @@ export function claimSignal(db: SqlSession, signal: SignalClaim, now: number): P
     const [latest] = await tx.query('SELECT MAX(at) AS at FROM webhook_signals WHERE subject = $1', [signal.subject]);
     const newest = intOrNull(latest?.['at']);
     if (newest !== null && newest > signal.at) return false;
-    const digest = createHash('sha256').update(signal.fingerprint).digest('hex');
-    const inserted = await tx.query(INSERT, [signal.subject, digest, signal.at, now]);
-    if (inserted.length === 0) return false;
+    // Older signals are refused by their time from now on: only the newest instant's need keeping.
     await tx.execute('DELETE FROM webhook_signals WHERE subject = $1 AND at < $2', [signal.subject, signal.at]);
-    return true;
+    const digest = createHash('sha256').update(signal.fingerprint).digest('hex');
+    return (await tx.query(INSERT, [signal.subject, digest, signal.at, now])).length === 1;
   });
 }
