@@ -34,7 +34,7 @@ export function postgresStoreError(error: unknown, operation: string): StoreErro
     // Keep the server's message but never its `detail`, which quotes row values (phone numbers).
     return new StoreError(codeOf(code), operation, `PostgreSQL ${code}: ${message}`, { cause: error });
   }
-  if (/connection terminated|pool after calling end|not queryable|timeout exceeded when trying to connect/i.test(message)) {
+  if (/connection terminated|pool after calling end|timeout exceeded when trying to connect/i.test(message)) {
     return new StoreError('unavailable', operation, `PostgreSQL: ${message}`, { cause: error });
   }
   return new StoreError('unknown', operation, message, { cause: error });
