@@ -85,6 +85,19 @@ describe.each(BACKENDS)('account-level webhook signals in event-time order ($nam
     expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'running' });
   });
 
+  it('an older category change or messaging limit arriving after a newer one changes nothing', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0 - 3 * HOUR, 0);
+    const category = (from: string, to: string, at: number): string =>
+      change('template_category_update', at, { ...promo, previous_category: from, new_category: to });
+    const limit = (tier: string, at: number): string =>
+      change('business_capability_update', at, { max_daily_conversations_per_business: tier });
+    await deliver(store, category('MARKETING', 'UTILITY', T0 - HOUR), category('UTILITY', 'MARKETING', T0 - 2 * HOUR));
+    await deliver(store, limit('TIER_10K', T0 - HOUR), limit('TIER_1K', T0 - 2 * HOUR));
+    expect(await store.getTemplateById(seed.templateId)).toMatchObject({ category: 'utility' });
+    expect(await store.getSenderById(seed.senderId)).toMatchObject({ messagingLimitTier: 'TIER_10K' });
+  });
+
   it('a redelivered PAUSED after an operator resumed the campaign does not pause it again', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0 - 3 * HOUR, 0);
