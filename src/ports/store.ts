@@ -26,7 +26,7 @@ import type { TemplateStore } from './store/templates.js';
 // roles it uses; only composition roots hold the whole `Store`. Re-exported here so `store.js`
 // stays the one place to import store types from.
 export type * from './json.js';
-export { StoreError, type StoreErrorCode } from './store-error.js';
+export { isDataError, StoreError, type StoreErrorCode } from './store-error.js';
 export type * from './store/api-tokens.js';
 export type * from './store/campaign-outbox.js';
 export type * from './store/campaign-reports.js';

@@ -8,7 +8,7 @@ import { cancelCampaignRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
 import { campaignWindow } from './sql/campaign-window.js';
 import { createCampaign, getCampaign, listCampaigns, setCampaignStatus } from './sql/campaigns.js';
-import { consentHistory, getConsent, setConsent, setConsents } from './sql/consent.js';
+import { consentHistory, currentConsents, getConsent, setConsent, setConsents } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
@@ -53,6 +53,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   setConsent,
   setConsents,
   getConsent,
+  currentConsents,
   consentHistory,
   loadContactState,
   saveContactState,
