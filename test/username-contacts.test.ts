@@ -172,7 +172,7 @@ describe.each(BACKENDS)('setContactKeys ($name)', (backend) => {
   });
 });
 
-describe.each(BACKENDS)('migration 14 clears the phone numbers username users were stored with ($name)', (backend) => {
+describe.each(BACKENDS)('migration 15 clears the phone numbers username users were stored with ($name)', (backend) => {
   it('clears "" and non-digit numbers where the contact keeps another identifier, and only there', async () => {
     const place = backend.place();
     const store = place.open();
@@ -187,7 +187,7 @@ ${[
   row('bla', null, '+bla', 'nothing else to know them by'),
   row('447700900003', BEN, '+447700900003', 'sound'),
 ].join(',\n')};`);
-    const { contactKeysNotEmpty } = await import('../src/adapters/storage/migrations/0014-contact-keys-not-empty.js');
+    const { contactKeysNotEmpty } = await import('../src/adapters/storage/migrations/0015-contact-keys-not-empty.js');
     await place.raw(backend.name === 'sqlite' ? contactKeysNotEmpty.sqlite : contactKeysNotEmpty.postgres);
     expect((await allContacts(store)).map((c) => ({ name: c.name, ...keys(c) }))).toEqual([
       { name: 'merged username users', waId: null, bsuid: ANA, phoneE164: null },

@@ -27,8 +27,8 @@ const NO = new Set(['no', 'n', 'false', '0']);
  * `consent_marketing` / `consent_utility` (yes/no and the usual spellings; empty means not stated),
  * `tags` (separated by `;`, or a JSON array); every other column becomes an attribute, but the errors
  * file's `pacer_error`. `resolve` says which column is which field (see `--map`). Every problem of
- * the row is listed, not only the first. Text that no database can store (NUL) is refused here, so
- * both backends refuse the same rows.
+ * the row is listed, not only the first. Text with a NUL character is refused, on every backend: the
+ * store would keep it only as U+FFFD, and an import's source can be fixed, unlike a webhook.
  */
 export function checkContactRow(
   values: ReadonlyMap<string, JsonValue>,
@@ -40,7 +40,7 @@ export function checkContactRow(
   const attributes: Array<[string, JsonValue]> = [];
   for (const [column, value] of values) {
     if (hasNul(column) || hasNul(value)) {
-      errors.push({ field: column, reason: 'contains a NUL character (\\u0000), which cannot be stored' });
+      errors.push({ field: column, reason: 'contains a NUL character (\\u0000): remove it and import the row again' });
       continue;
     }
     const field = resolve(column);

@@ -16,7 +16,7 @@ WHERE phone_e164 IS NOT NULL AND NOT (${validPhone('phone_e164')})
 }
 
 export const contactKeysNotEmpty: Migration = {
-  version: 14,
+  version: 15,
   name: 'no empty or non-digit phone numbers on contacts',
   sqlite: repair(
     (c) => `${c} <> '' AND ${c} NOT GLOB '*[^0-9]*'`,
