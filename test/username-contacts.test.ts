@@ -135,6 +135,17 @@ describe.each(BACKENDS)('username users become contacts by business-scoped id ($
     expect(await store.findContact({ bsuid: ANA })).toBeNull();
   });
 
+  it('a user_changed_user_id notice moves the contact to its new BSUID too', async () => {
+    const { store, app, process } = await rig();
+    await post(app, fixture('text_phone_withheld'));
+    await process();
+    const [before] = await allContacts(store);
+    await post(app, fixture('system_user_changed_user_id'));
+    expect(await process()).toMatchObject({ rows: 1, quarantined: 0 });
+    const contacts = await allContacts(store);
+    expect(contacts.map((c) => [c.id, c.bsuid])).toEqual([[before?.id, ANA_NEW]]);
+  });
+
   it('user_id_update for an id never seen is a first sighting of the new id', async () => {
     const { store, app, process } = await rig();
     await post(app, fixture('user_id_update_phone_withheld'));

@@ -15,6 +15,7 @@ import type {
   ContactKey,
   InboundItem,
   StatusItem,
+  UserIdChangeItem,
   WebhookError,
   WebhookItem,
   WebhookProblem,
@@ -168,6 +169,25 @@ function inboundItem(m: MetaInboundMessage, source: WebhookSource, path: Path, f
   };
 }
 
+/**
+ * A `user_changed_user_id` notice names the new business-scoped id; the sender is still named by the
+ * old one (as `from` names the old number in `user_changed_number`), so it moves the contact even
+ * where `user_id_update` is not subscribed. Applied after the notice itself, which belongs to the old id.
+ */
+function userIdChangeOf(m: MetaInboundMessage, source: WebhookSource, path: Path, from: ContactKey): UserIdChangeItem | null {
+  const current = m.system?.type === 'user_changed_user_id' ? (m.system.user_id ?? null) : null;
+  if (current === null || from.userId === null || from.userId === current) return null;
+  return {
+    kind: 'user_id_change',
+    source,
+    path: formatPath([...path, 'system']),
+    previousUserId: from.userId,
+    currentUserId: current,
+    waId: m.system?.wa_id ?? null,
+    at: m.timestamp,
+  };
+}
+
 /** `field: "messages"`: one item per status, per inbound message and per change-wide error. */
 export function messagesItems(value: unknown, ctx: ChangeContext): WebhookItem[] {
   const parsed = parseLenient(messagesContainer, value, ctx.path, ctx.problems);
@@ -191,6 +211,8 @@ export function messagesItems(value: unknown, ctx: ChangeContext): WebhookItem[]
       return;
     }
     items.push(inboundItem(message, source, path, from));
+    const change = userIdChangeOf(message, source, path, from);
+    if (change !== null) items.push(change);
   });
   changeErrors.forEach((error, index) => {
     items.push({ kind: 'change_error', source, path: formatPath([...ctx.path, 'errors', index]), error });

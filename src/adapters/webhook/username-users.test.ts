@@ -72,9 +72,23 @@ describe('parseWebhook: users with a username (business-scoped ids)', () => {
     expect(parseWebhook(notice)).toEqual({ items: [], problems: [] });
   });
 
-  it('keeps the new id of a user_changed_user_id notice', () => {
-    const [m] = only(parseWebhook(fixture('system_user_changed_user_id')).items, 'inbound');
+  it('reads a user_changed_user_id notice as the notice, then the change from the old id to the new one', () => {
+    const { items } = parseWebhook(fixture('system_user_changed_user_id'));
+    expect(items.map((i) => i.kind)).toEqual(['inbound', 'user_id_change']);
+    const [m] = only(items, 'inbound');
     expect(m?.system).toMatchObject({ type: 'user_changed_user_id', newUserId: 'US.24817305912873645029', newWaId: null });
+    expect(m?.from).toEqual({ waId: null, userId: ANA });
+    expect(only(items, 'user_id_change')[0]).toMatchObject({
+      previousUserId: ANA,
+      currentUserId: 'US.24817305912873645029',
+      waId: null,
+      path: 'entry[0].changes[0].value.messages[0].system',
+    });
+  });
+
+  it('reads no change from a notice whose sender already has the new id', () => {
+    const same = JSON.parse(JSON.stringify(fixture('system_user_changed_user_id')).split(ANA).join('US.24817305912873645029')) as unknown;
+    expect(parseWebhook(same).items.map((i) => i.kind)).toEqual(['inbound']);
   });
 });
 
