@@ -9,7 +9,9 @@ import {
   type InboxRow,
   type InboxStore,
   type SenderHistoryStore,
+  type SignalStore,
   type Store,
+  type StoreErrorCode,
 } from '../ports/store.js';
 import type { InboundItem, ParseWebhook, WebhookItem } from '../ports/webhook-items.js';
 import type { WorkQueued } from '../ports/work-signal.js';
@@ -22,7 +24,9 @@ import {
   applyTemplateStatus,
 } from './apply-account-signals.js';
 import { applyStatus, type StatusDeps } from './apply-status.js';
+import { applyUserIdChange } from './apply-user-id-change.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
+import { resolveContact } from './resolve-contact.js';
 import { toContactEvents } from './to-contact-events.js';
 import { applyContactEvents } from './update-contact-state.js';
 
@@ -39,7 +43,7 @@ export interface InboxDeps {
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
 type ApplyDeps = Omit<InboxDeps, 'store'> & {
-  store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore;
+  store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
 };
 
 export interface InboxResult {
@@ -48,10 +52,13 @@ export interface InboxResult {
   quarantined: number;
 }
 
+/** The database, not the payload, is at fault: the batch is tried again later, as it was. */
+const TRANSIENT = new Set<StoreErrorCode>(['unavailable', 'busy', 'full', 'read_only']);
+
 /**
- * Parses and applies stored webhook payloads, oldest first. A payload that cannot be read is
- * quarantined with the reason (and can be replayed after a fix); the rest is applied. Everything a
- * payload does is idempotent, so a crash mid-way simply re-applies it.
+ * Parses and applies stored webhook payloads, oldest first. A payload that cannot be read, or whose
+ * effects cannot be stored, is quarantined with the reason (and can be replayed after a fix); the
+ * rest is applied. Everything a payload does is idempotent, so a crash mid-way simply re-applies it.
  */
 export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxResult> {
   const rows = await deps.store.listUnprocessedInbox(0, limit);
@@ -60,7 +67,8 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   const queued = (at: Millis): void => {
     queuedAt = Math.min(queuedAt ?? at, at);
   };
-  // One transaction per batch: a crash re-applies the batch, which is harmless (idempotent).
+  // One transaction per batch, one savepoint per payload: a payload that fails is undone alone and
+  // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
   const result = await deps.store.transaction(async (tx) => {
     const store: typeof tx = {
       ...tx,
@@ -79,11 +87,15 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
     for (const row of rows) {
-      const outcome = await processRow(row, inTx).catch((error: unknown) => {
-        // The database being away is retried later; a bug on one payload must not block the ones after it.
-        if (error instanceof StoreError) throw error;
-        return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
-      });
+      const queuedBefore = queuedAt;
+      const outcome = await store
+        .savepoint(() => processRow(row, inTx))
+        .catch((error: unknown) => {
+          queuedAt = queuedBefore; // undone with its savepoint
+          // The database being away is retried later; anything else is about this payload alone.
+          if (error instanceof StoreError && TRANSIENT.has(error.code)) throw error;
+          return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
+        });
       result.items += outcome.items;
       if (outcome.quarantine === null) done.push(row.id);
       else {
@@ -142,6 +154,8 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       }
       return;
     }
+    case 'user_id_change':
+      return applyUserIdChange(store, item, now);
     case 'template_status': {
       const t = await applyTemplateStatus(store, item, now);
       if (t !== null && (t.status === 'paused' || t.status === 'disabled')) {
@@ -189,22 +203,6 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
     case 'ignored':
       return; // kept in the inbox for operators; nothing to apply
   }
-}
-
-/** Finds the contact a webhook speaks about, creating it if Pacer has never seen them. */
-export async function resolveContact(
-  store: ContactStore,
-  key: { waId: string | null; userId: string | null },
-  now: Millis,
-): Promise<number | null> {
-  if (key.waId === null && key.userId === null) return null;
-  const found = key.waId !== null ? await store.findContact({ waId: key.waId }) : await store.findContact({ bsuid: key.userId ?? '' });
-  if (found !== null) return found.id;
-  const { ids } = await store.upsertContacts(
-    [{ waId: key.waId, bsuid: key.userId, phoneE164: key.waId === null ? null : `+${key.waId}` }],
-    now,
-  );
-  return ids[0] ?? null;
 }
 
 /** What the contact wrote or tapped, for the conversation view. */

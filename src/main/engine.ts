@@ -93,8 +93,10 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
   const signal = createWorkSignal();
-  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook, signal }, (error) =>
-    logger.error('inbox processing failed', errorFields(error)),
+  const pump = new InboxPump(
+    { store, policy, clock, random, parse: parseWebhook, signal },
+    (error) => logger.error('inbox processing failed', errorFields(error)),
+    o.batchInbox === true ? null : { scheduler: clock },
   );
   // Set once, below, when the engine dispatches; /healthz reports null until then.
   let loop: DispatchLoop | null = null;
@@ -123,6 +125,8 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   });
   await server.listen({ host: o.http.host, port: o.http.port });
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
+  // What a crash left stored but unapplied is applied now, not when the next webhook arrives.
+  if (o.batchInbox !== true) pump.kick();
 
   let api: CloudApi | null = null;
   let watch: QueuedWatch | null = null;
@@ -169,6 +173,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       await watch?.close();
       await running?.stop();
       await pump.drain();
+      await pump.stop();
       await api?.close();
       await server.close();
     },

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { recipientOf } from '../../app/contact-address.js';
 import { recipientRegion } from '../../app/recipient-region.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import { explainContact } from '../../core/explain-contact.js';
@@ -12,7 +13,7 @@ import { renderContactExplain } from './render-contact-explain.js';
 /** Finds a contact by a phone number in any common format, a wa_id, or a business-scoped user id. */
 export async function findContactByInput(store: Pick<ContactStore, 'findContact'>, input: string): Promise<Contact> {
   const raw = input.trim();
-  if (raw === '') throw new CliFailure('Give a phone number (+447700900123), a wa_id or a business-scoped user id.', EXIT.usage);
+  if (raw === '') throw new CliFailure('Give a phone number (+447911123456), a wa_id or a business-scoped user id.', EXIT.usage);
   if (/^[A-Z]{2}\.[A-Za-z0-9]+$/.test(raw)) {
     const byUser = await store.findContact({ bsuid: raw });
     if (byUser) return byUser;
@@ -34,7 +35,7 @@ export async function contactExplainText(
 ): Promise<string> {
   const contact = await findContactByInput(store, input);
   const state = await loadContactState(store, contact.id);
-  const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164));
+  const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164), recipientOf(contact).kind);
   const who = mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id));
   return json ? JSON.stringify(contactExplainJson(who, rows), null, 2) : renderContactExplain(who, rows);
 }
