@@ -29,6 +29,8 @@ import {
 export interface DispatcherOptions {
   /** Lease owner name: unique per process. */
   owner: string;
+  /** The number this process sends from: it claims only rows that go from it, never another number's. */
+  phoneNumberId: string;
   /** Sends per second for the sender number (Meta's default 80; up to 1,000 after an upgrade). */
   mps: number;
   leaseMs: number;
@@ -174,7 +176,13 @@ export class Dispatcher {
         ? null
         : await store.transaction(async (tx) => {
             reader = tx;
-            const rows = await tx.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
+            const rows = await tx.claimDue({
+              owner: this.options.owner,
+              now,
+              leaseMs: this.options.leaseMs,
+              limit: budget,
+              phoneNumberId: this.options.phoneNumberId,
+            });
             if (rows.length === 0) return { rows, prepared: [] };
             this.enter('deciding', rows.length);
             this.pacing.newTick(now);

@@ -128,13 +128,16 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       { store, api, policy, clock, random },
       {
         owner: o.worker.owner,
+        phoneNumberId: cloud.phoneNumberId,
         mps: o.worker.mps,
         leaseMs: o.worker.leaseMs ?? MINUTE,
         batchSize: o.worker.mps,
         pace: { phoneNumberId: cloud.phoneNumberId, burstMs: paceBurstMs },
       },
     );
-    loop = startDispatchLoop({ store, clock, policy, dispatcher, pump, logger }, { paceBurstMs, inboxEveryMs: o.inboxEveryMs });
+    // The loop sleeps until this process's own next work: other numbers' rows are not its to send.
+    const loopStore = { ...store, nextWorkAt: () => store.nextWorkAt({ phoneNumberId: cloud.phoneNumberId }) };
+    loop = startDispatchLoop({ store: loopStore, clock, policy, dispatcher, pump, logger }, { paceBurstMs, inboxEveryMs: o.inboxEveryMs });
   }
   const running = loop;
   return {
