@@ -2,6 +2,7 @@ import { policyForCampaign, type Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
+import { silentLogger, type Logger } from '../ports/logger.js';
 import type {
   CampaignStore,
   ContactStateStore,
@@ -17,6 +18,8 @@ import type {
   TemplateStore,
 } from '../ports/store.js';
 import { NumberPacing } from './number-pacing.js';
+import { logEffects } from './log-effects.js';
+import type { EffectsApplied } from './send-effects.js';
 import {
   finishOutboxRow,
   prepareOutboxRow,
@@ -105,7 +108,15 @@ export class Dispatcher {
   private paceSeen: PaceSeen | null = null;
 
   constructor(
-    private readonly deps: { store: DispatcherStore; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
+    private readonly deps: {
+      store: DispatcherStore;
+      api: CloudApi;
+      policy: Policy;
+      clock: Clock;
+      random: () => number;
+      /** Where a stopped sender or a paused campaign is reported (at warn). */
+      logger?: Logger;
+    },
     private readonly options: DispatcherOptions,
   ) {
     this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
@@ -147,6 +158,7 @@ export class Dispatcher {
     const budget = pace === null ? local : pace.granted;
     if (pace !== null) this.paceSeen = { at: now, wanted: local, granted: pace.granted, nextAt: pace.nextAt };
     const audits: DecisionAuditInput[] = [];
+    const effects: EffectsApplied[] = [];
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
     const policies = new Map<string, Promise<Policy>>();
@@ -167,6 +179,7 @@ export class Dispatcher {
           : memo(policies, String(campaignId), async () => policyForCampaign(this.deps.policy, await reader.getCampaign(campaignId))),
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
+      onEffects: (e) => effects.push(e),
     };
     // Claim, decide and record the intents in one transaction: the rows' pages are written once, and
     // no transaction ever spans a network call. Then send; then record the answers in a second one.
@@ -219,6 +232,7 @@ export class Dispatcher {
       return out;
     });
     reader = store;
+    logEffects(this.deps.logger ?? silentLogger, effects);
     const result: TickResult = { ...EMPTY, claimed: rows.length, pacedUntil };
     for (const p of prepared) if (p.kind === 'settled') result[p.outcome]++;
     for (const o of sent) result[o]++;

@@ -1,6 +1,7 @@
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
+import type { Logger } from '../ports/logger.js';
 import {
   StoreError,
   type CampaignStore,
@@ -21,6 +22,8 @@ import {
   applyTemplateStatus,
 } from './apply-account-signals.js';
 import { applyStatus, type StatusDeps } from './apply-status.js';
+import { logEffects } from './log-effects.js';
+import type { EffectsApplied } from './send-effects.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
 import { toContactEvents } from './to-contact-events.js';
 import { applyContactEvents } from './update-contact-state.js';
@@ -32,11 +35,14 @@ export interface InboxDeps {
   random: () => number;
   /** The webhook adapter's parser, passed in by the composition root. */
   parse: ParseWebhook;
+  /** Where failures' effects that stop sending are reported; none without it. */
+  logger?: Logger;
 }
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
 type ApplyDeps = Omit<InboxDeps, 'store'> & {
   store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore;
+  onEffects: (effects: EffectsApplied) => void;
 };
 
 export interface InboxResult {
@@ -54,8 +60,10 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   const rows = await deps.store.listUnprocessedInbox(0, limit);
   if (rows.length === 0) return { rows: 0, items: 0, quarantined: 0 };
   // One transaction per batch: a crash re-applies the batch, which is harmless (idempotent).
-  return deps.store.transaction(async (store) => {
-    const inTx = { ...deps, store };
+  const effects: EffectsApplied[] = [];
+  const result = await deps.store.transaction(async (store) => {
+    effects.length = 0; // what a rolled-back attempt saw never happened
+    const inTx = { ...deps, store, onEffects: (e: EffectsApplied) => effects.push(e) };
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
     for (const row of rows) {
@@ -74,6 +82,8 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     if (done.length > 0) await store.markInboxProcessed(done, deps.clock.now());
     return result;
   });
+  if (deps.logger !== undefined) logEffects(deps.logger, effects);
+  return result;
 }
 
 async function processRow(row: InboxRow, deps: ApplyDeps): Promise<{ items: number; quarantine: string | null }> {
@@ -103,7 +113,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return applyStatus(
         item,
         inboxId,
-        { store, policy, random: deps.random, resolveContact: (key) => resolveContact(store, key, now) },
+        { store, policy, random: deps.random, onEffects: deps.onEffects, resolveContact: (key) => resolveContact(store, key, now) },
         now,
       );
     case 'inbound':

@@ -27,6 +27,7 @@ export function retryMove(plan: RetryPlan, now: Millis, coolOffUntil: Millis | n
     case 'park':
       return later('queued', now + parkMs);
     case 'hold_for_window':
+    case 'hold_for_operator':
       return later('held', null);
     case 'give_up':
       return { kind: 'end', outcome: plan.outcome, errorCode };

@@ -83,7 +83,7 @@ const PACE_BURST_MS = 100;
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
-  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook }, (error) =>
+  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook, logger }, (error) =>
     logger.error('inbox processing failed', errorFields(error)),
   );
   // Set once, below, when the engine dispatches; /healthz reports null until then.
@@ -125,7 +125,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     api = createCloudApiClient({ ...cloud, capCodes: policy.capCodes, maxConcurrency: 32 });
     const paceBurstMs = o.worker.paceBurstMs ?? PACE_BURST_MS;
     const dispatcher = new Dispatcher(
-      { store, api, policy, clock, random },
+      { store, api, policy, clock, random, logger },
       {
         owner: o.worker.owner,
         phoneNumberId: cloud.phoneNumberId,

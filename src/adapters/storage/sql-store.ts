@@ -4,7 +4,7 @@ import { MIGRATIONS } from './migrations.js';
 import type { SqlExecutor, SqlRunner, SqlSession } from './sql-executor.js';
 import { createApiToken, findApiToken, listApiTokens, revokeApiToken } from './sql/api-tokens.js';
 import { campaignCounters, outboxBreakdown, retryRecovery, skipReasons } from './sql/campaign-breakdown.js';
-import { cancelCampaignRows } from './sql/campaign-cancel.js';
+import { cancelCampaignRows, releaseHeldRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
 import { campaignWindow } from './sql/campaign-window.js';
 import { createCampaign, getCampaign, listCampaigns, setCampaignStatus } from './sql/campaigns.js';
@@ -78,6 +78,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   insertSegmentOutbox,
   campaignOpenRows,
   cancelCampaignRows,
+  releaseHeldRows,
   claimDue,
   sweepExpiredLeases,
   nextWorkAt,
