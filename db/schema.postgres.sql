@@ -237,6 +237,14 @@ CREATE TABLE webhook_inbox (
   CONSTRAINT webhook_inbox_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE webhook_signals (
+  subject text NOT NULL,
+  fingerprint text NOT NULL,
+  at bigint NOT NULL,
+  recorded_at bigint NOT NULL,
+  CONSTRAINT webhook_signals_pkey PRIMARY KEY (subject, fingerprint)
+);
+
 CREATE INDEX consent_events_contact ON consent_events USING btree (contact_id, at);
 
 CREATE INDEX decisions_contact ON decisions USING btree (contact_id, at);

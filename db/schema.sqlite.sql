@@ -181,6 +181,14 @@ CREATE TABLE webhook_inbox (
   quarantine_reason TEXT
 ) STRICT;
 
+CREATE TABLE webhook_signals (
+  subject TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  recorded_at INTEGER NOT NULL,
+  PRIMARY KEY (subject, fingerprint)
+) STRICT;
+
 CREATE INDEX consent_events_contact ON consent_events (contact_id, at);
 
 CREATE INDEX decisions_contact ON decisions (contact_id, at);

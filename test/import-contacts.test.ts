@@ -233,15 +233,17 @@ describe('pacer import contacts: CSV', () => {
     expect(human.out).toBe('empty.csv: no rows to import.');
   });
 
-  it('writes every rejection to --errors as CSV', async () => {
+  it('writes every refused row to --errors as given, with its reasons in a pacer_error column', async () => {
     const errorsFile = path.join(dir, 'rejected.csv');
     const csv = ['phone,consent_utility', '+44123,yes', '+447911123456,sometimes', '+447911123457,no'].join('\n');
     const r = await run('import', 'contacts', write('e.csv', csv), '--errors', errorsFile);
     expect(r.code).toBe(1);
     const lines = readFileSync(errorsFile, 'utf8').trimEnd().split('\n');
-    expect(lines[0]).toBe('line,field,reason');
-    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['2,phone', '3,consent_utility']);
-    expect(lines[2]).toContain('"""sometimes"" is not a consent value');
+    expect(lines).toEqual([
+      'phone,consent_utility,pacer_error',
+      '+44123,yes,line 2: phone: +44••• is too short for +44',
+      '+447911123456,sometimes,"line 3: consent_utility: ""sometimes"" is not a consent value: use yes or no (or true/false, 1/0, y/n), or leave it empty"',
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ import type {
   TemplateQualityItem,
   TemplateStatusItem,
 } from '../ports/webhook-items.js';
-import type { Sender, SenderHistoryStore, SenderStore, Template, TemplateStore } from '../ports/store.js';
+import type { Sender, SenderHistoryStore, SenderStore, SignalStore, Template, TemplateStore } from '../ports/store.js';
 
 /** Meta's template events, as the template status `decide` reads. */
 const TEMPLATE_STATUS: Record<string, TemplateStatus> = {
@@ -34,10 +34,29 @@ const PAUSE_LENGTH: Record<string, Millis> = { FIRST_PAUSE: 3 * HOUR, SECOND_PAU
 
 const CATEGORY: Record<string, Category> = { MARKETING: 'marketing', UTILITY: 'utility', AUTHENTICATION: 'authentication' };
 
-export async function applyTemplateStatus(store: TemplateStore, item: TemplateStatusItem, now: Millis): Promise<Template | null> {
+type SignalItem =
+  TemplateStatusItem | TemplateQualityItem | TemplateCategoryItem | PhoneQualityItem | AccountUpdateItem | BusinessCapabilityItem;
+
+/**
+ * Meta delivers these signals at least once and in no set order: each is applied only if nothing
+ * newer about `subject` was, and only once (a redelivery has the same fingerprint). Without an
+ * event time, the time it is applied stands in.
+ */
+function claim(store: SignalStore, subject: string, item: SignalItem, now: Millis): Promise<boolean> {
+  const { path: _where, ...said } = item; // where it sat in the body is not part of what it says
+  return store.claimSignal({ subject, at: item.at ?? now, fingerprint: JSON.stringify(said) }, now);
+}
+
+/** Returns the template as it is now when the signal changed it; null when it changed nothing. */
+export async function applyTemplateStatus(
+  store: TemplateStore & SignalStore,
+  item: TemplateStatusItem,
+  now: Millis,
+): Promise<Template | null> {
   if (item.name === null || item.language === null) return null;
   const status = TEMPLATE_STATUS[item.event.toUpperCase()] ?? (item.otherInfo?.title === 'UNPAUSE' ? 'approved' : undefined);
   if (status === undefined) return null; // FLAGGED and unknown events change nothing we send on
+  if (!(await claim(store, `template_status ${item.name} ${item.language}`, item, now))) return null;
   const current = await store.getTemplate(item.name, item.language);
   const at = item.at ?? now;
   const pause = PAUSE_LENGTH[item.otherInfo?.title ?? ''];
@@ -58,20 +77,26 @@ export async function applyTemplateStatus(store: TemplateStore, item: TemplateSt
   return store.getTemplate(item.name, item.language);
 }
 
-export async function applyTemplateQuality(store: TemplateStore, item: TemplateQualityItem, now: Millis): Promise<Template | null> {
+export async function applyTemplateQuality(
+  store: TemplateStore & SignalStore,
+  item: TemplateQualityItem,
+  now: Millis,
+): Promise<Template | null> {
   if (item.name === null || item.language === null) return null;
   const current = await store.getTemplate(item.name, item.language);
   if (current === null) return null; // a template we never registered: nothing of ours uses it
+  if (!(await claim(store, `template_quality ${item.name} ${item.language}`, item, now))) return null;
   await store.upsertTemplates([{ ...current, quality: item.newScore.toUpperCase() }], now);
   return { ...current, quality: item.newScore.toUpperCase() };
 }
 
-export async function applyTemplateCategory(store: TemplateStore, item: TemplateCategoryItem, now: Millis): Promise<void> {
+export async function applyTemplateCategory(store: TemplateStore & SignalStore, item: TemplateCategoryItem, now: Millis): Promise<void> {
   // A notice (correct_category set) changes nothing yet; the completed change names the new category.
   if (item.name === null || item.language === null || item.correctCategory !== null) return;
   const current = await store.getTemplate(item.name, item.language);
   const category = CATEGORY[item.newCategory.toUpperCase()];
   if (current === null || category === undefined) return;
+  if (!(await claim(store, `template_category ${item.name} ${item.language}`, item, now))) return;
   await store.upsertTemplates([{ ...current, category }], now);
 }
 
@@ -79,9 +104,14 @@ export async function applyTemplateCategory(store: TemplateStore, item: Template
  * `FLAGGED`/`DOWNGRADE` mean the number's quality fell; `UNFLAGGED`/`UPGRADE` that it recovered.
  * Returns true when quality dropped, so running campaigns pause before Meta restricts the number.
  */
-export async function applyPhoneQuality(store: SenderStore & SenderHistoryStore, item: PhoneQualityItem, now: Millis): Promise<boolean> {
+export async function applyPhoneQuality(
+  store: SenderStore & SenderHistoryStore & SignalStore,
+  item: PhoneQualityItem,
+  now: Millis,
+): Promise<boolean> {
   const sender = await senderOf(store, item);
   if (sender === null) return false;
+  if (!(await claim(store, `phone_quality ${sender.phoneNumberId}`, item, now))) return false;
   const event = item.event.toUpperCase();
   const dropped = event === 'FLAGGED' || event === 'DOWNGRADE';
   const quality = dropped ? 'FLAGGED' : event === 'UNFLAGGED' || event === 'UPGRADE' ? 'GREEN' : sender.qualityRating;
@@ -110,11 +140,12 @@ async function senderOf(store: SenderStore, item: PhoneQualityItem): Promise<Sen
 }
 
 export async function applyBusinessCapability(
-  store: SenderStore & SenderHistoryStore,
+  store: SenderStore & SenderHistoryStore & SignalStore,
   item: BusinessCapabilityItem,
   now: Millis,
 ): Promise<void> {
   if (item.maxDailyConversations === null) return;
+  if (!(await claim(store, `business_capability ${item.source.wabaId}`, item, now))) return;
   for (const sender of await store.listSenders()) {
     await store.upsertSenders([{ ...sender, messagingLimitTier: item.maxDailyConversations }], now);
     await recordSenderChange(
@@ -129,7 +160,7 @@ export async function applyBusinessCapability(
 
 /** Returns a reason when the account can no longer send business-initiated messages. */
 export async function applyAccountUpdate(
-  store: SenderStore & SenderHistoryStore,
+  store: SenderStore & SenderHistoryStore & SignalStore,
   item: AccountUpdateItem,
   now: Millis,
 ): Promise<string | null> {
@@ -137,6 +168,7 @@ export async function applyAccountUpdate(
   const blocking =
     event === 'ACCOUNT_RESTRICTION' || event === 'DISABLED_UPDATE' || event === 'ACCOUNT_DELETED' || event === 'ACCOUNT_OFFBOARDED';
   if (!blocking) return null;
+  if (!(await claim(store, `account_update ${item.source.wabaId}`, item, now))) return null;
   const restriction = item.restrictions[0];
   const reason = `account_update ${event}${restriction?.type ? ` (${restriction.type})` : ''}${item.banState ? ` ban ${item.banState}` : ''}`;
   for (const sender of await store.listSenders()) {

@@ -2,6 +2,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import type { Category } from '../core/category.js';
 import type { JsonObject, JsonValue } from '../ports/store.js';
 import type { ContactRecord } from './import-contact-records.js';
+import { columnResolver, type ColumnResolver } from './import-columns.js';
 import { maskPhone, normalisePhone } from './normalise-phone.js';
 
 export interface FieldError {
@@ -17,24 +18,35 @@ const CONSENT_COLUMNS: ReadonlyArray<readonly [string, Category]> = [
   ['consent_marketing', 'marketing'],
   ['consent_utility', 'utility'],
 ];
-const KNOWN = new Set(['phone', 'name', 'tags', ...CONSENT_COLUMNS.map(([c]) => c)]);
+const BY_NAME = columnResolver({});
 const YES = new Set(['yes', 'y', 'true', '1']);
 const NO = new Set(['no', 'n', 'false', '0']);
 
 /**
  * One import row to a contact record: `phone` (required, normalised to E.164), `name`,
  * `consent_marketing` / `consent_utility` (yes/no and the usual spellings; empty means not stated),
- * `tags` (separated by `;`, or a JSON array); every other column becomes an attribute. Every problem
- * of the row is listed, not only the first.
+ * `tags` (separated by `;`, or a JSON array); every other column becomes an attribute, but the errors
+ * file's `pacer_error`. `resolve` says which column is which field (see `--map`). Every problem of
+ * the row is listed, not only the first. Text with a NUL character is refused, on every backend: the
+ * store would keep it only as U+FFFD, and an import's source can be fixed, unlike a webhook.
  */
-export function checkContactRow(values: ReadonlyMap<string, JsonValue>, defaultCountry: CountryCode | null): RowCheck {
+export function checkContactRow(
+  values: ReadonlyMap<string, JsonValue>,
+  defaultCountry: CountryCode | null,
+  resolve: ColumnResolver = BY_NAME,
+): RowCheck {
   const errors: FieldError[] = [];
   const known = new Map<string, { column: string; value: JsonValue }>();
   const attributes: Array<[string, JsonValue]> = [];
   for (const [column, value] of values) {
-    const key = column.toLowerCase();
-    if (KNOWN.has(key)) {
-      if (!known.has(key)) known.set(key, { column, value });
+    if (hasNul(column) || hasNul(value)) {
+      errors.push({ field: column, reason: 'contains a NUL character (\\u0000): remove it and import the row again' });
+      continue;
+    }
+    const field = resolve(column);
+    if (field === 'ignored') continue;
+    if (field !== null) {
+      if (!known.has(field)) known.set(field, { column, value });
     } else {
       const v = typeof value === 'string' ? value.trim() : value;
       if (v !== '' && v !== null) attributes.push([column, v]);
@@ -97,6 +109,13 @@ export function checkContactRow(values: ReadonlyMap<string, JsonValue>, defaultC
   // fromEntries defines own properties, so a column named __proto__ stays a plain attribute.
   const attrs: JsonObject = Object.fromEntries(attributes);
   return { ok: true, record: { phoneE164, name, consent, tags, attributes: attrs } };
+}
+
+function hasNul(value: JsonValue): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || hasNul(v));
+  return false;
 }
 
 function parseConsent(value: JsonValue): boolean | undefined | 'bad' {

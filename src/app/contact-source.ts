@@ -1,8 +1,13 @@
 import type { JsonValue } from '../ports/store.js';
 
-/** A data row of an import file, keyed by column (CSV header) or key (JSON Lines), or a row that could not be read. */
+/**
+ * A record of an import file: the header (CSV), a data row keyed by column or key, or a row that
+ * could not be read. `raw` is the record's text as given, so a refused row can be written back for fixing.
+ */
 export type SourceRow =
-  { kind: 'row'; line: number; values: ReadonlyMap<string, JsonValue> } | { kind: 'unreadable'; line: number; reason: string };
+  | { kind: 'header'; line: number; columns: readonly string[]; raw: string; delimiter: string }
+  | { kind: 'row'; line: number; values: ReadonlyMap<string, JsonValue>; raw: string }
+  | { kind: 'unreadable'; line: number; reason: string; raw: string };
 
 /** The formats contacts are imported from: CSV with a header row, or JSON Lines with the same keys. */
 export type ContactFileFormat = 'csv' | 'jsonl';

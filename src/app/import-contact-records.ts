@@ -16,7 +16,7 @@ export interface ContactRecord {
 
 /**
  * Upserts contacts and records their consent (history and contact state) in batches. Idempotent:
- * importing the same file twice changes nothing the second time but the consent history's evidence.
+ * importing the same file twice changes nothing the second time: a consent already current is not recorded again.
  */
 export function importContactRecords(
   store: Pick<Store, 'transaction'>,
@@ -48,6 +48,8 @@ async function importBatch(
   );
   const consents: ConsentEntry[] = [];
   const eventsOf: Array<[number, ContactEvent[]]> = [];
+  // A file imported again states what is already recorded: that is no new consent event.
+  const current = await store.currentConsents(ids);
   for (const [i, record] of records.entries()) {
     const contactId = ids[i];
     if (contactId === undefined) continue;
@@ -55,6 +57,7 @@ async function importBatch(
     for (const [category, granted] of Object.entries(record.consent) as [Category, boolean | undefined][]) {
       if (granted === undefined) continue;
       const status = granted ? 'granted' : 'revoked';
+      if (current.get(contactId)?.[category] === status) continue;
       consents.push({ contactId, consent: { category, status, source, evidence: null, at: now } });
       events.push({
         type: 'consent',

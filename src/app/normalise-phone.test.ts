@@ -15,6 +15,27 @@ describe('normalisePhone', () => {
     expect(normalisePhone('(201) 555-0123', 'US')).toEqual({ ok: true, e164: '+12015550123' });
   });
 
+  it('reads digits without + as an international number when they form a valid one', () => {
+    expect(normalisePhone('6283660174684', null)).toEqual({ ok: true, e164: '+6283660174684' });
+    expect(normalisePhone('44 7911 123456', null)).toEqual({ ok: true, e164: '+447911123456' });
+    // A default country is for national numbers: it does not turn an international one into a wrong national one.
+    expect(normalisePhone('6283660174684', 'US')).toEqual({ ok: true, e164: '+6283660174684' });
+    expect(normalisePhone('4915123456789', 'DE')).toEqual({ ok: true, e164: '+4915123456789' });
+    expect(normalisePhone('12015550123', 'US')).toEqual({ ok: true, e164: '+12015550123' });
+    // National numbers still read in the default country, with or without their trunk prefix.
+    expect(normalisePhone('015123456789', 'DE')).toEqual({ ok: true, e164: '+4915123456789' });
+    expect(normalisePhone('9876543210', 'IN')).toEqual({ ok: true, e164: '+919876543210' });
+  });
+
+  it('refuses digits that are both a valid international number and a valid national one, naming both readings masked', () => {
+    const r = normalisePhone('2015550123', 'US'); // +20 15550123 (Egypt) or +1 201 555 0123
+    expect(r).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^\+20•+123 or \+1•+123 is ambiguous: .*valid US number; write it with \+/),
+    });
+    expect(JSON.stringify(r)).not.toMatch(/2015550123|15550123/);
+  });
+
   it('says why a number is refused', () => {
     const reason = (text: string, country: 'GB' | null = null) => {
       const r = normalisePhone(text, country);

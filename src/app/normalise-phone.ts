@@ -17,16 +17,41 @@ export function isCountryCode(value: string): value is CountryCode {
   return COUNTRIES.has(value);
 }
 
+/** Separators in a number that may be international without its `+`; parentheses mark a national area code. */
+const SEPARATORS = /[\s\-./]/g;
+
 /**
- * A phone number in any common format to E.164, validated against the full metadata. A refusal says
- * why (no digits, no country code, unknown country code, too short or too long, not valid for the
- * region) and shows the number masked: country code and last three digits only.
+ * A phone number in any common format to E.164, validated against the full metadata. Digits without
+ * `+` are read as an international number when they form a valid one (CRM and BSP exports write
+ * `6283660174684`), and in the default country when they form a valid national number there; when
+ * both readings are valid and differ, the number is refused as ambiguous rather than guessed. A
+ * refusal says why (no digits, no country code, unknown country code, too short or too long, not
+ * valid for the region, ambiguous) and shows the number masked: country code and last three digits only.
  */
 export function normalisePhone(raw: string, defaultCountry: CountryCode | null): PhoneCheck {
   let text = raw.trim();
   if (!/\d/.test(text)) return { ok: false, reason: text === '' ? 'missing phone number' : 'not a phone number (it has no digits)' };
   // 00 is the international prefix in most of the world; without a default country, read it as +.
   if (defaultCountry === null && text.startsWith('00')) text = `+${text.slice(2)}`;
+  const digits = text.replace(SEPARATORS, '');
+  if (!/^\d+$/.test(digits) || digits.startsWith('0')) return readAs(text, defaultCountry);
+  const international = readAs(`+${digits}`, null);
+  if (defaultCountry === null) return international.ok ? international : readAs(text, null);
+  const national = readAs(text, defaultCountry);
+  if (!international.ok) return national;
+  // Digits that begin with the default country's own calling code are that country's number written
+  // without its +, not a national number that happens to start that way.
+  const ownCode = international.e164.startsWith(`+${getCountryCallingCode(defaultCountry)}`);
+  if (!national.ok || national.e164 === international.e164 || ownCode) return international;
+  return {
+    ok: false,
+    reason:
+      `${maskPhone(international.e164)} or ${maskPhone(national.e164)} is ambiguous: the digits are a valid international ` +
+      `number and a valid ${defaultCountry} number; write it with + and the country code`,
+  };
+}
+
+function readAs(text: string, defaultCountry: CountryCode | null): PhoneCheck {
   let phone: PhoneNumber;
   try {
     phone = parsePhoneNumberWithError(text, defaultCountry ?? undefined);

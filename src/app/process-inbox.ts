@@ -10,7 +10,9 @@ import {
   type InboxRow,
   type InboxStore,
   type SenderHistoryStore,
+  type SignalStore,
   type Store,
+  type StoreErrorCode,
 } from '../ports/store.js';
 import type { InboundItem, ParseWebhook, WebhookItem } from '../ports/webhook-items.js';
 import {
@@ -41,7 +43,7 @@ export interface InboxDeps {
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
 type ApplyDeps = Omit<InboxDeps, 'store'> & {
-  store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore;
+  store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
   onEffects: (effects: EffectsApplied) => void;
 };
 
@@ -51,27 +53,38 @@ export interface InboxResult {
   quarantined: number;
 }
 
+/** The database, not the payload, is at fault: the batch is tried again later, as it was. */
+const TRANSIENT = new Set<StoreErrorCode>(['unavailable', 'busy', 'full', 'read_only']);
+
 /**
- * Parses and applies stored webhook payloads, oldest first. A payload that cannot be read is
- * quarantined with the reason (and can be replayed after a fix); the rest is applied. Everything a
- * payload does is idempotent, so a crash mid-way simply re-applies it.
+ * Parses and applies stored webhook payloads, oldest first. A payload that cannot be read, or whose
+ * effects cannot be stored, is quarantined with the reason (and can be replayed after a fix); the
+ * rest is applied. Everything a payload does is idempotent, so a crash mid-way simply re-applies it.
  */
 export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxResult> {
   const rows = await deps.store.listUnprocessedInbox(0, limit);
   if (rows.length === 0) return { rows: 0, items: 0, quarantined: 0 };
-  // One transaction per batch: a crash re-applies the batch, which is harmless (idempotent).
+  // One transaction per batch, one savepoint per payload: a payload that fails is undone alone and
+  // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
   const effects: EffectsApplied[] = [];
   const result = await deps.store.transaction(async (store) => {
     effects.length = 0; // what a rolled-back attempt saw never happened
-    const inTx = { ...deps, store, onEffects: (e: EffectsApplied) => effects.push(e) };
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
     for (const row of rows) {
-      const outcome = await processRow(row, inTx).catch((error: unknown) => {
-        // The database being away is retried later; a bug on one payload must not block the ones after it.
-        if (error instanceof StoreError) throw error;
-        return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
-      });
+      // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
+      const seen: EffectsApplied[] = [];
+      const outcome = await store
+        .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e) }))
+        .then((applied) => {
+          effects.push(...seen);
+          return applied;
+        })
+        .catch((error: unknown) => {
+          // The database being away is retried later; anything else is about this payload alone.
+          if (error instanceof StoreError && TRANSIENT.has(error.code)) throw error;
+          return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
+        });
       result.items += outcome.items;
       if (outcome.quarantine === null) done.push(row.id);
       else {

@@ -5,7 +5,7 @@ import { ErrorsFile } from '../adapters/import/errors-file.js';
 import { contactFileFormat, openContactSource } from '../adapters/import/open-contact-source.js';
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { StoreError } from '../ports/store.js';
+import { isDataError, StoreError } from '../ports/store.js';
 import { CLI_COMMANDS, CLI_GROUPS } from './cli-commands.js';
 import type { MainDeps } from './commands/main-deps.js';
 import { withStore } from './with-store.js';
@@ -39,7 +39,7 @@ function cliDeps(out: (text: string) => void, env: Environment): MainDeps {
     withStore: (work, migrate) => withStore(config(), work, migrate),
     policy: () => config().policy,
     phoneNumberId: () => config().whatsapp.phoneNumberId,
-    contactFiles: { formatOf: contactFileFormat, open: openContactSource, openErrorsFile: (file) => ErrorsFile.open(file) },
+    contactFiles: { formatOf: contactFileFormat, open: openContactSource, openErrorsFile: (file, format) => ErrorsFile.open(file, format) },
     terminal: process.stderr.isTTY ? { write: (t) => void process.stderr.write(t), now: () => Date.now() } : null,
   };
 }
@@ -69,7 +69,9 @@ function exitCodeOf(error: unknown, err: (text: string) => void): ExitCode {
     return error.exitCode;
   }
   if (error instanceof StoreError) {
-    err(`pacer: the database refused: ${error.message}. Check DATABASE_URL or PACER_DATA_DIR.`);
+    // Only a database that cannot be reached or written is a matter of DATABASE_URL; refused data is not.
+    const where = isDataError(error) ? '' : ' Check DATABASE_URL or PACER_DATA_DIR.';
+    err(`pacer: the database refused: ${error.message}.${where}`);
     return EXIT.failure;
   }
   if (error instanceof ConfigError) {

@@ -83,8 +83,10 @@ const PACE_BURST_MS = 100;
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
-  const pump = new InboxPump({ store, policy, clock, random, parse: parseWebhook, logger }, (error) =>
-    logger.error('inbox processing failed', errorFields(error)),
+  const pump = new InboxPump(
+    { store, policy, clock, random, parse: parseWebhook, logger },
+    (error) => logger.error('inbox processing failed', errorFields(error)),
+    o.batchInbox === true ? null : { scheduler: clock },
   );
   // Set once, below, when the engine dispatches; /healthz reports null until then.
   let loop: DispatchLoop | null = null;
@@ -112,6 +114,8 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   });
   await server.listen({ host: o.http.host, port: o.http.port });
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
+  // What a crash left stored but unapplied is applied now, not when the next webhook arrives.
+  if (o.batchInbox !== true) pump.kick();
 
   let api: CloudApi | null = null;
   if (o.cloudApi !== undefined) {
@@ -153,6 +157,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     async stop() {
       await running?.stop();
       await pump.drain();
+      await pump.stop();
       await api?.close();
       await server.close();
     },

@@ -19,13 +19,14 @@ import type { PaceStore } from './store/pacing.js';
 import type { QuarantineStore } from './store/quarantine.js';
 import type { SenderHistoryStore } from './store/sender-history.js';
 import type { SenderStore } from './store/senders.js';
+import type { SignalStore } from './store/signals.js';
 import type { TemplateStore } from './store/templates.js';
 
 // Everything the application keeps, split by role (one file each in ./store/). A consumer names the
 // roles it uses; only composition roots hold the whole `Store`. Re-exported here so `store.js`
 // stays the one place to import store types from.
 export type * from './json.js';
-export { StoreError, type StoreErrorCode } from './store-error.js';
+export { isDataError, StoreError, type StoreErrorCode } from './store-error.js';
 export type * from './store/api-tokens.js';
 export type * from './store/campaign-outbox.js';
 export type * from './store/campaign-reports.js';
@@ -47,6 +48,7 @@ export type * from './store/pacing.js';
 export type * from './store/quarantine.js';
 export type * from './store/sender-history.js';
 export type * from './store/senders.js';
+export type * from './store/signals.js';
 export type * from './store/templates.js';
 
 /** Every data role: what a transaction hands out (no lifecycle: a transaction cannot migrate, close or nest). */
@@ -69,11 +71,21 @@ export interface TxStore
     ConversationStore,
     InboxStore,
     QuarantineStore,
+    SignalStore,
     EventLogStore,
     CampaignReportStore,
     DeliveryReportStore,
     DiagnosisStore,
     ApiTokenStore {}
+
+/** Inside a transaction: parts that fail on their own, without ending the transaction. */
+export interface Savepoints {
+  /**
+   * Runs `work` in a savepoint. If it throws, everything it wrote is undone, the transaction goes on
+   * and the error is rethrown; if the database itself is gone, that error is thrown instead.
+   */
+  savepoint<T>(work: () => Promise<T>): Promise<T>;
+}
 
 export interface MigrateResult {
   applied: number[];
@@ -90,5 +102,5 @@ export interface Store extends TxStore {
    * Runs `work` in one write transaction: all of it commits or none. Keep it short and free of
    * network calls — SQLite has one writer, so every other write in the process waits for it.
    */
-  transaction<T>(work: (tx: TxStore) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: TxStore & Savepoints) => Promise<T>): Promise<T>;
 }

@@ -12,7 +12,7 @@ import { renderContactExplain } from './render-contact-explain.js';
 /** Finds a contact by a phone number in any common format, a wa_id, or a business-scoped user id. */
 export async function findContactByInput(store: Pick<ContactStore, 'findContact'>, input: string): Promise<Contact> {
   const raw = input.trim();
-  if (raw === '') throw new CliFailure('Give a phone number (+447700900123), a wa_id or a business-scoped user id.', EXIT.usage);
+  if (raw === '') throw new CliFailure('Give a phone number (+447911123456), a wa_id or a business-scoped user id.', EXIT.usage);
   if (/^[A-Z]{2}\.[A-Za-z0-9]+$/.test(raw)) {
     const byUser = await store.findContact({ bsuid: raw });
     if (byUser) return byUser;

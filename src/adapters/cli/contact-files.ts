@@ -1,3 +1,4 @@
+import type { FieldError } from '../../app/contact-row.js';
 import type { ContactFileFormat, ContactSource } from '../../app/contact-source.js';
 
 /**
@@ -7,12 +8,14 @@ import type { ContactFileFormat, ContactSource } from '../../app/contact-source.
 export interface ContactFiles {
   /** The format named by `--format`, or else by the file's extension. */
   formatOf(file: string, format: string | undefined): ContactFileFormat;
-  open(file: string, format: ContactFileFormat): Promise<ContactSource>;
-  /** A CSV file that receives every rejection (line, field, reason) as the import goes. */
-  openErrorsFile(file: string): Promise<RejectionsFile>;
+  /** `delimiter`: CSV only; null tells it from the header row. */
+  open(file: string, format: ContactFileFormat, options: { delimiter: string | null }): Promise<ContactSource>;
+  /** A file in the input's format that receives every refused row as given, with its reasons, as the import goes. */
+  openErrorsFile(file: string, format: ContactFileFormat): Promise<RejectionsFile>;
 }
 
 export interface RejectionsFile {
-  add(line: number, field: string | null, reason: string): Promise<void>;
+  header(raw: string, delimiter: string): Promise<void>;
+  add(rejection: { line: number; errors: readonly FieldError[]; raw: string }): Promise<void>;
   close(): Promise<void>;
 }

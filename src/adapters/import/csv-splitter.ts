@@ -1,5 +1,8 @@
-/** One record of a CSV file: its fields, or why it could not be read. `line` is where it starts (1-based). */
-export type CsvRecord = { line: number; fields: string[] } | { line: number; error: string };
+/**
+ * One record of a CSV file: its fields, or why it could not be read. `line` is where it starts (1-based);
+ * `raw` is its text as given (lines joined by \n), so a refused row can be written back unchanged.
+ */
+export type CsvRecord = { line: number; fields: string[]; raw: string } | { line: number; error: string; raw: string };
 
 /** A quoted field left open for this many lines is taken as a stray quote, not a long value. */
 export const MAX_RECORD_LINES = 1_000;
@@ -20,6 +23,17 @@ export class CsvSplitter {
   private chars = 0;
   /** Raw lines of the record in progress, kept only while a quoted field is open, for re-reading. */
   private pending: Array<{ text: string; line: number }> = [];
+  /** Every line of the record in progress (slow path only), for its raw text. */
+  private rawLines: string[] = [];
+  private readonly sepCode: number;
+
+  /** `delimiter`: one character, `,` unless the file uses another (`;` in many European exports, tab). */
+  constructor(readonly delimiter = ',') {
+    if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
+      throw new Error(`a CSV delimiter is one character other than a quote or a line break, got ${JSON.stringify(delimiter)}`);
+    }
+    this.sepCode = delimiter.charCodeAt(0);
+  }
 
   /** Feeds one physical line; returns the records it completes (usually one, none mid-record). */
   push(text: string, line: number): CsvRecord[] {
@@ -41,15 +55,17 @@ export class CsvSplitter {
       this.startLine = line;
       // Fast path: most lines have no quotes at all.
       if (text.indexOf('"') === -1) {
-        out.push({ line, fields: text.split(',') });
+        out.push({ line, fields: text.split(this.delimiter), raw: text });
         return;
       }
       this.fields = [];
       this.field = '';
       this.chars = 0;
       this.pending = [];
+      this.rawLines = [text];
       this.scan(text, 0, out, line);
     } else {
+      this.rawLines.push(text);
       this.field += '\n';
       this.scan(text, 0, out, line);
     }
@@ -65,7 +81,7 @@ export class CsvSplitter {
   /** Reports the open record at its first line and reads the lines after that one again. */
   private abandon(reason: string, out: CsvRecord[]): void {
     const replay = this.pending.slice(1);
-    out.push({ line: this.startLine, error: reason });
+    out.push({ line: this.startLine, error: reason, raw: this.pending[0]?.text ?? '' });
     this.inQuotes = false;
     this.pending = [];
     for (const l of replay) this.feed(l.text, l.line, out);
@@ -90,12 +106,13 @@ export class CsvSplitter {
         this.inQuotes = false;
         i = q + 1;
         if (i === n) return this.finish(out);
-        if (text.charCodeAt(i) !== 44) {
+        if (text.charCodeAt(i) !== this.sepCode) {
           const column = this.fields.length + 1;
           this.fields = [];
           out.push({
             line: this.startLine,
             error: `unexpected text after the closing quote of field ${column}${line !== this.startLine ? ` (on line ${line})` : ''}`,
+            raw: this.rawLines.join('\n'),
           });
           return;
         }
@@ -107,7 +124,7 @@ export class CsvSplitter {
         i += 1;
         continue;
       } else {
-        const c = text.indexOf(',', i);
+        const c = text.indexOf(this.delimiter, i);
         if (c === -1) {
           this.field = text.slice(i);
           return this.finish(out);
@@ -125,7 +142,7 @@ export class CsvSplitter {
 
   private finish(out: CsvRecord[]): void {
     this.fields.push(this.field);
-    out.push({ line: this.startLine, fields: this.fields });
+    out.push({ line: this.startLine, fields: this.fields, raw: this.rawLines.join('\n') });
     this.fields = [];
     this.field = '';
     this.pending = [];

@@ -14,7 +14,7 @@ export async function* readJsonlRows(lines: AsyncIterable<string>): AsyncGenerat
     } catch (error) {
       // The parser's message can quote the line, phone number included: keep only the position.
       const at = error instanceof Error ? /position (\d+)/.exec(error.message)?.[1] : undefined;
-      yield { kind: 'unreadable', line, reason: `not valid JSON${at === undefined ? '' : ` (at character ${Number(at) + 1})`}` };
+      yield { kind: 'unreadable', line, reason: `not valid JSON${at === undefined ? '' : ` (at character ${Number(at) + 1})`}`, raw: text };
       continue;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -22,9 +22,10 @@ export async function* readJsonlRows(lines: AsyncIterable<string>): AsyncGenerat
         kind: 'unreadable',
         line,
         reason: `must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}`,
+        raw: text,
       };
       continue;
     }
-    yield { kind: 'row', line, values: new Map(Object.entries(parsed as Record<string, JsonValue>)) };
+    yield { kind: 'row', line, values: new Map(Object.entries(parsed as Record<string, JsonValue>)), raw: text };
   }
 }

@@ -27,7 +27,11 @@ export function contactFileFormat(file: string, format: string | undefined): Con
 }
 
 /** Opens an import file as a stream of rows; nothing but the current chunk and batch is held in memory. */
-export async function openContactSource(file: string, format: ContactFileFormat): Promise<ContactSource> {
+export async function openContactSource(
+  file: string,
+  format: ContactFileFormat,
+  options: { delimiter?: string | null } = {},
+): Promise<ContactSource> {
   const name = path.basename(file);
   let totalBytes: number;
   try {
@@ -51,7 +55,7 @@ export async function openContactSource(file: string, format: ContactFileFormat)
       stream.destroy();
     }
   }
-  const rows = format === 'csv' ? readCsvRows(safeLines(), name) : readJsonlRows(safeLines());
+  const rows = format === 'csv' ? readCsvRows(safeLines(), name, options.delimiter ?? null) : readJsonlRows(safeLines());
   return { name, rows, totalBytes, bytesRead: () => stream.bytesRead };
 }
 

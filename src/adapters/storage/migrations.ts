@@ -11,6 +11,7 @@ import { sendPace } from './migrations/0010-send-pace.js';
 import { outboxLeanIndexes } from './migrations/0011-outbox-lean-indexes.js';
 import { campaignFrequencyCap } from './migrations/0012-campaign-frequency-cap.js';
 import { latestDecisionPerRow } from './migrations/0013-latest-decision-per-row.js';
+import { webhookSignals } from './migrations/0014-webhook-signals.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   outboxLeanIndexes,
   campaignFrequencyCap,
   latestDecisionPerRow,
+  webhookSignals,
 ];

@@ -1,4 +1,4 @@
-import type { Store, TxStore } from '../../ports/store.js';
+import type { Savepoints, Store, TxStore } from '../../ports/store.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import type { SqlExecutor, SqlRunner, SqlSession } from './sql-executor.js';
@@ -8,7 +8,7 @@ import { cancelCampaignRows, releaseHeldRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
 import { campaignWindow } from './sql/campaign-window.js';
 import { createCampaign, getCampaign, listCampaigns, setCampaignStatus } from './sql/campaigns.js';
-import { consentHistory, getConsent, setConsent, setConsents } from './sql/consent.js';
+import { consentHistory, currentConsents, getConsent, setConsent, setConsents } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
@@ -38,6 +38,7 @@ import { conversationOpenedAt, conversationWindow, recordConversation } from './
 import { getSender, getSenderById, listSenders, setSenderState, upsertSenders } from './sql/senders.js';
 import { getTemplate, getTemplateById, listTemplates, upsertTemplates } from './sql/templates.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
+import { claimSignal } from './sql/webhook-signals.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
 
@@ -52,6 +53,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   setConsent,
   setConsents,
   getConsent,
+  currentConsents,
   consentHistory,
   loadContactState,
   saveContactState,
@@ -103,6 +105,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   quarantineInbox,
   listQuarantinedInbox,
   releaseQuarantine,
+  claimSignal,
   appendMessageEvent,
   appendDecisions,
   latestMessageEventId,
@@ -145,8 +148,34 @@ export function createSqlStore(db: SqlExecutor, clock: () => number = Date.now):
     migrate: () => guard('migrate', () => migrate(db, MIGRATIONS, clock())),
     close: () => guard('close', () => db.close()),
     // The transaction's store has the data roles only: it cannot migrate, close or nest.
-    transaction: <T>(work: (tx: TxStore) => Promise<T>) =>
-      db.transaction('transaction', (runner) => work(bindOperations(joined(runner), guard))),
+    transaction: <T>(work: (tx: TxStore & Savepoints) => Promise<T>) =>
+      db.transaction('transaction', (runner) => work({ ...bindOperations(joined(runner), guard), ...savepoints(runner, guard) })),
+  };
+}
+
+/** Nested savepoints over an open transaction; the same SQL on both backends. */
+function savepoints(runner: SqlRunner, guard: Guard): Savepoints {
+  let depth = 0;
+  return {
+    async savepoint<T>(work: () => Promise<T>): Promise<T> {
+      const name = `pacer_part_${++depth}`; // from a counter, never from input
+      try {
+        await guard('savepoint', () => runner.execute(`SAVEPOINT ${name}`));
+        let result: T;
+        try {
+          result = await work();
+        } catch (error) {
+          // Undo the part and keep the transaction usable (PostgreSQL refuses every statement until then).
+          await guard('savepoint', () => runner.execute(`ROLLBACK TO SAVEPOINT ${name}`));
+          await guard('savepoint', () => runner.execute(`RELEASE SAVEPOINT ${name}`));
+          throw error;
+        }
+        await guard('savepoint', () => runner.execute(`RELEASE SAVEPOINT ${name}`));
+        return result;
+      } finally {
+        depth--;
+      }
+    },
   };
 }
 

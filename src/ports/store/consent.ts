@@ -27,5 +27,7 @@ export interface ConsentStore {
   /** The same for many records at once (imports): as if set one after the other, in input order. */
   setConsents(entries: readonly ConsentEntry[], now: Millis): Promise<void>;
   getConsent(contactId: number): Promise<Partial<Record<Category, ConsentRecord>>>;
+  /** The current statuses of many contacts at once (absent: nothing recorded). */
+  currentConsents(contactIds: readonly number[]): Promise<Map<number, Partial<Record<Category, ConsentStatus>>>>;
   consentHistory(contactId: number): Promise<ConsentRecord[]>;
 }

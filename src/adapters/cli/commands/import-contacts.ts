@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { ImportInputError, type ContactFileFormat } from '../../../app/contact-source.js';
+import { parseColumnMap, type ColumnMap } from '../../../app/import-columns.js';
 import { importContacts, type ImportSummary } from '../../../app/import-contacts.js';
 import { isCountryCode } from '../../../app/normalise-phone.js';
 import type { Store } from '../../../ports/store.js';
@@ -16,6 +17,8 @@ const LISTED_LIMIT = 1_000;
 interface ImportContactsCliOptions {
   format?: string;
   defaultCountry?: string;
+  map?: string[];
+  delimiter?: string;
   errors?: string;
   json?: boolean;
 }
@@ -24,6 +27,8 @@ interface ContactImportPlan {
   file: string;
   format: ContactFileFormat;
   defaultCountry: CountryCode | null;
+  columns: ColumnMap;
+  delimiter: string | null;
   errorsFile: string | null;
   json: boolean;
 }
@@ -35,8 +40,18 @@ export const importContactsCommand: CliCommand = {
       .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
       .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
       .option('--format <format>', 'csv or jsonl (default: from the file extension)')
-      .option('--default-country <XX>', 'country for numbers written without + (ISO code, e.g. GB)')
-      .option('--errors <file>', 'write every rejected row to this CSV file (line, field, reason)')
+      .option(
+        '--default-country <XX>',
+        'country of numbers in national format (ISO code, e.g. GB); digits that form a valid international number are read as one',
+      )
+      .option(
+        '--map <field=column,...>',
+        'columns named otherwise: phone="Phone Number",consent_marketing=Opt-in (repeatable)',
+        collect,
+        [],
+      )
+      .option('--delimiter <char>', 'CSV field separator: , ; | or tab (default: told from the header row)')
+      .option('--errors <file>', 'write every refused row as given, with a pacer_error column, to this file (same format as the input)')
       .option('--json', 'JSON summary: accepted, rejected, created, updated, errors'),
   run: (deps) => async (file: string, opts: ImportContactsCliOptions) => {
     const plan = planContactImport(deps.contactFiles, file, opts);
@@ -54,6 +69,8 @@ function planContactImport(files: ContactFiles, file: string, opts: ImportContac
     file: path.resolve(file),
     format: asCli(() => files.formatOf(file, opts.format)),
     defaultCountry: country ?? null,
+    columns: asCli(() => Object.assign({}, ...(opts.map ?? []).map(parseColumnMap)) as ColumnMap),
+    delimiter: opts.delimiter === undefined ? null : delimiterOf(opts.delimiter),
     errorsFile: opts.errors ?? null,
     json: opts.json === true,
   };
@@ -65,7 +82,7 @@ async function runContactImport(
   plan: ContactImportPlan,
   deps: Pick<CliDeps, 'contactFiles' | 'policy' | 'now' | 'out' | 'terminal'>,
 ): Promise<ImportReport> {
-  const errorsFile = plan.errorsFile === null ? null : await asCli(() => deps.contactFiles.openErrorsFile(plan.errorsFile!));
+  const errorsFile = plan.errorsFile === null ? null : await asCli(() => deps.contactFiles.openErrorsFile(plan.errorsFile!, plan.format));
   const name = path.basename(plan.file);
   const errors: ImportReport['errors'] = [];
   const notes: ImportReport['notes'] = [];
@@ -74,18 +91,20 @@ async function runContactImport(
   const bar = deps.terminal === null || plan.json ? null : createProgressBar({ ...deps.terminal, label: name });
   let summary: ImportSummary;
   try {
-    const source = await asCli(() => deps.contactFiles.open(plan.file, plan.format));
+    const source = await asCli(() => deps.contactFiles.open(plan.file, plan.format, { delimiter: plan.delimiter }));
     summary = await asCli(() =>
       importContacts(store, source, {
         defaultCountry: plan.defaultCountry,
+        columns: plan.columns,
         policy: deps.policy(),
         now: deps.now(),
-        onRejected: async ({ line, errors: rowErrors, phone }) => {
+        onHeader: async ({ raw, delimiter }) => errorsFile?.header(raw, delimiter),
+        onRejected: async ({ line, errors: rowErrors, phone, raw }) => {
           for (const e of rowErrors) {
             if (errors.length < LISTED_LIMIT) errors.push({ line, field: e.field, reason: e.reason, phone });
             else errorsNotListed += 1;
-            await errorsFile?.add(line, e.field, e.reason);
           }
+          await errorsFile?.add({ line, errors: rowErrors, raw });
         },
         onDuplicate: ({ line, firstLine }) => {
           if (notes.length < LISTED_LIMIT) notes.push({ line, note: `same phone number as line ${firstLine}; this later row wins` });
@@ -107,6 +126,19 @@ async function runContactImport(
     );
   }
   return report;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `--delimiter`: one character, with `tab` and `\t` for a tab. */
+function delimiterOf(value: string): string {
+  const d = value === 'tab' || value === '\\t' ? '\t' : value;
+  if (d.length !== 1 || d === '"' || /[\r\n]/.test(d)) {
+    throw new CliFailure(`--delimiter "${value}" must be one character other than a quote (e.g. , ; | or tab)`, EXIT.usage);
+  }
+  return d;
 }
 
 /** Input problems become CLI failures: usage errors exit 2, unreadable files exit 1. */

@@ -10,6 +10,8 @@ function codeOf(code: string): StoreErrorCode {
   if (code === '40001' || code === '40P01' || code === '55P03') return 'busy';
   if (code.startsWith('08') || code.startsWith('57P') || code === '3D000' || code === '28000' || code === '28P01') return 'unavailable';
   if (code.startsWith('23')) return 'constraint';
+  // Data exceptions (a NUL in text, a value out of range) and values too large for an index row.
+  if (code.startsWith('22') || code === '54000') return 'invalid_data';
   return 'unknown';
 }
 

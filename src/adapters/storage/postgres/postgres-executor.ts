@@ -2,6 +2,7 @@ import pg from 'pg';
 import { StoreError } from '../../../ports/store.js';
 import { POSTGRES } from '../capabilities.js';
 import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import { storableText } from '../storable-text.js';
 import { postgresStoreError } from './postgres-errors.js';
 
 export interface PostgresOptions {
@@ -19,6 +20,7 @@ export interface PostgresOptions {
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function toPg(value: SqlParam): unknown {
+  if (typeof value === 'string') return storableText(value);
   if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   return value;
 }

@@ -2,7 +2,7 @@ import type { Category } from '../../../core/category.js';
 import type { ConsentStatus } from '../../../core/contact-event.js';
 import type { ConsentEntry, ConsentInput, ConsentRecord } from '../../../ports/store.js';
 import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
-import { chunks, int, textOrNull, valuesList } from './values.js';
+import { chunks, inList, int, textOrNull, valuesList } from './values.js';
 
 function toConsent(row: SqlRow): ConsentRecord {
   return {
@@ -81,4 +81,22 @@ export async function getConsent(db: SqlRunner, contactId: number): Promise<Part
 export async function consentHistory(db: SqlRunner, contactId: number): Promise<ConsentRecord[]> {
   const rows = await db.query('SELECT * FROM consent_events WHERE contact_id = $1 ORDER BY at, id', [contactId]);
   return rows.map(toConsent);
+}
+
+/** The current consent statuses of many contacts, in a few statements (imports compare before they record). */
+export async function currentConsents(
+  db: SqlRunner,
+  contactIds: readonly number[],
+): Promise<Map<number, Partial<Record<Category, ConsentStatus>>>> {
+  const out = new Map<number, Partial<Record<Category, ConsentStatus>>>();
+  for (const chunk of chunks([...new Set(contactIds)], 1, db.caps)) {
+    const rows = await db.query(`SELECT contact_id, category, status FROM consent_current WHERE contact_id IN (${inList(chunk.length)})`, chunk);
+    for (const row of rows) {
+      const id = int(row['contact_id']);
+      const statuses = out.get(id) ?? {};
+      statuses[String(row['category']) as Category] = String(row['status']) as ConsentStatus;
+      out.set(id, statuses);
+    }
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
+import { storableJson } from '../storable-text.js';
 import type { SqlParam } from '../sql-executor.js';
 
 /** Helpers that turn driver values into port values and back; SQL text is built from shapes, never values. */
@@ -30,7 +31,7 @@ export function json<T extends JsonValue = JsonObject>(caps: Capabilities, value
 }
 
 export function toJson(value: JsonValue | object): string {
-  return JSON.stringify(value);
+  return storableJson(JSON.stringify(value));
 }
 
 /** `($1, $2), ($3, $4)` for `rows` rows of `width` values. */

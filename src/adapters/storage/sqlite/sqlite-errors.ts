@@ -20,6 +20,9 @@ function codeOf(primary: string): StoreErrorCode {
       return 'unavailable';
     case 'SQLITE_CONSTRAINT':
       return 'constraint';
+    case 'SQLITE_TOOBIG':
+    case 'SQLITE_MISMATCH':
+      return 'invalid_data';
     default:
       return 'unknown';
   }

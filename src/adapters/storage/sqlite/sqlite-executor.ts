@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { StoreError } from '../../../ports/store.js';
 import { SQLITE } from '../capabilities.js';
 import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
+import { storableText } from '../storable-text.js';
 import { BackgroundCheckpointer } from './background-checkpointer.js';
 import { acquireQueue, releaseQueue, SerialQueue } from './serial-queue.js';
 import { sqliteStoreError } from './sqlite-errors.js';
@@ -33,6 +34,7 @@ type SqliteValue = string | number | null | Buffer;
 
 function toSqlite(value: SqlParam | undefined): SqliteValue {
   if (value === undefined) return null;
+  if (typeof value === 'string') return storableText(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   return value;
