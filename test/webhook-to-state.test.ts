@@ -12,6 +12,7 @@ import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { silentLogger } from '../src/ports/logger.js';
 import type { Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
+import { seedCampaign } from './store-seed.js';
 import { SECRET, startServer, WEBHOOK } from './webhook-endpoint-server.js';
 
 // Real payloads go through the real edge: signed POST → inbox → processor → contact state → decide.
@@ -134,6 +135,14 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
     await store.recordIntent(row?.id ?? -1, 'w', NOW);
     await store.recordAccepted(row?.id ?? -1, 'w', 'wamid.xyzxyz', NOW);
 
+    // The contact wrote in just before: a hold for the window would end at once, a hold for the fix must not.
+    const inbound = edit(fixture('message.json', 'text'), {
+      '"timestamp":"1697043223"': NOW_TS,
+      '"id":"wamid.xyzxyz"': '"id":"wamid.inbound"',
+    });
+    expect(await post(app, inbound)).toBe(200);
+    await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5, parse: parseWebhook });
+    expect((await loadContactState(store, contactId)).windowOpenUntil).toBeGreaterThan(NOW);
     const warnings: { message: string; fields: unknown }[] = [];
     const logger = { ...silentLogger, warn: (message: string, fields?: unknown) => void warnings.push({ message, fields }) };
     expect(
@@ -149,6 +158,21 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
     expect(warnings).toEqual([
       { message: 'sender cannot send: stopped until an operator fixes it', fields: { phoneNumberId, reason: '131048 Spam rate limit' } },
       { message: 'campaign paused', fields: { campaignId, reason: campaign?.pauseReason } },
+    ]);
+  });
+
+  it('an account deleted by Meta stops its numbers and pauses their campaigns, and says so at warn', async () => {
+    const { store, app } = await rig();
+    const seed = await seedCampaign(store, NOW, 0);
+    const warnings: { message: string; fields: unknown }[] = [];
+    const logger = { ...silentLogger, warn: (message: string, fields?: unknown) => void warnings.push({ message, fields }) };
+    expect(await post(app, JSON.stringify(fixture('account_update.json', 'account_deleted')))).toBe(200);
+    await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5, parse: parseWebhook, logger });
+    const reason = 'account_update ACCOUNT_DELETED';
+    expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused', pauseReason: reason });
+    expect(warnings).toEqual([
+      { message: 'sender cannot send: stopped until an operator fixes it', fields: { phoneNumberId: 'pn-1', reason } },
+      { message: 'campaign paused', fields: { campaignId: seed.campaignId, reason } },
     ]);
   });
 

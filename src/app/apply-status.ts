@@ -65,10 +65,11 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   if (move.kind === 'reschedule') {
     // Held rows wait for the contact to write in. If the message that opened the window was applied
     // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.
+    // A row held for an operator's fix waits for it whatever the window.
     const windowOpen = state.windowOpenUntil !== null && state.windowOpenUntil > now;
     await store.requeue(
       row.id,
-      move.input.status === 'held' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input,
+      move.heldFor === 'window' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input,
       now,
     );
   } else if (move.outcome === 'capped_exhausted') await store.settle(row.id, 'capped_exhausted', errorCode, now);

@@ -183,7 +183,12 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return applyBusinessCapability(store, item, now);
     case 'account_update': {
       const reason = await applyAccountUpdate(store, item, now);
-      if (reason !== null) await pauseRunningCampaigns(store, {}, reason, now);
+      if (reason === null) return;
+      const paused = await pauseRunningCampaigns(store, {}, reason, now);
+      // Reported like a refusal that stops a number: every number of the account, and what paused.
+      const stopped = (await store.listSenders()).filter((s) => s.state === 'stopped' && s.stateReason === reason);
+      deps.onEffects({ senderStopped: null, campaignsPaused: paused.map((campaignId) => ({ campaignId, reason })) });
+      for (const s of stopped) deps.onEffects({ senderStopped: { phoneNumberId: s.phoneNumberId, reason }, campaignsPaused: [] });
       return;
     }
     case 'change_error':
