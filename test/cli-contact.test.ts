@@ -54,6 +54,18 @@ describe('pacer contact explain', () => {
     expect(r.out).not.toContain('7700900123');
   });
 
+  it('refuses authentication to a contact known only by business-scoped id (131062), with the id masked', async () => {
+    const store = openStore({ dataDir: dir });
+    await store.upsertContacts([{ bsuid: 'US.13491208655302741918', name: 'Ana' }], Date.now());
+    await store.close();
+    const r = await run('contact', 'explain', 'US.13491208655302741918', '--json');
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.out) as { contact: string; categories: Record<string, { kind: string; reason: string }> };
+    expect(body.contact).toBe('US.•••••••••••••••••918');
+    expect(body.categories.authentication).toMatchObject({ kind: 'skip', reason: 'needs_phone_number' });
+    expect(r.out).not.toContain('13491208655302741918');
+  });
+
   it('prints the reasons and the events behind them for people, finding the contact by wa_id too', async () => {
     const r = await run('contact', 'explain', '447700900123');
     expect(r.code).toBe(0);

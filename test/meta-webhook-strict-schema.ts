@@ -25,6 +25,13 @@ export type Profile = 'documented' | 'current';
 const WA_ID = /^[1-9]\d{6,14}$/;
 /** Digits only, no `+`: the wa_id of E.164 numbers. */
 const waId = z.string().regex(WA_ID, 'a wa_id: the phone number as digits only');
+/**
+ * A user's phone field (`wa_id`, `from`, `recipient_id`). Before February 2026 Meta documented `""` for
+ * a user hidden behind a username; it now omits the field, so only `documented` accepts the empty string.
+ */
+const phoneField = (p: Profile) => (p === 'current' ? waId : z.union([waId, z.literal('')])).optional();
+/** Whether a phone field names a number: absent and `""` both do not. */
+const hasPhone = (value: string | undefined): boolean => value !== undefined && value !== '';
 /** Country code, a dot, up to 128 alphanumerics, e.g. `US.13491208655302741918`. */
 const bsuid = z.string().regex(/^[A-Z]{2}\.[A-Za-z0-9]{1,128}$/, 'a business-scoped user id (CC.digits)');
 const parentBsuid = z.string().regex(/^[A-Z]{2}\.ENT\.[A-Za-z0-9]{1,128}$/, 'a parent business-scoped user id (CC.ENT.digits)');
@@ -80,12 +87,12 @@ function contactSchema(p: Profile) {
   return z
     .strictObject({
       profile: z.strictObject({ name: text.optional(), username: text.optional() }).optional(),
-      wa_id: waId.optional(),
+      wa_id: phoneField(p),
       user_id: p === 'current' ? bsuid : bsuid.optional(),
       parent_user_id: parentBsuid.optional(),
       identity_key_hash: text.optional(),
     })
-    .refine((c) => c.wa_id !== undefined || c.user_id !== undefined, 'a contact needs wa_id or user_id');
+    .refine((c) => hasPhone(c.wa_id) || c.user_id !== undefined, 'a contact needs wa_id or user_id');
 }
 type Contact = z.output<ReturnType<typeof contactSchema>>;
 
@@ -117,7 +124,7 @@ function statusSchema(p: Profile) {
       status: z.enum(['sent', 'delivered', 'read', 'failed', 'played']),
       timestamp: unixString,
       /** The phone digits, or a group's id when `recipient_type` is `group`. */
-      recipient_id: text.optional(),
+      recipient_id: (p === 'current' ? text : z.string()).optional(),
       recipient_user_id: bsuid.optional(),
       recipient_parent_user_id: parentBsuid.optional(),
       recipient_type: z.enum(['individual', 'group']).optional(),
@@ -133,9 +140,10 @@ function statusSchema(p: Profile) {
     .superRefine((s, ctx) => {
       const group = s.recipient_type === 'group';
       const failed = s.status === 'failed';
-      if (!group && s.recipient_id !== undefined && !WA_ID.test(s.recipient_id))
+      const emptyAllowed = p === 'documented' && s.recipient_id === '';
+      if (!group && s.recipient_id !== undefined && !emptyAllowed && !WA_ID.test(s.recipient_id))
         issue(ctx, 'recipient_id must be the phone digits', ['recipient_id']);
-      if (s.recipient_id === undefined && s.recipient_user_id === undefined)
+      if (!hasPhone(s.recipient_id) && s.recipient_user_id === undefined)
         issue(ctx, 'names no recipient: neither recipient_id nor recipient_user_id');
       const participant = s.recipient_participant_id ?? s.recipient_participant_user_id;
       if (group !== (participant !== undefined)) issue(ctx, 'group statuses, and only they, name a participant');
@@ -271,8 +279,8 @@ const BODIES = {
 
 function inboundSchema(p: Profile) {
   const base = {
-    /** Omitted for a user who hides their number behind a username. */
-    from: waId.optional(),
+    /** Omitted (once `""`) for a user who hides their number behind a username. */
+    from: phoneField(p),
     from_user_id: p === 'current' ? bsuid : bsuid.optional(),
     from_parent_user_id: parentBsuid.optional(),
     id: wamid,
@@ -314,7 +322,7 @@ function inboundSchema(p: Profile) {
         identity: z.strictObject({ acknowledged: z.boolean(), created_timestamp: unixString, hash: text }).optional(),
       }),
     ])
-    .refine((m) => m.from !== undefined || m.from_user_id !== undefined, 'a message needs from or from_user_id');
+    .refine((m) => hasPhone(m.from) || m.from_user_id !== undefined, 'a message needs from or from_user_id');
 }
 
 // ---- the `messages` field ------------------------------------------------------------------
@@ -348,7 +356,7 @@ function messagesValue(p: Profile) {
         // A number change comes without contacts (real fixture); every other message names its sender.
         if (m.type === 'system' && contacts.length === 0) continue;
         const sender = contacts.find(
-          (c) => (m.from !== undefined && c.wa_id === m.from) || (m.from_user_id !== undefined && c.user_id === m.from_user_id),
+          (c) => (hasPhone(m.from) && c.wa_id === m.from) || (m.from_user_id !== undefined && c.user_id === m.from_user_id),
         );
         if (sender === undefined) issue(ctx, 'no contact describes the sender', path);
         else if (sender.profile?.name === undefined) issue(ctx, "the sender's contact has no profile.name", path);
@@ -365,7 +373,7 @@ function messagesValue(p: Profile) {
 }
 
 function sameRecipient(c: Contact, recipientId: string | undefined, userId: string | undefined): boolean {
-  return c.user_id === userId && (recipientId === undefined || c.wa_id === recipientId);
+  return c.user_id === userId && (!hasPhone(recipientId) || c.wa_id === recipientId);
 }
 
 // ---- user_preferences ----------------------------------------------------------------------
@@ -378,7 +386,7 @@ const PREFERENCE_DETAIL = {
 function preferencesValue(p: Profile) {
   const preference = z
     .strictObject({
-      wa_id: waId.optional(),
+      wa_id: phoneField(p),
       user_id: p === 'current' ? bsuid : bsuid.optional(),
       parent_user_id: parentBsuid.optional(),
       detail: text,
@@ -388,7 +396,7 @@ function preferencesValue(p: Profile) {
       signup_id: digits.optional(),
     })
     .superRefine((u, ctx) => {
-      if (u.wa_id === undefined && u.user_id === undefined) issue(ctx, 'a preference needs wa_id or user_id');
+      if (!hasPhone(u.wa_id) && u.user_id === undefined) issue(ctx, 'a preference needs wa_id or user_id');
       if ((u.value === 'signup') !== (u.signup_id !== undefined))
         issue(ctx, 'signup_id comes with a signup and only with it', ['signup_id']);
       if (u.value !== 'signup' && u.detail !== PREFERENCE_DETAIL[u.value])
@@ -409,6 +417,30 @@ function preferencesValue(p: Profile) {
           issue(ctx, 'no contact names this user', ['user_preferences', i]);
       }
     });
+}
+
+// ---- user_id_update ------------------------------------------------------------------------
+
+/** A user changed number, so Meta regenerated their business-scoped id (and the parent id, if enrolled). */
+function userIdUpdateValue(p: Profile) {
+  const pair = <S extends z.ZodType>(id: S) => z.strictObject({ previous: id, current: id });
+  return z.strictObject({
+    messaging_product: z.literal('whatsapp'),
+    metadata,
+    contacts: z.array(contactSchema(p)).min(1).optional(),
+    user_id_update: z
+      .array(
+        z.strictObject({
+          wa_id: waId.optional(),
+          detail: text,
+          user_id: pair(bsuid),
+          parent_user_id: pair(parentBsuid).optional(),
+          /** Not documented as a string or a number; both are accepted. */
+          timestamp: z.union([unixString, unixInt]),
+        }),
+      )
+      .min(1),
+  });
 }
 
 // ---- template, number and account fields ---------------------------------------------------
@@ -576,6 +608,7 @@ export function metaWebhookSchema(p: Profile) {
   const change = z.discriminatedUnion('field', [
     z.strictObject({ field: z.literal('messages'), value: messagesValue(p) }),
     z.strictObject({ field: z.literal('user_preferences'), value: preferencesValue(p) }),
+    z.strictObject({ field: z.literal('user_id_update'), value: userIdUpdateValue(p) }),
     z.strictObject({ field: z.literal('message_template_status_update'), value: templateStatusValue }),
     z.strictObject({ field: z.literal('message_template_quality_update'), value: templateQualityValue }),
     z.strictObject({ field: z.literal('template_category_update'), value: templateCategoryValue }),

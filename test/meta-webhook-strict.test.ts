@@ -2,36 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/core/time.js';
+import { fillPlaceholders } from './meta-fixture-placeholders.js';
 import { strictProblems, type Profile } from './meta-webhook-strict-schema.js';
 import { accepted, sendTemplate, startHarness, type Harness } from './simulator-harness.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/meta-webhooks');
-
-/**
- * Two fixtures are Meta's syntax templates rather than payloads: angle-bracket placeholders and
- * "ad or post" where values go. They are checked with documented values put in those places.
- */
-const PLACEHOLDERS: Record<string, string> = {
-  '<WHATSAPP_BUSINESS_ACCOUNT_ID>': '102290129340398',
-  '<BUSINESS_DISPLAY_PHONE_NUMBER>': '15550783881',
-  '<BUSINESS_PHONE_NUMBER_ID>': '106540352242922',
-  '<USER_DISPLAY_NAME>': 'Test Name',
-  '<USERNAME>': '@testname',
-  '<USER_PHONE_NUMBER>': '972987654321',
-  '<PARENT_BSUID>': 'US.ENT.11815799212886844830',
-  '<WHATSAPP_MESSAGE_ID>': 'wamid.xyzxyz',
-  '<GROUP_PARTICIPANT_USER_PHONE_NUMBER>': '972987654321',
-  'ad or post': 'ad',
-  'image or video': 'image',
-};
-
-function fillPlaceholders(raw: string): string {
-  return raw.replace(/"(<[A-Z_]+>|ad or post|image or video)"/g, (whole, key: string) => {
-    const value = PLACEHOLDERS[key];
-    if (value === undefined) throw new Error(`no documented value for the placeholder ${key}`);
-    return JSON.stringify(value);
-  });
-}
+/** Username users (business-scoped ids without a phone number), written from Meta's notes. */
+const BSUID_FIXTURES = path.resolve(import.meta.dirname, 'fixtures/bsuid');
 
 function fixtureBodies(): Array<{ name: string; body: unknown }> {
   return readdirSync(FIXTURES)
@@ -101,6 +78,28 @@ describe('strict Meta webhook schema: the real fixtures', () => {
   });
 });
 
+describe('strict Meta webhook schema: users with a username', () => {
+  const cases = JSON.parse(readFileSync(path.join(BSUID_FIXTURES, 'username-users.json'), 'utf8')) as Record<string, unknown>;
+  const all = Object.entries(cases).map(([name, body]) => ({ name, body }));
+  const withEmptyPhone = all.filter(({ name }) => name.includes('empty_phone'));
+
+  it('accepts every body as documented, and all but the empty phone fields as the current version', () => {
+    expect(all.length).toBeGreaterThanOrEqual(9);
+    expect(problemsOf(all, 'documented')).toEqual([]);
+    expect(
+      problemsOf(
+        all.filter((c) => !withEmptyPhone.includes(c)),
+        'current',
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses "" for a phone field in the current version, where Meta omits it', () => {
+    expect(withEmptyPhone.length).toBe(2);
+    for (const { body } of withEmptyPhone) expect(strictProblems(body, 'current')).not.toEqual([]);
+  });
+});
+
 /**
  * One seeded run in which everything the simulator can post happens: statuses of every kind, the
  * five asynchronous failures, sends by phone and by business-scoped id, free and paid pricing, the
@@ -112,6 +111,8 @@ async function seededRun(): Promise<{ h: Harness; bodies: Array<{ name: string; 
     seed: 61,
     population: {
       size: 700,
+      // Some users hide their number behind a username: statuses of sends by business-scoped id then name no number.
+      usernameRate: 0.2,
       notOnWhatsAppRate: 0.05,
       experimentRate: 0.05,
       stoppedRate: 0.05,
@@ -265,8 +266,9 @@ describe('strict Meta webhook schema: everything the simulator posts', () => {
         `${fixtures.size} fixture shapes; ${all.size} distinct shapes in all`,
     );
     // The seeded run keeps reaching every shape it reaches today (statuses with and without pricing,
-    // failures by phone and by business-scoped id, texts with and without context, ...).
-    expect(simulated.size).toBeGreaterThanOrEqual(14);
+    // failures by phone and by business-scoped id, texts with and without context, username users
+    // whose number is withheld, ...).
+    expect(simulated.size).toBeGreaterThanOrEqual(21);
   });
 });
 

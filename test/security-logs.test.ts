@@ -46,7 +46,7 @@ async function call(
 }
 
 describe('pacer serve logs', () => {
-  it('never print a full phone number, a token or a secret, whatever happens', async () => {
+  it('never print a full phone number, a business-scoped user id, a token or a secret, whatever happens', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-logs-'));
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
@@ -158,5 +158,7 @@ describe('pacer serve logs', () => {
     expect(log.split('\n').length).toBeGreaterThan(20);
     for (const phone of [...phones, '44770090012345678']) expect(log, `phone ${phone.slice(0, 4)}…`).not.toContain(phone);
     for (const secret of [APP_SECRET, ADMIN_TOKEN, VERIFY_TOKEN, WRONG_TOKEN, s.config.accessToken]) expect(log).not.toContain(secret);
+    // Business-scoped user ids ride in every webhook; they identify a person as a number does.
+    for (const u of s.users) expect(log, `user id ${u.userId.slice(0, 5)}…`).not.toContain(u.userId);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { fillPlaceholders } from './meta-fixture-placeholders.js';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCloudApiClient } from '../src/adapters/cloud-api/cloud-api-client.js';
@@ -205,7 +206,7 @@ describe('simulator webhooks: our parser reads them, and the real fixtures', () 
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
-      const cases = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, unknown>;
+      const cases = JSON.parse(fillPlaceholders(readFileSync(path.join(FIXTURES, file), 'utf8'))) as Record<string, unknown>;
       const bodies = 'object' in cases ? { [file]: cases } : cases;
       for (const [name, body] of Object.entries(bodies)) {
         const parsed = parseWebhook(body);

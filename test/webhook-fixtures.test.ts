@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { fillPlaceholders, PLACEHOLDERS } from './meta-fixture-placeholders.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,8 @@ function loadFixtureCases(dir: string): FixtureCase[] {
     .filter((file) => file.endsWith('.json'))
     .sort()
     .flatMap((file) => {
-      const cases = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Record<string, unknown>;
+      // Syntax templates get documented values in their placeholders: `<USER_PHONE_NUMBER>` is not a phone number.
+      const cases = JSON.parse(fillPlaceholders(readFileSync(path.join(dir, file), 'utf8'))) as Record<string, unknown>;
       return Object.entries(cases).map(([name, body]) => ({ family: path.basename(file, '.json'), name, body }));
     });
 }
@@ -42,9 +44,12 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
     const status = only(parsed, 'status');
     const keyed = statusEvent(status);
     if (name === 'group') {
-      expect(status.source).toEqual({ wabaId: '<WHATSAPP_BUSINESS_ACCOUNT_ID>', phoneNumberId: '<BUSINESS_PHONE_NUMBER_ID>' });
+      expect(status.source).toEqual({
+        wabaId: PLACEHOLDERS['<WHATSAPP_BUSINESS_ACCOUNT_ID>'],
+        phoneNumberId: PLACEHOLDERS['<BUSINESS_PHONE_NUMBER_ID>'],
+      });
       expect(status.groupId).toBe('fowefinoewcnw');
-      expect(status.recipient).toEqual({ waId: '<GROUP_PARTICIPANT_USER_PHONE_NUMBER>', userId: 'US.123456' });
+      expect(status.recipient).toEqual({ waId: PLACEHOLDERS['<GROUP_PARTICIPANT_USER_PHONE_NUMBER>'], userId: 'US.123456' });
       return;
     }
     expect(status.source).toEqual({ wabaId: '5467539754836534', phoneNumberId: '1122334455667' });
@@ -132,7 +137,7 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
     if (name === 'text') expect(event).toMatchObject({ kind: 'text', text: 'Body Text', payload: null });
     if (name === 'referral')
       expect(inbound.referral).toEqual({
-        sourceType: 'ad or post',
+        sourceType: PLACEHOLDERS['ad or post'],
         sourceId: 'ADID',
         sourceUrl: 'AD_OR_POST_FB_URL',
         ctwaClid: 'CTWA_CLID',
@@ -156,6 +161,7 @@ const FAMILY_CHECKS: Record<string, (name: string, parsed: ParsedWebhook) => voi
         type: 'user_changed_number',
         body: 'User A changed from 972987654321 to 972912345678',
         newWaId: '972912345678',
+        newUserId: null,
       });
     expect(toContactEvents(parsed.items)).toEqual([]);
   },

@@ -1,5 +1,4 @@
 import type { Policy } from '../core/policy.js';
-import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import {
@@ -24,9 +23,11 @@ import {
   applyTemplateStatus,
 } from './apply-account-signals.js';
 import { applyStatus, type StatusDeps } from './apply-status.js';
+import { applyUserIdChange } from './apply-user-id-change.js';
 import { logEffects } from './log-effects.js';
 import type { EffectsApplied } from './send-effects.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
+import { resolveContact } from './resolve-contact.js';
 import { toContactEvents } from './to-contact-events.js';
 import { applyContactEvents } from './update-contact-state.js';
 
@@ -143,6 +144,8 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       }
       return;
     }
+    case 'user_id_change':
+      return applyUserIdChange(store, item, now);
     case 'template_status': {
       const t = await applyTemplateStatus(store, item, now);
       if (t !== null && (t.status === 'paused' || t.status === 'disabled')) {
@@ -195,22 +198,6 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
     case 'ignored':
       return; // kept in the inbox for operators; nothing to apply
   }
-}
-
-/** Finds the contact a webhook speaks about, creating it if Pacer has never seen them. */
-export async function resolveContact(
-  store: ContactStore,
-  key: { waId: string | null; userId: string | null },
-  now: Millis,
-): Promise<number | null> {
-  if (key.waId === null && key.userId === null) return null;
-  const found = key.waId !== null ? await store.findContact({ waId: key.waId }) : await store.findContact({ bsuid: key.userId ?? '' });
-  if (found !== null) return found.id;
-  const { ids } = await store.upsertContacts(
-    [{ waId: key.waId, bsuid: key.userId, phoneE164: key.waId === null ? null : `+${key.waId}` }],
-    now,
-  );
-  return ids[0] ?? null;
 }
 
 /** What the contact wrote or tapped, for the conversation view. */

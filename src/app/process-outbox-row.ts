@@ -8,7 +8,6 @@ import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
 import type {
   CampaignStore,
-  Contact,
   ContactStateStore,
   ContactStore,
   ConversationStore,
@@ -21,6 +20,7 @@ import type {
   TemplateStore,
 } from '../ports/store.js';
 import { applyFailure, type FailureDeps } from './apply-failure.js';
+import { recipientOf } from './contact-address.js';
 import type { NumberPacing } from './number-pacing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
 import { recipientRegion } from './recipient-region.js';
@@ -89,6 +89,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     category: row.category,
     kind: intent.text !== undefined ? 'freeform' : 'template',
     recipientRegion: recipientRegion(contact.phoneE164),
+    addressedBy: recipientOf(contact).kind,
     template: intent.template ? { status: template?.status ?? 'unknown', pausedUntil: template?.pausedUntil ?? null } : null,
     sender: senderState(sender),
     capAttempts: row.capAttempts,
@@ -234,13 +235,6 @@ async function moveRow(row: OutboxRow, ctx: RowContext, move: RetryMove): Promis
   }
   if (move.outcome === 'capped_exhausted') return (await store.complete(row.id, owner, 'capped_exhausted', now)) ? 'skipped' : 'lost_lease';
   return (await store.fail(row.id, owner, move.errorCode, now)) ? 'failed' : 'lost_lease';
-}
-
-function recipientOf(contact: Contact): Recipient {
-  if (contact.waId !== null) return { kind: 'phone', phone: contact.waId };
-  if (contact.phoneE164 !== null) return { kind: 'phone', phone: contact.phoneE164.replace(/^\+/, '') };
-  if (contact.bsuid !== null) return { kind: 'user_id', userId: contact.bsuid };
-  throw new Error(`contact ${contact.id} has no address`);
 }
 
 function senderState(sender: Sender | null): SendIntent['sender'] {

@@ -92,7 +92,7 @@ describe('toContactEvents', () => {
 
   it('gives no event for system notices, change errors or account fields', () => {
     const items: WebhookItem[] = [
-      inbound('wamid.s', 'system', { system: { type: 'user_changed_number', body: null, newWaId: null } }),
+      inbound('wamid.s', 'system', { system: { type: 'user_changed_number', body: null, newWaId: null, newUserId: null } }),
       {
         kind: 'change_error',
         source,

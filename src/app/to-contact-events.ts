@@ -68,6 +68,8 @@ function eventFor(item: WebhookItem): KeyedContactEvent | null {
       return inboundEvent(item);
     case 'user_preference':
       return preferenceEvent(item);
+    case 'user_id_change':
+      return null; // changes who the contact is, not what they can receive (apply-user-id-change.ts)
     case 'status':
       return null; // applied by applyStatus, which matches it to its outbox row first (status-event.ts)
     case 'change_error':

@@ -301,3 +301,20 @@ describe('rule 11: number-wide pacing', () => {
     expect(decide(base(), intent('utility', { lastSentToContactAt: null }), T0, P).kind).toBe('send');
   });
 });
+
+describe('business-scoped user ids: authentication needs the phone number', () => {
+  it('refuses an authentication template to a contact known only by BSUID, naming 131062', () => {
+    const d = decide(base(), intent('authentication', { addressedBy: 'user_id' }), T0, P);
+    expect(d).toMatchObject({ kind: 'skip', reason: 'needs_phone_number', until: null });
+    expect(d.explanation).toContain('131062');
+  });
+
+  it('sends other categories to a BSUID, and authentication to a phone number', () => {
+    for (const category of ['marketing', 'utility', 'service'] as const) {
+      const s = replay([ev.inbound(T0)], P, base());
+      expect(decide(s, intent(category, { addressedBy: 'user_id' }), T0 + MINUTE, P).kind).toBe('send');
+    }
+    expect(decide(base(), intent('authentication', { addressedBy: 'phone' }), T0, P).kind).toBe('send');
+    expect(decide(base(), intent('authentication'), T0, P).kind).toBe('send');
+  });
+});

@@ -29,6 +29,13 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
     return skip('no_consent', `There is no recorded opt-in for ${category} messages; record consent before sending.`);
   }
 
+  if (category === 'authentication' && intent.addressedBy === 'user_id') {
+    return skip(
+      'needs_phone_number',
+      'Authentication templates need the phone number: Meta refuses them to a business-scoped user id (error 131062), and this contact is known only by one (a username user). Import or learn the number to send it.',
+    );
+  }
+
   let reason: SendReason = 'eligible';
   const unreachable = unreachableCause(state);
   if (unreachable !== null) {

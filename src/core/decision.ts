@@ -23,6 +23,7 @@ export type SkipReason =
   | 'us_marketing_pause'
   | 'window_closed' // free-form outside the customer-service window
   | 'template_unavailable' // disabled, rejected, deleted, or paused with no known end
+  | 'needs_phone_number' // authentication templates cannot go to a business-scoped user id (131062)
   | 'capped_exhausted'; // this message used its cap attempts; the contact stays eligible later
 
 export type SendReason =
@@ -48,6 +49,8 @@ export interface SendIntent {
   kind: 'template' | 'freeform';
   /** ISO region of the recipient's number (from a phone library at the edge), or null if unknown. */
   recipientRegion: string | null;
+  /** How the message is addressed: a phone number (`to`), or only a business-scoped user id (`recipient`). Absent: by phone. */
+  addressedBy?: 'phone' | 'user_id';
   template: { status: TemplateStatus; pausedUntil: Millis | null } | null;
   sender: { state: 'ok' } | { state: 'throttled'; until: Millis } | { state: 'stopped'; why: string };
   /** Cap failures (131049) this same message already had; bounded by policy. */

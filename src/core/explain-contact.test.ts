@@ -15,4 +15,12 @@ describe('explainContact', () => {
     expect(byCategory.service?.decision).toMatchObject({ kind: 'skip', reason: 'window_closed' });
     expect(byCategory.authentication?.decision.kind).toBe('send');
   });
+
+  it('answers for a contact known only by business-scoped id: authentication needs the phone number', () => {
+    const byCategory = Object.fromEntries(
+      explainContact(consentingContact(), T0, DEFAULT_POLICY, null, 'user_id').map((e) => [e.category, e.decision]),
+    );
+    expect(byCategory.authentication).toMatchObject({ kind: 'skip', reason: 'needs_phone_number' });
+    expect(byCategory.utility?.kind).toBe('send');
+  });
 });

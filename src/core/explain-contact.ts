@@ -16,12 +16,19 @@ export interface CategoryExplanation {
  * Would Pacer send to this contact now, per category, and why not. It asks the real `decide` with
  * a plain approved template (a free-form text for `service`), so the answer is the dispatcher's own.
  */
-export function explainContact(state: ContactState, now: Millis, policy: Policy, recipientRegion: string | null): CategoryExplanation[] {
+export function explainContact(
+  state: ContactState,
+  now: Millis,
+  policy: Policy,
+  recipientRegion: string | null,
+  addressedBy: SendIntent['addressedBy'] = 'phone',
+): CategoryExplanation[] {
   return CATEGORIES.map((category) => {
     const intent: SendIntent = {
       category,
       kind: category === 'service' ? 'freeform' : 'template',
       recipientRegion,
+      addressedBy,
       template: category === 'service' ? null : { status: 'approved', pausedUntil: null },
       sender: { state: 'ok' },
       capAttempts: 0,

@@ -66,6 +66,7 @@ const SKIP_LABELS: Record<SkipReason, string> = {
   us_marketing_pause: 'Skipped: US marketing pause',
   window_closed: 'Skipped: customer-service window closed',
   template_unavailable: 'Skipped: template unavailable',
+  needs_phone_number: 'Skipped: authentication needs the phone number (131062)',
   capped_exhausted: 'Cap attempts used up',
 };
 const ENDED_UNSENT = 'campaign_ended';

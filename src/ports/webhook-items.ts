@@ -9,7 +9,10 @@ export interface WebhookProblem {
   message: string;
 }
 
-/** Who a fact is about. Never a phone number alone: `userId` (BSUID) stands in when there is no `wa_id`. */
+/**
+ * Who a fact is about. `userId` (the business-scoped id, BSUID) is the identity where Meta gives one;
+ * `waId` (the phone number, digits only) is an alias. An empty or non-digit phone field is never a `waId`.
+ */
 export interface ContactKey {
   waId: string | null;
   userId: string | null;
@@ -69,7 +72,7 @@ export interface InboundItem extends ItemBase {
   /** Click-to-WhatsApp ad the user came from. */
   referral: { sourceType: string | null; sourceId: string | null; sourceUrl: string | null; ctwaClid: string | null } | null;
   context: { from: string | null; messageId: string | null; forwarded: boolean } | null;
-  system: { type: string | null; body: string | null; newWaId: string | null } | null;
+  system: { type: string | null; body: string | null; newWaId: string | null; newUserId: string | null } | null;
   errors: WebhookError[];
 }
 
@@ -88,6 +91,16 @@ export interface UserPreferenceItem extends ItemBase {
   detail: string | null;
   at: Millis;
   signupId: string | null;
+}
+
+/** `user_id_update`: the user changed phone number, so Meta regenerated their business-scoped id. */
+export interface UserIdChangeItem extends ItemBase {
+  kind: 'user_id_change';
+  previousUserId: string;
+  currentUserId: string;
+  /** The user's (new) phone number, when Meta may disclose it. */
+  waId: string | null;
+  at: Millis;
 }
 
 interface TemplateRef {
@@ -165,6 +178,7 @@ export type WebhookItem =
   | InboundItem
   | ChangeErrorItem
   | UserPreferenceItem
+  | UserIdChangeItem
   | TemplateStatusItem
   | TemplateQualityItem
   | TemplateCategoryItem

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { recipientOf } from '../../app/contact-address.js';
 import { recipientRegion } from '../../app/recipient-region.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import { explainContact } from '../../core/explain-contact.js';
@@ -34,7 +35,7 @@ export async function contactExplainText(
 ): Promise<string> {
   const contact = await findContactByInput(store, input);
   const state = await loadContactState(store, contact.id);
-  const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164));
+  const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164), recipientOf(contact).kind);
   const who = mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id));
   return json ? JSON.stringify(contactExplainJson(who, rows), null, 2) : renderContactExplain(who, rows);
 }

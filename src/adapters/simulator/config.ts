@@ -48,6 +48,13 @@ export interface SimulatorConfig {
     replyPropensity: Range;
     /** Marketing per day each user receives from other businesses (shares the per-user cap). */
     otherMarketingPerDay: Range;
+    /** Users who hide their number behind a username: webhooks name them by business-scoped id alone. */
+    usernameRate: number;
+    /**
+     * How webhooks write a withheld number: `omitted` (Meta since February 2026) or `empty`, the `""`
+     * Meta documented before (`wa_id`, `from`, `recipient_id`).
+     */
+    withheldPhone: 'omitted' | 'empty';
   };
   cap: {
     /** Rolling window over which delivered marketing (from every business) is counted. */
@@ -181,6 +188,8 @@ export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
     readPropensity: { min: 0.05, max: 0.95 },
     replyPropensity: { min: 0, max: 0.2 },
     otherMarketingPerDay: { min: 0.2, max: 3 },
+    usernameRate: 0,
+    withheldPhone: 'omitted',
   },
   cap: {
     windowMs: DAY,
@@ -261,11 +270,15 @@ function validate(c: SimulatorConfig): void {
     'population.notOnWhatsAppRate': c.population.notOnWhatsAppRate,
     'population.experimentRate': c.population.experimentRate,
     'population.stoppedRate': c.population.stoppedRate,
+    'population.usernameRate': c.population.usernameRate,
     'webhooks.batchRate': c.webhooks.batchRate,
     'webhooks.duplicateRate': c.webhooks.duplicateRate,
     'webhooks.outOfOrderRate': c.webhooks.outOfOrderRate,
   })) {
     if (!(p >= 0 && p <= 1)) fail(path, `must be between 0 and 1, got ${p}`);
+  }
+  if (c.population.withheldPhone !== 'omitted' && c.population.withheldPhone !== 'empty') {
+    fail('population.withheldPhone', `must be "omitted" or "empty", got ${JSON.stringify(c.population.withheldPhone)}`);
   }
   if (c.cap.minPerWindow < 0 || c.cap.maxPerWindow < c.cap.minPerWindow) fail('cap', 'needs 0 <= minPerWindow <= maxPerWindow');
   if (!(c.rateLimits.throughputMps > 0)) fail('rateLimits.throughputMps', 'must be > 0');

@@ -33,6 +33,12 @@ const TEXTS: Record<number, ErrorText> = {
     transient: false,
   },
   131016: { title: 'Service unavailable', details: 'A service is temporarily unavailable.', httpStatus: 500, transient: true },
+  131062: {
+    title: 'Business-scoped user ID recipients not supported',
+    details: 'Business-scoped user ID (BSUID) recipients are not supported for this message.',
+    httpStatus: 400,
+    transient: false,
+  },
   131026: {
     title: 'Message undeliverable',
     details: 'The message could not be delivered: the number may not be on WhatsApp or its owner has not accepted the terms.',

@@ -11,6 +11,8 @@ export interface MessageTruth {
   messageId: string | null;
   /** wa_id (or the number as sent, when no such user exists). */
   to: string;
+  /** Whether the send named a phone number (`to`) or only a business-scoped id (`recipient`). */
+  addressedBy: 'phone' | 'user_id';
   category: SimCategory;
   template: string | null;
   endpoint: 'messages' | 'marketing_messages';

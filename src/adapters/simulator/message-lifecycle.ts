@@ -3,7 +3,7 @@ import { marketingVerdict } from './cap-model.js';
 import type { SimContext } from './context.js';
 import type { MessageTruth } from './ground-truth.js';
 import { statusError, unixSeconds, type Pricing, type StatusObject } from './payloads.js';
-import type { SimUser } from './population.js';
+import { shownPhone, type SimUser } from './population.js';
 import type { TemplateState } from './quality.js';
 import { maybeReply, reactToMarketing } from './user-actions.js';
 
@@ -25,7 +25,7 @@ export function startLifecycle(
       id: msg.wamid,
       status,
       timestamp: String(unixSeconds(at)),
-      ...recipientOf(msg, user, addressedBy, status === 'failed'),
+      ...recipientOf(ctx, msg, user, addressedBy, status === 'failed'),
       ...(msg.messageId === null ? {} : { biz_opaque_callback_data: msg.messageId }),
       ...extra,
     };
@@ -137,15 +137,18 @@ export type AddressedBy = 'phone' | 'user_id';
 
 /**
  * The recipient fields of a status, by Meta's rules for business-scoped ids (reference: BSUID §6.4):
- * the phone always (simulated users have no username to hide it behind), the business-scoped id on
- * every status except a failed one sent to a phone number. An unknown recipient is named as sent.
+ * the phone unless a username withholds it, the business-scoped id on every status except a failed
+ * one sent to a phone number. An unknown recipient is named as sent.
  */
 function recipientOf(
+  ctx: SimContext,
   msg: MessageTruth,
   user: SimUser | undefined,
   addressedBy: AddressedBy,
   failed: boolean,
 ): Pick<StatusObject, 'recipient_id' | 'recipient_user_id'> {
   if (user === undefined) return addressedBy === 'phone' ? { recipient_id: msg.to } : { recipient_user_id: msg.to };
-  return failed && addressedBy === 'phone' ? { recipient_id: user.phone } : { recipient_id: user.phone, recipient_user_id: user.userId };
+  const phone = shownPhone(user, ctx.config.population.withheldPhone);
+  const byPhone = phone === undefined ? {} : { recipient_id: phone };
+  return failed && addressedBy === 'phone' ? byPhone : { ...byPhone, recipient_user_id: user.userId };
 }

@@ -34,7 +34,10 @@ export interface StatusObject {
   id: string;
   status: 'sent' | 'delivered' | 'read' | 'failed';
   timestamp: string;
-  /** The recipient's phone digits; absent only when a message to an unknown business-scoped id fails. */
+  /**
+   * The recipient's phone digits; absent (or `""`) for a username user whose number is withheld, and
+   * when a message to an unknown business-scoped id fails.
+   */
   recipient_id?: string;
   /** The recipient's business-scoped id: on every status but a failed one sent to a phone number. */
   recipient_user_id?: string;
@@ -44,15 +47,16 @@ export interface StatusObject {
 }
 
 export interface WebhookContact {
-  profile: { name: string };
-  wa_id: string;
+  profile: { name: string; username?: string };
+  /** Absent (or `""`) while a username user's number is withheld. */
+  wa_id?: string;
   user_id: string;
 }
 
 /** Meta names the sender by phone (`from`) and by business-scoped id (`from_user_id`, always). */
 export type InboundMessage =
   | {
-      from: string;
+      from?: string;
       from_user_id: string;
       id: string;
       timestamp: string;
@@ -62,7 +66,7 @@ export type InboundMessage =
     }
   | {
       context: { from: string; id: string };
-      from: string;
+      from?: string;
       from_user_id: string;
       id: string;
       timestamp: string;
@@ -145,7 +149,7 @@ export function webhookBody(who: NumberIdentity, events: readonly OutEvent[]): R
             contacts: [e.contact],
             user_preferences: [
               {
-                wa_id: e.contact.wa_id,
+                ...(e.contact.wa_id === undefined ? {} : { wa_id: e.contact.wa_id }),
                 user_id: e.contact.user_id,
                 detail: `User requested to ${e.value} marketing messages`,
                 category: 'marketing_messages',

@@ -37,6 +37,8 @@ export interface SimUser {
   phone: string;
   /** Business-scoped user id (`CC.<digits>`), accepted as `recipient`. */
   userId: string;
+  /** A username hides the number from our webhooks until the business messages that number (Meta's 30-day rule). */
+  username: string | null;
   name: string;
   country: CountryCode;
   onWhatsApp: boolean;
@@ -55,6 +57,8 @@ export interface SimUser {
 }
 
 export interface UserState {
+  /** A username user's number shows in webhooks once the business has sent to it (never unset: runs are shorter than 30 days). */
+  phoneShared: boolean;
   stoppedMarketing: boolean;
   blocked: boolean;
   /** Customer-service window with our business, opened by their last message to us. */
@@ -97,6 +101,8 @@ export function generatePopulation(config: SimulatorConfig, start: Millis): Popu
       index,
       phone,
       userId: `${country}.${String(hash32(`${config.seed}:bsuid:${index}`))}${String(index).padStart(6, '0')}`,
+      // Its own stream, so a population with usernames keeps every other trait of the same seed.
+      username: new Prng(hash32(`${config.seed}:username:${index}`)).chance(p.usernameRate) ? `@user.${index}` : null,
       name: `${rng.pick(FIRST_NAMES)} ${String.fromCharCode(65 + rng.int(0, 25))}.`,
       country,
       onWhatsApp: !rng.chance(p.notOnWhatsAppRate),
@@ -109,6 +115,7 @@ export function generatePopulation(config: SimulatorConfig, start: Millis): Popu
       capRng: new Prng(hash32(`${config.seed}:cap:${index}`)),
       reactRng: new Prng(hash32(`${config.seed}:react:${index}`)),
       state: {
+        phoneShared: false,
         stoppedMarketing: rng.chance(p.stoppedRate),
         blocked: false,
         windowOpenUntil: 0,
@@ -125,6 +132,15 @@ export function generatePopulation(config: SimulatorConfig, start: Millis): Popu
     ids.set(user.userId, user);
   }
   return { users, byPhone: (phone) => phones.get(phone), byUserId: (id) => ids.get(id) };
+}
+
+/**
+ * The user's number as webhooks show it: the digits, or for a username user whose number the
+ * business has not messaged, nothing (or `""`, as Meta once wrote it).
+ */
+export function shownPhone(user: SimUser, withheld: 'omitted' | 'empty'): string | undefined {
+  if (user.username === null || user.state.phoneShared) return user.phone;
+  return withheld === 'empty' ? '' : undefined;
 }
 
 /** Whether `phone` dials the US (+1 with a US area code; the simulator only generates US +1 numbers). */

@@ -63,6 +63,8 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
     if (template.status === 'DISABLED') return fail(132016);
     category = template.config.category.toLowerCase() as SimCategory;
     if (endpoint === 'marketing_messages' && category !== 'marketing') return fail(134100);
+    // Authentication templates need the phone number (`to`); `recipient` alone is refused.
+    if (category === 'authentication' && req.to === undefined) return fail(131062);
   } else if (req.text === undefined) {
     return fail(131008, 'The parameter text is required.');
   }
@@ -78,6 +80,7 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
     wamid,
     messageId: req.biz_opaque_callback_data ?? null,
     to: recipientKey,
+    addressedBy: req.to !== undefined ? 'phone' : 'user_id',
     category,
     template: template?.config.name ?? null,
     endpoint,
@@ -88,7 +91,9 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
     readAt: null,
   };
   ctx.truth.messages.set(wamid, msg);
-  startLifecycle(ctx, msg, user, template, req.to !== undefined ? 'phone' : 'user_id');
+  // Messaging the number itself lets Meta disclose it in this user's webhooks from now on.
+  if (user !== undefined && digits !== undefined) user.state.phoneShared = true;
+  startLifecycle(ctx, msg, user, template, msg.addressedBy);
 
   const input = req.to ?? req.recipient ?? '';
   const contact = req.to !== undefined ? { wa_id: recipientKey } : { user_id: req.recipient ?? '' };

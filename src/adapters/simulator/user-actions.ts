@@ -2,7 +2,7 @@ import { HOUR, type Millis } from '../../core/time.js';
 import type { SimContext } from './context.js';
 import type { WebhookContact } from './payloads.js';
 import { unixSeconds } from './payloads.js';
-import type { SimUser } from './population.js';
+import { shownPhone, type SimUser } from './population.js';
 import type { TemplateState } from './quality.js';
 
 const REPLIES = ['Thanks!', 'How much is it?', 'Is this still available?', 'ok', 'Can you send more details?', 'Great, thank you'];
@@ -11,8 +11,19 @@ export const STOP_BUTTON = { payload: 'STOP_PROMOTIONS', text: 'Stop promotions'
 
 /** What a user does on their phone; each action changes their state and posts Meta's webhook. */
 
-export function contactOf(user: SimUser): WebhookContact {
-  return { profile: { name: user.name }, wa_id: user.phone, user_id: user.userId };
+export function contactOf(ctx: SimContext, user: SimUser): WebhookContact {
+  const phone = shownPhone(user, ctx.config.population.withheldPhone);
+  return {
+    profile: user.username === null ? { name: user.name } : { name: user.name, username: user.username },
+    ...(phone === undefined ? {} : { wa_id: phone }),
+    user_id: user.userId,
+  };
+}
+
+/** `from` as Meta writes it: absent (or `""`) while the number is withheld. */
+function fromOf(ctx: SimContext, user: SimUser): { from?: string } {
+  const phone = shownPhone(user, ctx.config.population.withheldPhone);
+  return phone === undefined ? {} : { from: phone };
 }
 
 function openWindow(ctx: SimContext, user: SimUser, at: Millis): void {
@@ -24,7 +35,7 @@ export function userWrites(ctx: SimContext, user: SimUser, at: Millis, body?: st
   openWindow(ctx, user, at);
   ctx.truth.reactions.replies++;
   const message = {
-    from: user.phone,
+    ...fromOf(ctx, user),
     from_user_id: user.userId,
     id: ctx.ids.inboundWamid(),
     timestamp: String(unixSeconds(at)),
@@ -32,7 +43,7 @@ export function userWrites(ctx: SimContext, user: SimUser, at: Millis, body?: st
     text: { body: body ?? user.reactRng.pick(REPLIES) },
     ...(replyTo === undefined ? {} : { context: { from: ctx.config.displayPhoneNumber, id: replyTo } }),
   };
-  ctx.delivery.emit({ kind: 'inbound', contact: contactOf(user), message }, at);
+  ctx.delivery.emit({ kind: 'inbound', contact: contactOf(ctx, user), message }, at);
 }
 
 /** The user taps the template's "Stop promotions" quick reply. Meta does not act on it; we must. */
@@ -42,10 +53,10 @@ export function userTapsStop(ctx: SimContext, user: SimUser, at: Millis, wamid: 
   ctx.delivery.emit(
     {
       kind: 'inbound',
-      contact: contactOf(user),
+      contact: contactOf(ctx, user),
       message: {
         context: { from: ctx.config.displayPhoneNumber, id: wamid },
-        from: user.phone,
+        ...fromOf(ctx, user),
         from_user_id: user.userId,
         id: ctx.ids.inboundWamid(),
         timestamp: String(unixSeconds(at)),
@@ -64,7 +75,7 @@ export function setMarketingPreference(ctx: SimContext, user: SimUser, at: Milli
   user.state.stoppedMarketing = stop;
   if (stop) ctx.truth.reactions.preferenceStops++;
   else ctx.truth.reactions.resumes++;
-  ctx.delivery.emit({ kind: 'preference', contact: contactOf(user), value, at }, at);
+  ctx.delivery.emit({ kind: 'preference', contact: contactOf(ctx, user), value, at }, at);
 }
 
 /** Relevance of a template to this user, 0..1. */

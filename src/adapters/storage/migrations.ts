@@ -12,6 +12,7 @@ import { outboxLeanIndexes } from './migrations/0011-outbox-lean-indexes.js';
 import { campaignFrequencyCap } from './migrations/0012-campaign-frequency-cap.js';
 import { latestDecisionPerRow } from './migrations/0013-latest-decision-per-row.js';
 import { webhookSignals } from './migrations/0014-webhook-signals.js';
+import { contactKeysNotEmpty } from './migrations/0015-contact-keys-not-empty.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   campaignFrequencyCap,
   latestDecisionPerRow,
   webhookSignals,
+  contactKeysNotEmpty,
 ];

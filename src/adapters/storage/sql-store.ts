@@ -13,6 +13,7 @@ import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
+import { setContactKeys } from './sql/contact-keys.js';
 import { appendDecisions } from './sql/decisions.js';
 import { deliveryFunnel } from './sql/delivery-funnel.js';
 import { diagnosisAudience } from './sql/diagnosis-audience.js';
@@ -47,6 +48,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   upsertContacts,
   getContact,
   findContact,
+  setContactKeys,
   listContacts,
   getContactsWithState,
   countSegment,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactSchema, idString, metadataSchema, nonEmpty, unixMillis } from './webhook-schema.js';
+import { bsuid, bsuidField, contactSchema, idString, metadataSchema, nonEmpty, unixMillis, waIdField } from './webhook-schema.js';
 
 /**
  * Schemas for the fields other than `messages`. Event, score and category values are open strings:
@@ -12,8 +12,8 @@ const limitValue = z.union([z.string(), z.number()]).transform(String).nullish()
 
 /** `user_preferences`: the user stopped or resumed marketing from this business (or signed up through a link). */
 export const userPreferenceSchema = z.object({
-  wa_id: nonEmpty.nullish(),
-  user_id: nonEmpty.nullish(),
+  wa_id: waIdField,
+  user_id: bsuidField,
   detail: optionalText,
   category: optionalText,
   value: nonEmpty,
@@ -26,6 +26,22 @@ export const userPreferencesValueSchema = z.object({
   metadata: metadataSchema.nullish(),
   contacts: z.array(contactSchema).nullish(),
   user_preferences: z.array(userPreferenceSchema),
+});
+
+/** `user_id_update`: a user's BSUID was regenerated (they changed phone number); `wa_id` only when Meta may disclose it. */
+export const userIdUpdateSchema = z.object({
+  wa_id: waIdField,
+  detail: optionalText,
+  user_id: z.object({ previous: bsuid, current: bsuid }),
+  parent_user_id: z.object({ previous: bsuidField, current: bsuidField }).nullish(),
+  timestamp: unixMillis,
+});
+
+export const userIdUpdateValueSchema = z.object({
+  messaging_product: optionalText,
+  metadata: metadataSchema.nullish(),
+  contacts: z.array(contactSchema).nullish(),
+  user_id_update: z.array(userIdUpdateSchema),
 });
 
 const templateRef = {

@@ -10,18 +10,19 @@ import {
   type MetaInboundMessage,
   type MetaStatus,
 } from './messages-schema.js';
-import { userPreferenceSchema, userPreferencesValueSchema } from './management-schema.js';
+import { userIdUpdateSchema, userIdUpdateValueSchema, userPreferenceSchema, userPreferencesValueSchema } from './management-schema.js';
 import type {
   ContactKey,
   InboundItem,
   StatusItem,
+  UserIdChangeItem,
   WebhookError,
   WebhookItem,
   WebhookProblem,
   WebhookSource,
 } from '../../ports/webhook-items.js';
 import { formatPath, type Path } from './webhook-path.js';
-import type { MetaContact, MetaError } from './webhook-schema.js';
+import { waIdField, type MetaContact, type MetaError } from './webhook-schema.js';
 
 /** Where a change sits and what surrounds it. */
 export interface ChangeContext {
@@ -37,6 +38,7 @@ export interface ChangeContext {
 const rawList = z.array(z.unknown()).nullish();
 const messagesContainer = messagesValueSchema.extend({ statuses: rawList, messages: rawList });
 const preferencesContainer = userPreferencesValueSchema.extend({ user_preferences: z.array(z.unknown()) });
+const userIdUpdateContainer = userIdUpdateValueSchema.extend({ user_id_update: z.array(z.unknown()) });
 
 export function toWebhookError(error: MetaError): WebhookError {
   return {
@@ -68,17 +70,26 @@ function eachElement<S extends z.ZodType>(
   });
 }
 
+/** `recipient_id` is the user's phone number unless the message went to a group (then it is the group id). */
+function recipientPhone(s: MetaStatus, path: Path, problems: WebhookProblem[]): string | null {
+  const checked = waIdField.safeParse(s.recipient_id);
+  if (checked.success) return checked.data ?? null;
+  problems.push({ path: formatPath([...path, 'recipient_id']), message: checked.error.issues[0]?.message ?? 'not a phone number' });
+  return null;
+}
+
 function statusItem(
   s: MetaStatus,
   source: WebhookSource,
   path: Path,
   contacts: readonly MetaContact[],
   changeErrors: WebhookError[],
+  problems: WebhookProblem[],
 ): StatusItem {
   const group = s.recipient_type === 'group';
   const key: ContactKey = group
     ? { waId: s.recipient_participant_id ?? null, userId: s.recipient_participant_user_id ?? null }
-    : { waId: s.recipient_id ?? null, userId: s.recipient_user_id ?? null };
+    : { waId: recipientPhone(s, path, problems), userId: s.recipient_user_id ?? null };
   const own = (s.errors ?? []).map(toWebhookError);
   return {
     kind: 'status',
@@ -146,8 +157,34 @@ function inboundItem(m: MetaInboundMessage, source: WebhookSource, path: Path, f
           forwarded: m.context.forwarded === true || m.context.frequently_forwarded === true,
         }
       : null,
-    system: m.system ? { type: m.system.type ?? null, body: m.system.body ?? null, newWaId: m.system.wa_id ?? null } : null,
+    system: m.system
+      ? {
+          type: m.system.type ?? null,
+          body: m.system.body ?? null,
+          newWaId: m.system.wa_id ?? null,
+          newUserId: m.system.user_id ?? null,
+        }
+      : null,
     errors: (m.errors ?? []).map(toWebhookError),
+  };
+}
+
+/**
+ * A `user_changed_user_id` notice names the new business-scoped id; the sender is still named by the
+ * old one (as `from` names the old number in `user_changed_number`), so it moves the contact even
+ * where `user_id_update` is not subscribed. Applied after the notice itself, which belongs to the old id.
+ */
+function userIdChangeOf(m: MetaInboundMessage, source: WebhookSource, path: Path, from: ContactKey): UserIdChangeItem | null {
+  const current = m.system?.type === 'user_changed_user_id' ? (m.system.user_id ?? null) : null;
+  if (current === null || from.userId === null || from.userId === current) return null;
+  return {
+    kind: 'user_id_change',
+    source,
+    path: formatPath([...path, 'system']),
+    previousUserId: from.userId,
+    currentUserId: current,
+    waId: m.system?.wa_id ?? null,
+    at: m.timestamp,
   };
 }
 
@@ -160,11 +197,13 @@ export function messagesItems(value: unknown, ctx: ChangeContext): WebhookItem[]
   const changeErrors = (parsed.errors ?? []).map(toWebhookError);
   const items: WebhookItem[] = [];
   eachElement(statusSchema, parsed.statuses, [...ctx.path, 'statuses'], ctx.problems, (status, path) => {
-    items.push(statusItem(status, source, path, contacts, changeErrors));
+    items.push(statusItem(status, source, path, contacts, changeErrors, ctx.problems));
   });
   eachElement(inboundMessageSchema, parsed.messages, [...ctx.path, 'messages'], ctx.problems, (message, path) => {
     const from = completeKey({ waId: message.from ?? null, userId: message.from_user_id ?? null }, contacts);
     if (isEmptyKey(from)) {
+      // A `user_changed_user_id` notice names only the new id; the change itself comes as `user_id_update`.
+      if (message.type === 'system') return;
       ctx.problems.push({
         path: formatPath([...path, 'from']),
         message: 'no sender: neither from nor from_user_id, and no contact matches',
@@ -172,6 +211,8 @@ export function messagesItems(value: unknown, ctx: ChangeContext): WebhookItem[]
       return;
     }
     items.push(inboundItem(message, source, path, from));
+    const change = userIdChangeOf(message, source, path, from);
+    if (change !== null) items.push(change);
   });
   changeErrors.forEach((error, index) => {
     items.push({ kind: 'change_error', source, path: formatPath([...ctx.path, 'errors', index]), error });
@@ -202,6 +243,26 @@ export function userPreferenceItems(value: unknown, ctx: ChangeContext): Webhook
       detail: pref.detail ?? null,
       at: pref.timestamp,
       signupId: pref.signup_id ?? null,
+    });
+  });
+  return items;
+}
+
+/** `field: "user_id_update"`: one item per regenerated business-scoped id. */
+export function userIdUpdateItems(value: unknown, ctx: ChangeContext): WebhookItem[] {
+  const parsed = parseLenient(userIdUpdateContainer, value, ctx.path, ctx.problems);
+  if (parsed === undefined) return [];
+  const source = sourceOf(parsed.metadata, ctx);
+  const items: WebhookItem[] = [];
+  eachElement(userIdUpdateSchema, parsed.user_id_update, [...ctx.path, 'user_id_update'], ctx.problems, (update, path) => {
+    items.push({
+      kind: 'user_id_change',
+      source,
+      path: formatPath(path),
+      previousUserId: update.user_id.previous,
+      currentUserId: update.user_id.current,
+      waId: update.wa_id ?? null,
+      at: update.timestamp,
     });
   });
   return items;

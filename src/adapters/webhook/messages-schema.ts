@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactSchema, metadataSchema, metaErrorSchema, nonEmpty, unixMillis } from './webhook-schema.js';
+import { bsuidField, contactSchema, metadataSchema, metaErrorSchema, nonEmpty, unixMillis, waIdField } from './webhook-schema.js';
 
 /** Schemas for `field: "messages"`: delivery statuses of what we sent, and what users send us. */
 
@@ -10,13 +10,14 @@ export const statusSchema = z.object({
   id: nonEmpty,
   status: nonEmpty,
   timestamp: unixMillis,
+  /** The user's phone number, or the group id for a group message: checked once the type is known (messages-items). */
   recipient_id: optionalText,
   /** Business-scoped user id (BSUID) of the recipient, for users known only by username. */
-  recipient_user_id: optionalText,
-  recipient_parent_user_id: optionalText,
+  recipient_user_id: bsuidField,
+  recipient_parent_user_id: bsuidField,
   recipient_type: optionalText,
-  recipient_participant_id: optionalText,
-  recipient_participant_user_id: optionalText,
+  recipient_participant_id: waIdField,
+  recipient_participant_user_id: bsuidField,
   recipient_identity_key_hash: optionalText,
   /** Echo of the value we attached to the send; carries our own message id. */
   biz_opaque_callback_data: optionalText,
@@ -71,9 +72,10 @@ export const inboundMessageSchema = z.object({
   id: nonEmpty,
   timestamp: unixMillis,
   type: nonEmpty,
-  from: nonEmpty.nullish(),
+  /** Omitted (once `""`) for a user who hides their number behind a username. */
+  from: waIdField,
   /** BSUID of a sender who may have no phone number on file. */
-  from_user_id: nonEmpty.nullish(),
+  from_user_id: bsuidField,
   context: z
     .object({
       from: optionalText,
@@ -98,7 +100,7 @@ export const inboundMessageSchema = z.object({
   sticker: mediaSchema.nullish(),
   referral: referralSchema.nullish(),
   reaction: z.object({ message_id: optionalText, emoji: optionalText }).nullish(),
-  system: z.object({ type: optionalText, body: optionalText, wa_id: optionalText }).nullish(),
+  system: z.object({ type: optionalText, body: optionalText, wa_id: waIdField, user_id: bsuidField }).nullish(),
   errors: z.array(metaErrorSchema).nullish(),
 });
 export type MetaInboundMessage = z.output<typeof inboundMessageSchema>;

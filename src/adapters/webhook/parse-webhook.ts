@@ -7,7 +7,7 @@ import {
   templateQualityItems,
   templateStatusItems,
 } from './management-items.js';
-import { messagesItems, userPreferenceItems, type ChangeContext } from './messages-items.js';
+import { messagesItems, userIdUpdateItems, userPreferenceItems, type ChangeContext } from './messages-items.js';
 import type { ParsedWebhook, WebhookItem, WebhookProblem } from '../../ports/webhook-items.js';
 import { formatPath, ROOT_PATH } from './webhook-path.js';
 import { changeSchema, entrySchema, WHATSAPP_OBJECT } from './webhook-schema.js';
@@ -18,6 +18,7 @@ type FieldParser = (value: unknown, ctx: ChangeContext) => WebhookItem[];
 const FIELD_PARSERS: Readonly<Record<string, FieldParser>> = {
   messages: messagesItems,
   user_preferences: userPreferenceItems,
+  user_id_update: userIdUpdateItems,
   message_template_status_update: templateStatusItems,
   message_template_quality_update: templateQualityItems,
   template_category_update: templateCategoryItems,

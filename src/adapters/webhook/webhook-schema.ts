@@ -55,15 +55,39 @@ export const metadataSchema = z.object({
   phone_number_id: nonEmpty,
 });
 
+/**
+ * A user's phone number as Meta names it (`wa_id`, `from`, `recipient_id`): digits only. Meta once sent
+ * `""` for a user hidden behind a username; that is no number at all, read as absent. Anything else that
+ * is not digits is refused (so it is never taken for a phone number), without echoing it: it may be personal.
+ */
+export const waIdField = z
+  .string()
+  .regex(/^(\d{1,20})?$/, { error: 'expected a phone number as digits (a wa_id); anything else is not a phone number' })
+  .transform((value) => (value === '' ? null : value))
+  .nullish();
+
+const BSUID = '[A-Z]{2}(\\.[A-Za-z0-9]{1,128}){1,2}';
+const BSUID_HINT = 'expected a business-scoped user id such as US.13491208655302741918';
+
+/** A business-scoped user id (BSUID): country code, a dot, alphanumerics (`US.13491208655302741918`, parent `US.ENT.…`). */
+export const bsuid = z.string().regex(new RegExp(`^${BSUID}$`), { error: BSUID_HINT });
+
+/** An optional BSUID; `""` is absent, like an empty phone field. */
+export const bsuidField = z
+  .string()
+  .regex(new RegExp(`^(${BSUID})?$`), { error: BSUID_HINT })
+  .transform((value) => (value === '' ? null : value))
+  .nullish();
+
 /** A WhatsApp user: a phone-based `wa_id`, a business-scoped `user_id` (BSUID), or both. */
 export const contactSchema = z
   .object({
     profile: z.object({ name: z.string().nullish(), username: z.string().nullish() }).nullish(),
-    wa_id: nonEmpty.optional(),
-    user_id: nonEmpty.optional(),
-    parent_user_id: nonEmpty.optional(),
+    wa_id: waIdField,
+    user_id: bsuidField,
+    parent_user_id: bsuidField,
   })
-  .refine((contact) => contact.wa_id !== undefined || contact.user_id !== undefined, {
+  .refine((contact) => (contact.wa_id ?? null) !== null || (contact.user_id ?? null) !== null, {
     error: 'a contact needs wa_id or user_id',
   });
 export type MetaContact = z.output<typeof contactSchema>;

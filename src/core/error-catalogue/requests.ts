@@ -111,13 +111,14 @@ export const REQUESTS = defineEntries([
     code: 131062,
     api: 'cloud',
     name: 'Business-scoped user ID not supported here',
-    messages: ['BSUID recipient not supported for this message'],
+    messages: ['BSUID recipient not supported for this message', 'BSUID recipients are not supported for this message'],
     class: 'bad_request',
     surface: 'send_response',
     retry: { kind: 'never' },
     page: {
       meaning: 'This kind of message cannot be addressed to a business-scoped user ID.',
-      cause: 'A send addressed with `recipient` (a BSUID) uses a feature that needs a phone number, such as a maximum price.',
+      cause:
+        'A send addressed with `recipient` (a BSUID) needs a phone number: an authentication template (one-tap, zero-tap or copy-code), or a feature such as a maximum price. Pacer does not send authentication templates to a contact it knows only by BSUID (skip reason `needs_phone_number`).',
       retry: 'No, not addressed this way.',
       action: 'Address the message by phone number where you have one, or drop the unsupported option.',
     },

@@ -30,6 +30,13 @@ export interface Contact {
 
 export type ContactKey = { waId: string } | { bsuid: string } | { phoneE164: string };
 
+/** Identifiers to give a contact; absent or null ones are left as they are. */
+export interface ContactKeys {
+  waId?: string | null;
+  bsuid?: string | null;
+  phoneE164?: string | null;
+}
+
 /** Ids in input order; `created` counts new contacts, `updated` the inputs that matched one (created + updated = inputs). */
 export interface UpsertContactsResult {
   ids: number[];
@@ -62,6 +69,12 @@ export interface ContactStore {
   upsertContacts(contacts: readonly ContactInput[], now: Millis): Promise<UpsertContactsResult>;
   getContact(id: number): Promise<Contact | null>;
   findContact(key: ContactKey): Promise<Contact | null>;
+  /**
+   * Gives these identifiers to contact `id`, taking each off any other contact that holds it, unless
+   * that would leave the other with none (then it stays there): a phone number or business-scoped id
+   * belongs to one person, and Meta says who.
+   */
+  setContactKeys(id: number, keys: ContactKeys, now: Millis): Promise<void>;
   /** Pages through contacts by id, for planners. */
   listContacts(afterId: number, limit: number): Promise<Contact[]>;
   /** The contacts with these ids that exist, each with its stored state, in id order (for a batch of sends). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recipientOf } from '../../../app/contact-address.js';
 import { recipientRegion } from '../../../app/recipient-region.js';
 import { recordConsent } from '../../../app/record-consent.js';
 import { loadContactState } from '../../../app/update-contact-state.js';
@@ -105,7 +106,13 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
       },
       handler: async ({ params }) => {
         const contact = await load(params.id);
-        const rows = explainContact(await loadContactState(store, contact.id), clock.now(), policy, recipientRegion(contact.phoneE164));
+        const rows = explainContact(
+          await loadContactState(store, contact.id),
+          clock.now(),
+          policy,
+          recipientRegion(contact.phoneE164),
+          recipientOf(contact).kind,
+        );
         return contactExplainJson(mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id)), rows);
       },
     }),

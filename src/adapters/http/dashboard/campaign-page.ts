@@ -51,33 +51,17 @@ export async function campaignPage(
   const pace = await campaignPace(store, campaign, waiting, now);
   const cap = frequencyCapInEffect(campaign, deps.policy);
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
-    <p>
-      Status:
-      <strong class="status">${campaign.status}</strong
-      >${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}
-    </p>
-    <p>
-      Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created
-      ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}
-    </p>
-    <p class="pace">${paceSentence(pace)}</p>
-    <p class="frequency-cap">
-      Frequency cap: ${frequencyCapText(cap.cap)} ${cap.from === 'campaign' ? "(this campaign's own)" : '(PACER_FREQUENCY_CAP)'}
-    </p>
-    ${actions(campaign, viewer)}
-    <h2>Funnel</h2>
-    ${funnelView(funnel)}
-    <h2>Outcomes by class</h2>
-    ${outcomesView(recipientOutcomes(breakdown, skips, deps.policy.capCodes, waitingRows))}
-    <h2>Retry recovery</h2>
-    ${recoveryView(recovery)}
-    <h2>Failures by error code, last ${FAILURE_DAYS} days</h2>
-    ${failureChart(failures, now, FAILURE_DAYS)}
-    <h2>Pending retries</h2>
-    ${rowList(id, retries, 'retries', q)}
-    <h2>Held recipients</h2>
-    <p class="muted">Held for Meta's marketing experiment (130472): they go when the contact writes in.</p>
-    ${rowList(id, held, 'held', q)}`;
+<p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
+<p>Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}</p>
+<p class="pace">${paceSentence(pace)}</p>
+<p class="frequency-cap">Frequency cap: ${frequencyCapText(cap.cap)} ${cap.from === 'campaign' ? "(this campaign's own)" : '(PACER_FREQUENCY_CAP)'}</p>
+${actions(campaign, viewer)}
+<h2>Funnel</h2>${funnelView(funnel)}
+<h2>Outcomes by class</h2>${outcomesView(recipientOutcomes(breakdown, skips, deps.policy.capCodes, waitingRows))}
+<h2>Retry recovery</h2>${recoveryView(recovery)}
+<h2>Failures by error code, last ${FAILURE_DAYS} days</h2>${failureChart(failures, now, FAILURE_DAYS)}
+<h2>Pending retries</h2>${rowList(id, retries, 'retries', q)}
+<h2>Held recipients</h2><p class="muted">Held for Meta's marketing experiment (130472): they go when the contact writes in.</p>${rowList(id, held, 'held', q)}`;
   return { title: `Campaign ${campaign.name}`, body };
 }
 
@@ -91,20 +75,9 @@ function actions(c: Campaign, viewer: Viewer): Html | null {
   if (viewer.csrf === null) return null;
   const form = (action: 'pause' | 'resume' | 'cancel', label: string, extra: Html | null = null) =>
     ALLOWED[action].includes(c.status)
-      ? html`<form method="post" action="/campaigns/${c.id}/${action}">
-          ${csrfField(viewer)}${extra}<button
-            type="submit"
-            name="action"
-            value="${action}"
-            ${action === 'cancel' ? html` class="danger"` : null}
-          >
-            ${label}
-          </button>
-        </form>`
+      ? html`<form method="post" action="/campaigns/${c.id}/${action}">${csrfField(viewer)}${extra}<button type="submit" name="action" value="${action}"${action === 'cancel' ? html` class="danger"` : null}>${label}</button></form>`
       : null;
-  return html`<div class="actions">
-    ${form('pause', 'Pause')}${form('resume', 'Resume')}${form('cancel', 'Cancel campaign', html`<label><input type="checkbox" name="confirm" value="yes" required /> ends every row still waiting</label> `)}
-  </div>`;
+  return html`<div class="actions">${form('pause', 'Pause')}${form('resume', 'Resume')}${form('cancel', 'Cancel campaign', html`<label><input type="checkbox" name="confirm" value="yes" required> ends every row still waiting</label> `)}</div>`;
 }
 
 /** Recipients by what happened to them, with the error codes behind each group; waiting ones until when. */
@@ -113,30 +86,15 @@ function outcomesView(groups: readonly OutcomeGroup[]): Html {
   const total = groups.reduce((n, g) => n + g.count, 0);
   const until = (g: OutcomeGroup) => {
     const phrase = untilPhrase(g, when);
-    return phrase === null ? null : html`<br /><span class="until muted">${phrase}</span>`;
+    return phrase === null ? null : html`<br><span class="until muted">${phrase}</span>`;
   };
   const rowsHtml = groups.map(
-    (g) =>
-      html`<tr data-group="${g.key}">
-        <th>${g.label}${g.errorClass === null ? null : html` <span class="muted">(${g.errorClass})</span>`}${until(g)}</th>
-        <td class="num">${count(g.count)}</td>
-        <td class="num">${percent(g.count, total)}</td>
-        <td>${g.codes.map((c) => html`<span class="code-count">${errorLink(c.code)} × ${count(c.count)}</span><br />`)}</td>
-      </tr>`,
+    (
+      g,
+    ) => html`<tr data-group="${g.key}"><th>${g.label}${g.errorClass === null ? null : html` <span class="muted">(${g.errorClass})</span>`}${until(g)}</th><td class="num">${count(g.count)}</td><td class="num">${percent(g.count, total)}</td>
+<td>${g.codes.map((c) => html`<span class="code-count">${errorLink(c.code)} × ${count(c.count)}</span><br>`)}</td></tr>`,
   );
-  return html`<table class="outcomes">
-    <thead>
-      <tr>
-        <th>Outcome</th>
-        <th class="num">Recipients</th>
-        <th class="num">Share</th>
-        <th>Error codes</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rowsHtml}
-    </tbody>
-  </table>`;
+  return html`<table class="outcomes"><thead><tr><th>Outcome</th><th class="num">Recipients</th><th class="num">Share</th><th>Error codes</th></tr></thead><tbody>${rowsHtml}</tbody></table>`;
 }
 
 function recoveryView(r: RetryRecovery): Html {
@@ -149,24 +107,7 @@ function recoveryView(r: RetryRecovery): Html {
     { label: 'Retry 3 or later', value: later, key: 'retry3' },
     { label: 'Exhausted', value: r.exhausted, key: 'exhausted' },
   ];
-  return html`${barChart('Retry recovery', bars)}
-    <table class="recovery">
-      <thead>
-        <tr>
-          <th>Delivered on</th>
-          <th class="num">Recipients</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${bars.map(
-          (b) =>
-            html`<tr data-step="${b.key}">
-              <th>${b.label}</th>
-              <td class="num">${count(b.value)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+  return html`${barChart('Retry recovery', bars)}<table class="recovery"><thead><tr><th>Delivered on</th><th class="num">Recipients</th></tr></thead><tbody>${bars.map((b) => html`<tr data-step="${b.key}"><th>${b.label}</th><td class="num">${count(b.value)}</td></tr>`)}</tbody></table>`;
 }
 
 function rowList(campaignId: number, rows: readonly OutboxListRow[], kind: 'retries' | 'held', q: CampaignPageQuery): Html {
@@ -174,12 +115,7 @@ function rowList(campaignId: number, rows: readonly OutboxListRow[], kind: 'retr
     return html`<p class="muted">${(kind === 'retries' ? q.retriesAfter : q.heldAfter) > 0 ? 'No more rows.' : 'None.'}</p>`;
   const body = rows.map(
     (r) =>
-      html`<tr data-outbox="${r.id}">
-        <td><a href="/contacts/${r.contactId}">${r.contactName ?? `contact ${r.contactId}`}</a></td>
-        <td class="num">${count(r.attempts)}</td>
-        <td>${errorLink(r.lastErrorCode)}</td>
-        <td>${when(r.nextAttemptAt)}</td>
-      </tr>`,
+      html`<tr data-outbox="${r.id}"><td><a href="/contacts/${r.contactId}">${r.contactName ?? `contact ${r.contactId}`}</a></td><td class="num">${count(r.attempts)}</td><td>${errorLink(r.lastErrorCode)}</td><td>${when(r.nextAttemptAt)}</td></tr>`,
   );
   const last = rows[rows.length - 1];
   const nextQuery =
@@ -190,18 +126,5 @@ function rowList(campaignId: number, rows: readonly OutboxListRow[], kind: 'retr
     rows.length === PAGE_SIZE
       ? html`<a class="next-page" data-list="${kind}" href="/campaigns/${campaignId}${nextQuery}">Next ${PAGE_SIZE} →</a>`
       : null;
-  return html`<table class="${kind}">
-      <thead>
-        <tr>
-          <th>Contact</th>
-          <th class="num">Attempts</th>
-          <th>Last error</th>
-          <th>${kind === 'retries' ? 'Next attempt' : 'Wakes at the latest'}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${body}
-      </tbody>
-    </table>
-    ${more}`;
+  return html`<table class="${kind}"><thead><tr><th>Contact</th><th class="num">Attempts</th><th>Last error</th><th>${kind === 'retries' ? 'Next attempt' : 'Wakes at the latest'}</th></tr></thead><tbody>${body}</tbody></table>${more}`;
 }

@@ -6,9 +6,7 @@ import { html, type Html } from './html.js';
 
 export function conversationView(entries: readonly ConversationEntry[]): Html {
   if (entries.length === 0) return html`<p class="muted">Nothing has happened with this contact yet.</p>`;
-  return html`<ol class="timeline">
-    ${entries.map((e) => html`<li data-type="${e.type}"><span class="at">${when(e.at)}</span>${describe(e)}</li>`)}
-  </ol>`;
+  return html`<ol class="timeline">${entries.map((e) => html`<li data-type="${e.type}"><span class="at">${when(e.at)}</span>${describe(e)}</li>`)}</ol>`;
 }
 
 function describe(e: ConversationEntry): Html {
@@ -22,8 +20,7 @@ function describe(e: ConversationEntry): Html {
     case 'message_event': {
       if (e.status !== 'failed') return html`<strong>Message ${e.status}</strong> <span class="muted">row ${e.outboxId}</span>`;
       const entry = e.errorCode === null ? undefined : findErrorByCode(e.errorCode);
-      return html`<strong>Message failed</strong> ${errorLink(e.errorCode)}${entry === undefined ? null : html`: ${entry.page.meaning}`}
-        <span class="muted">row ${e.outboxId}</span>`;
+      return html`<strong>Message failed</strong> ${errorLink(e.errorCode)}${entry === undefined ? null : html`: ${entry.page.meaning}`} <span class="muted">row ${e.outboxId}</span>`;
     }
   }
 }

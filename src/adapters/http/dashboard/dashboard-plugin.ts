@@ -68,12 +68,7 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
       return sendPage(
         reply,
         403,
-        layout(
-          'Refused',
-          who.viewer,
-          html`<p class="error">${refusal}</p>
-            <p><a href="/">Back to the overview</a></p>`,
-        ),
+        layout('Refused', who.viewer, html`<p class="error">${refusal}</p><p><a href="/">Back to the overview</a></p>`),
       );
     }
     return handler(request, reply, form, who.viewer);
@@ -187,8 +182,7 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
           layout(
             'Not cancelled',
             viewer,
-            html`<p class="error">Tick the confirmation to cancel the campaign.</p>
-              <p><a href="/campaigns/${id}">Back to the campaign</a></p>`,
+            html`<p class="error">Tick the confirmation to cancel the campaign.</p><p><a href="/campaigns/${id}">Back to the campaign</a></p>`,
           ),
         );
       try {
@@ -206,12 +200,7 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
         return sendPage(
           reply,
           409,
-          layout(
-            'Not done',
-            viewer,
-            html`<p class="error">${error.message}</p>
-              <p><a href="/campaigns/${id}">Back to the campaign</a></p>`,
-          ),
+          layout('Not done', viewer, html`<p class="error">${error.message}</p><p><a href="/campaigns/${id}">Back to the campaign</a></p>`),
         );
       }
       return reply.code(303).header('location', `/campaigns/${id}?done=${verb}`).send();
@@ -266,16 +255,7 @@ async function replyToContact(
             ? html`This contact has no phone number or wa_id to reply to.`
             : null;
   if (problem !== null || deps.phoneNumberId === null || to === null)
-    return sendPage(
-      reply,
-      400,
-      layout(
-        'Reply not queued',
-        viewer,
-        html`<p class="error">${problem}</p>
-          ${back}`,
-      ),
-    );
+    return sendPage(reply, 400, layout('Reply not queued', viewer, html`<p class="error">${problem}</p>${back}`));
   const result = await queueOneOffMessage(
     deps.store,
     { to, category: 'service', text, idempotencyKey: `dashboard-reply:${key}`, phoneNumberId: deps.phoneNumberId },
@@ -286,12 +266,7 @@ async function replyToContact(
     return sendPage(
       reply,
       400,
-      layout(
-        'Reply not queued',
-        viewer,
-        html`<p class="error">The contact's number is not valid (${result.problem}).</p>
-          ${back}`,
-      ),
+      layout('Reply not queued', viewer, html`<p class="error">The contact's number is not valid (${result.problem}).</p>${back}`),
     );
   const outcome = result.queued ? `${result.decision.kind}:${result.decision.reason}` : 'duplicate';
   return reply.code(303).header('location', `/contacts/${contact.id}?reply=${outcome}`).send();

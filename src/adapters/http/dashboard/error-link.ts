@@ -6,6 +6,5 @@ export function errorLink(code: number | null, withName = true): Html {
   if (code === null) return html`<span class="muted">—</span>`;
   const entry = findErrorByCode(code);
   const href = `/errors/${entry === undefined ? code : codeLabel(entry)}`;
-  return html`<a href="${href}" class="code">${code}</a
-    >${withName && entry !== undefined ? html` <span class="muted">${entry.name}</span>` : null}`;
+  return html`<a href="${href}" class="code">${code}</a>${withName && entry !== undefined ? html` <span class="muted">${entry.name}</span>` : null}`;
 }

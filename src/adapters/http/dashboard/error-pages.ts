@@ -16,29 +16,9 @@ export function errorIndexPage(): Html {
   return html`${ERROR_CLASSES.map((cls) => {
     const members = ERROR_CATALOGUE.filter((e) => e.class === cls).sort((a, b) => a.code - b.code);
     if (members.length === 0) return null;
-    return html`<h2>${classTitle(cls)}</h2>
-      <p>${classSummary(cls)}. Class <code>${cls}</code>.</p>
-      <table>
-        <thead>
-          <tr>
-            <th>Code</th>
-            <th>Name</th>
-            <th>API</th>
-            <th>Retry</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${members.map(
-            (e) =>
-              html`<tr>
-                <td><a href="/errors/${codeLabel(e)}">${codeLabel(e)}</a></td>
-                <td>${e.name}</td>
-                <td>${describeApi(e.api)}</td>
-                <td>${describeRetry(e.retry)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
+    return html`<h2>${classTitle(cls)}</h2><p>${classSummary(cls)}. Class <code>${cls}</code>.</p>
+<table><thead><tr><th>Code</th><th>Name</th><th>API</th><th>Retry</th></tr></thead><tbody>
+${members.map((e) => html`<tr><td><a href="/errors/${codeLabel(e)}">${codeLabel(e)}</a></td><td>${e.name}</td><td>${describeApi(e.api)}</td><td>${describeRetry(e.retry)}</td></tr>`)}</tbody></table>`;
   })}`;
 }
 
@@ -53,29 +33,12 @@ export function findEntryForLabel(label: string): ErrorEntry | undefined {
 
 export function errorPage(entry: ErrorEntry): { title: string; body: Html } {
   const facts = errorFacts(entry, (c) => c);
-  const body = html`<table class="facts">
-      <tbody>
-        ${facts.map(
-          ([k, v]) =>
-            html`<tr>
-              <th>${k}</th>
-              <td>${v}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>What Meta is telling you</h2>
-    <p class="meaning">${entry.page.meaning}</p>
-    <h2>Why it happens</h2>
-    <p>${entry.page.cause}</p>
-    <h2>Should you retry?</h2>
-    <p>${entry.page.retry}</p>
-    <h2>What to do</h2>
-    <p>${entry.page.action}</p>
-    <h2>Meta's wording</h2>
-    <ul>
-      ${entry.messages.map((m) => html`<li>“${m}”</li>`)}
-    </ul>
-    <p><a href="/errors">All error codes</a></p>`;
+  const body = html`<table class="facts"><tbody>${facts.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>
+<h2>What Meta is telling you</h2><p class="meaning">${entry.page.meaning}</p>
+<h2>Why it happens</h2><p>${entry.page.cause}</p>
+<h2>Should you retry?</h2><p>${entry.page.retry}</p>
+<h2>What to do</h2><p>${entry.page.action}</p>
+<h2>Meta's wording</h2><ul>${entry.messages.map((m) => html`<li>“${m}”</li>`)}</ul>
+<p><a href="/errors">All error codes</a></p>`;
   return { title: `${codeLabel(entry)}: ${entry.name}`, body };
 }

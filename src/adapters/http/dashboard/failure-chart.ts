@@ -28,23 +28,10 @@ export function failureChart(buckets: readonly FailureBucket[], now: Millis, day
     .filter((g) => g.values.size > 0)
     .map(
       (g) =>
-        html`<tr>
-          <th>${day(g.start)}</th>
-          ${keys.map((k) => html`<td class="num" data-code="${k}">${count(g.values.get(k) ?? 0)}</td>`)}
-        </tr>`,
+        html`<tr><th>${day(g.start)}</th>${keys.map((k) => html`<td class="num" data-code="${k}">${count(g.values.get(k) ?? 0)}</td>`)}</tr>`,
     );
   return html`${stackedColumns('Failures per day by error code', columns, keys)}
-    <table class="failures">
-      <thead>
-        <tr>
-          <th>Day</th>
-          ${head}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
+<table class="failures"><thead><tr><th>Day</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function codeKey(code: number | null): string {

@@ -18,26 +18,11 @@ const STEPS: readonly { key: keyof DeliveryFunnel; label: string; of: keyof Deli
 export function funnelView(funnel: DeliveryFunnel): Html {
   const rows = STEPS.map(
     (s) =>
-      html`<tr data-step="${s.key}">
-        <th>${s.label}</th>
-        <td class="num">${count(funnel[s.key])}</td>
-        <td class="num">${s.key === s.of ? '' : `${percent(funnel[s.key], funnel[s.of])} of ${s.of}`}</td>
-      </tr>`,
+      html`<tr data-step="${s.key}"><th>${s.label}</th><td class="num">${count(funnel[s.key])}</td><td class="num">${s.key === s.of ? '' : `${percent(funnel[s.key], funnel[s.of])} of ${s.of}`}</td></tr>`,
   );
   return html`${barChart(
-      'Delivery funnel',
-      STEPS.map((s) => ({ label: s.label, value: funnel[s.key] })),
-    )}
-    <table class="funnel">
-      <thead>
-        <tr>
-          <th>Step</th>
-          <th class="num">Recipients</th>
-          <th class="num">Share</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
+    'Delivery funnel',
+    STEPS.map((s) => ({ label: s.label, value: funnel[s.key] })),
+  )}
+<table class="funnel"><thead><tr><th>Step</th><th class="num">Recipients</th><th class="num">Share</th></tr></thead><tbody>${rows}</tbody></table>`;
 }

@@ -12,11 +12,6 @@ describe('html templates', () => {
 
   it('keeps nested fragments, joins lists and drops null, undefined and false', () => {
     const items = ['a<b', 'c'].map((t) => html`<li>${t}</li>`);
-    expect(
-      html`<ul>
-          ${items}
-        </ul>
-        ${null}${undefined}${false}${0}`.text,
-    ).toBe('<ul><li>a&lt;b</li><li>c</li></ul>0');
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}`.text).toBe('<ul><li>a&lt;b</li><li>c</li></ul>0');
   });
 });

@@ -13,7 +13,7 @@ export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function csrfField(viewer: Viewer): Html {
-  return html`<input type="hidden" name="_csrf" value="${viewer.csrf ?? ''}" />`;
+  return html`<input type="hidden" name="_csrf" value="${viewer.csrf ?? ''}">`;
 }
 
 export function layout(title: string, viewer: Viewer | null, body: HtmlValue): Html {
@@ -21,26 +21,13 @@ export function layout(title: string, viewer: Viewer | null, body: HtmlValue): H
     viewer === null
       ? null
       : html`<a href="/">Overview</a><a href="/templates">Templates</a><a href="/errors">Error codes</a>
-          ${viewer.csrf === null ? null : html`<form method="post" action="/contacts/find">${csrfField(viewer)}<input type="text" name="q" placeholder="Phone, wa_id or contact id" aria-label="Find a contact" required /><button type="submit">Find</button></form>`}
-          <span class="spacer"></span
-          ><span>${viewer.name}</span>
-          ${viewer.csrf === null ? null : html`<form method="post" action="/logout">${csrfField(viewer)}<button type="submit">Sign out</button></form>`}`;
+${viewer.csrf === null ? null : html`<form method="post" action="/contacts/find">${csrfField(viewer)}<input type="text" name="q" placeholder="Phone, wa_id or contact id" aria-label="Find a contact" required><button type="submit">Find</button></form>`}
+<span class="spacer"></span><span>${viewer.name}</span>
+${viewer.csrf === null ? null : html`<form method="post" action="/logout">${csrfField(viewer)}<button type="submit">Sign out</button></form>`}`;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · Pacer</title>
-        <link rel="stylesheet" href="/dashboard.css" />
-      </head>
-      <body>
-        <header><strong>Pacer</strong>${nav}</header>
-        <main>
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html>`;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Pacer</title><link rel="stylesheet" href="/dashboard.css"></head>
+<body><header><strong>Pacer</strong>${nav}</header><main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
 export function sendPage(reply: FastifyReply, status: number, page: Html): FastifyReply {
@@ -55,14 +42,5 @@ export function sendPage(reply: FastifyReply, status: number, page: Html): Fasti
 }
 
 export function notFoundPage(reply: FastifyReply, viewer: Viewer | null, what: string): FastifyReply {
-  return sendPage(
-    reply,
-    404,
-    layout(
-      'Not found',
-      viewer,
-      html`<p class="error">${what}</p>
-        <p><a href="/">Back to the overview</a></p>`,
-    ),
-  );
+  return sendPage(reply, 404, layout('Not found', viewer, html`<p class="error">${what}</p><p><a href="/">Back to the overview</a></p>`));
 }

@@ -24,16 +24,11 @@ export async function overviewPage(deps: DashboardDeps): Promise<Html> {
   const quality = await Promise.all(
     senders.map(async (s) => senderQuality(s, await deps.store.senderChanges(s.id, now - QUALITY_DAYS * DAY, 500), now)),
   );
-  return html`<h2>Delivery funnel, every campaign</h2>
-    ${funnelView(funnel)}
-    <h2>Failures by error code, last ${FAILURE_DAYS} days</h2>
-    ${failureChart(failures, now, FAILURE_DAYS)}
-    <h2>Sender quality rating</h2>
-    ${senders.length === 0 ? html`<p class="muted">No sender number is registered yet.</p>` : quality}
-    <h2>Paused campaigns</h2>
-    ${pausedCampaigns(campaigns)}
-    <h2>All campaigns</h2>
-    ${campaignList(campaigns)}`;
+  return html`<h2>Delivery funnel, every campaign</h2>${funnelView(funnel)}
+<h2>Failures by error code, last ${FAILURE_DAYS} days</h2>${failureChart(failures, now, FAILURE_DAYS)}
+<h2>Sender quality rating</h2>${senders.length === 0 ? html`<p class="muted">No sender number is registered yet.</p>` : quality}
+<h2>Paused campaigns</h2>${pausedCampaigns(campaigns)}
+<h2>All campaigns</h2>${campaignList(campaigns)}`;
 }
 
 function senderQuality(sender: Sender, changes: Awaited<ReturnType<DashboardDeps['store']['senderChanges']>>, now: number): Html {
@@ -48,42 +43,11 @@ function senderQuality(sender: Sender, changes: Awaited<ReturnType<DashboardDeps
       : stepChart(`Quality rating of ${sender.displayNumber}`, steps, levels, changes[0]?.at ?? now, now);
   const rows = changes.map(
     (c) =>
-      html`<tr>
-        <td>${when(c.at)}</td>
-        <td>${c.qualityRating ?? '—'}</td>
-        <td>${c.messagingLimitTier ?? '—'}</td>
-        <td>${c.state}${c.stateReason ? html` <span class="muted">${c.stateReason}</span>` : null}</td>
-        <td>${c.source}</td>
-      </tr>`,
+      html`<tr><td>${when(c.at)}</td><td>${c.qualityRating ?? '—'}</td><td>${c.messagingLimitTier ?? '—'}</td><td>${c.state}${c.stateReason ? html` <span class="muted">${c.stateReason}</span>` : null}</td><td>${c.source}</td></tr>`,
   );
-  return html`<section class="sender" data-sender="${sender.id}">
-    <h3>
-      ${sender.displayNumber} <span class="badge ${qualityBadge(sender.qualityRating)}">${sender.qualityRating ?? 'unknown'}</span>
-      <span class="badge">${sender.state}</span>
-    </h3>
-    <p>
-      Messaging limit: ${sender.messagingLimitTier ?? 'unknown'} · throughput ${count(sender.throughputMps)}
-      messages/s${sender.stateReason ? html` · ${sender.stateReason}` : null}
-    </p>
-    ${chart}${
-      changes.length === 0
-        ? null
-        : html`<table class="sender-changes">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Quality</th>
-                <th>Limit</th>
-                <th>State</th>
-                <th>Signal</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
-    }
-  </section>`;
+  return html`<section class="sender" data-sender="${sender.id}"><h3>${sender.displayNumber} <span class="badge ${qualityBadge(sender.qualityRating)}">${sender.qualityRating ?? 'unknown'}</span> <span class="badge">${sender.state}</span></h3>
+<p>Messaging limit: ${sender.messagingLimitTier ?? 'unknown'} · throughput ${count(sender.throughputMps)} messages/s${sender.stateReason ? html` · ${sender.stateReason}` : null}</p>
+${chart}${changes.length === 0 ? null : html`<table class="sender-changes"><thead><tr><th>When</th><th>Quality</th><th>Limit</th><th>State</th><th>Signal</th></tr></thead><tbody>${rows}</tbody></table>`}</section>`;
 }
 
 export function qualityBadge(quality: string | null): string {
@@ -97,47 +61,11 @@ export function qualityBadge(quality: string | null): string {
 function pausedCampaigns(campaigns: readonly Campaign[]): Html {
   const paused = campaigns.filter((c) => c.status === 'paused');
   if (paused.length === 0) return html`<p class="muted">No campaign is paused.</p>`;
-  return html`<table class="paused">
-    <thead>
-      <tr>
-        <th>Campaign</th>
-        <th>Paused since</th>
-        <th>Reason</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${paused.map(
-        (c) =>
-          html`<tr>
-            <td><a href="/campaigns/${c.id}">${c.name}</a></td>
-            <td>${when(c.updatedAt)}</td>
-            <td>${c.pauseReason ?? '—'}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table class="paused"><thead><tr><th>Campaign</th><th>Paused since</th><th>Reason</th></tr></thead><tbody>${paused.map((c) => html`<tr><td><a href="/campaigns/${c.id}">${c.name}</a></td><td>${when(c.updatedAt)}</td><td>${c.pauseReason ?? '—'}</td></tr>`)}</tbody></table>`;
 }
 
 function campaignList(campaigns: readonly Campaign[]): Html {
   if (campaigns.length === 0) return html`<p class="muted">No campaign yet.</p>`;
   const newest = [...campaigns].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-  return html`<table class="campaigns">
-    <thead>
-      <tr>
-        <th>Campaign</th>
-        <th>Status</th>
-        <th>Created</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${newest.map(
-        (c) =>
-          html`<tr>
-            <td><a href="/campaigns/${c.id}">${c.name}</a></td>
-            <td>${c.status}</td>
-            <td>${when(c.createdAt)}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table class="campaigns"><thead><tr><th>Campaign</th><th>Status</th><th>Created</th></tr></thead><tbody>${newest.map((c) => html`<tr><td><a href="/campaigns/${c.id}">${c.name}</a></td><td>${c.status}</td><td>${when(c.createdAt)}</td></tr>`)}</tbody></table>`;
 }

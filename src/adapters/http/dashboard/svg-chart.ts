@@ -34,9 +34,7 @@ export function barChart(title: string, bars: readonly Bar[]): Html {
       html`<text x="${n(labelWidth + w + 6)}" y="${n(y + 16)}">${b.value.toLocaleString('en-US')}</text>`.text
     );
   });
-  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
-    ${trusted(parts.join(''))}
-  </svg>`;
+  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${trusted(parts.join(''))}</svg>`;
 }
 
 export interface Column {
@@ -65,21 +63,15 @@ export function stackedColumns(title: string, columns: readonly Column[], keys: 
         : '';
     return rects.join('') + label;
   });
-  const axis = html`<text x="34" y="16" text-anchor="end" class="tick">${max.toLocaleString('en-US')}</text
-    ><text x="34" y="${base}" text-anchor="end" class="tick">0</text>`.text;
+  const axis =
+    html`<text x="34" y="16" text-anchor="end" class="tick">${max.toLocaleString('en-US')}</text><text x="34" y="${base}" text-anchor="end" class="tick">0</text>`
+      .text;
   // Swatches are tiny SVGs: the content-security policy allows no inline style attributes.
   const legend = keys.map(
     (k, i) =>
-      html`<span class="key"
-        >${trusted(`<svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" fill="${colour(i)}"/></svg>`)} ${k}</span
-      >`,
+      html`<span class="key">${trusted(`<svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" fill="${colour(i)}"/></svg>`)} ${k}</span>`,
   );
-  return html`<figure>
-    <svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
-      ${trusted(`<line x1="38" y1="${base}" x2="${width}" y2="${base}" stroke="#a0aec0"/>${axis}${bars.join('')}`)}
-    </svg>
-    <figcaption>${legend}</figcaption>
-  </figure>`;
+  return html`<figure><svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${trusted(`<line x1="38" y1="${base}" x2="${width}" y2="${base}" stroke="#a0aec0"/>${axis}${bars.join('')}`)}</svg><figcaption>${legend}</figcaption></figure>`;
 }
 
 export interface Step {
@@ -102,7 +94,5 @@ export function stepChart(title: string, steps: readonly Step[], levels: readonl
     points.push(`${n(x(s.at))},${n(y(s.level))}`, `${n(x(next))},${n(y(s.level))}`);
   });
   const line = points.length === 0 ? '' : `<polyline points="${points.join(' ')}" fill="none" stroke="${colour(0)}" stroke-width="3"/>`;
-  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
-    ${trusted(labels + line)}
-  </svg>`;
+  return html`<svg class="chart" role="img" aria-label="${title}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${trusted(labels + line)}</svg>`;
 }

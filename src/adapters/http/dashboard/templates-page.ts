@@ -34,39 +34,15 @@ export async function templatesPage(deps: DashboardDeps): Promise<Html> {
   const rows = stats.map((s) => {
     const t = s.template;
     const codes = [...s.byCode.entries()].sort((a, b) => b[1] - a[1]);
-    return html`<tr data-template="${t.id}" ${s.problems.length > 0 ? html` class="problem"` : null}>
-      <td>
-        <strong>${t.name}</strong>
-        <span class="muted">${t.language} · ${t.category}</span
-        >${s.problems.length > 0 ? html`<br /><span class="badge bad">Needs attention: ${s.problems.join(', ')}</span>` : null}
-      </td>
-      <td>${t.status}${t.pausedUntil === null ? null : html`<br /><span class="muted">until ${when(t.pausedUntil)}</span>`}</td>
-      <td><span class="badge ${qualityBadge(t.quality)}">${t.quality ?? 'unknown'}</span></td>
-      <td class="num">${count(s.attempted)}</td>
-      <td class="num">${count(s.failed)}</td>
-      <td class="num failure-rate">${percent(s.failed, s.attempted)}</td>
-      <td>
-        ${codes.length === 0 ? html`<span class="muted">—</span>` : codes.map(([code, n]) => html`<span class="code-count">${errorLink(code)} × ${count(n)} (${percent(n, s.attempted)})</span><br />`)}
-      </td>
-    </tr>`;
+    return html`<tr data-template="${t.id}"${s.problems.length > 0 ? html` class="problem"` : null}>
+<td><strong>${t.name}</strong> <span class="muted">${t.language} · ${t.category}</span>${s.problems.length > 0 ? html`<br><span class="badge bad">Needs attention: ${s.problems.join(', ')}</span>` : null}</td>
+<td>${t.status}${t.pausedUntil === null ? null : html`<br><span class="muted">until ${when(t.pausedUntil)}</span>`}</td>
+<td><span class="badge ${qualityBadge(t.quality)}">${t.quality ?? 'unknown'}</span></td>
+<td class="num">${count(s.attempted)}</td><td class="num">${count(s.failed)}</td><td class="num failure-rate">${percent(s.failed, s.attempted)}</td>
+<td>${codes.length === 0 ? html`<span class="muted">—</span>` : codes.map(([code, n]) => html`<span class="code-count">${errorLink(code)} × ${count(n)} (${percent(n, s.attempted)})</span><br>`)}</td></tr>`;
   });
   return html`<p>Failure rate counts campaign messages that failed or used up their cap attempts, out of those sent at least once.</p>
-    <table class="templates">
-      <thead>
-        <tr>
-          <th>Template</th>
-          <th>Status</th>
-          <th>Quality</th>
-          <th class="num">Attempted</th>
-          <th class="num">Failed</th>
-          <th class="num">Failure rate</th>
-          <th>Failures by code</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
+<table class="templates"><thead><tr><th>Template</th><th>Status</th><th>Quality</th><th class="num">Attempted</th><th class="num">Failed</th><th class="num">Failure rate</th><th>Failures by code</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function statsFor(template: Template, rows: readonly TemplateOutcomeRow[]): TemplateStats {

@@ -90,7 +90,10 @@ export async function currentConsents(
 ): Promise<Map<number, Partial<Record<Category, ConsentStatus>>>> {
   const out = new Map<number, Partial<Record<Category, ConsentStatus>>>();
   for (const chunk of chunks([...new Set(contactIds)], 1, db.caps)) {
-    const rows = await db.query(`SELECT contact_id, category, status FROM consent_current WHERE contact_id IN (${inList(chunk.length)})`, chunk);
+    const rows = await db.query(
+      `SELECT contact_id, category, status FROM consent_current WHERE contact_id IN (${inList(chunk.length)})`,
+      chunk,
+    );
     for (const row of rows) {
       const id = int(row['contact_id']);
       const statuses = out.get(id) ?? {};
