@@ -81,6 +81,8 @@ describe.each(BACKENDS)('REST API: webhook quarantine and /metrics ($name)', (ba
       'pacer_outbox_outcomes{outcome="skipped"} 1',
       'pacer_outbox_outcomes{outcome="delivered"} 0',
       'pacer_campaigns_paused 1',
+      'pacer_sender_state{phone_number_id="pn-1",state="ok"} 1',
+      'pacer_sender_state{phone_number_id="pn-1",state="stopped"} 0',
       'pacer_webhooks_stored_total 7',
       'pacer_webhooks_rejected_total{reason="mismatch"} 2',
       'pacer_api_unauthorized_total{reason="unknown"} 1',
@@ -90,7 +92,7 @@ describe.each(BACKENDS)('REST API: webhook quarantine and /metrics ($name)', (ba
       expect(lines).toContain(expected);
     // Every sample line is `name{labels} value` with a HELP and TYPE for its family.
     for (const line of lines.filter((l) => l !== '' && !l.startsWith('#'))) {
-      expect(line).toMatch(/^[a-z_]+(\{[a-z_]+="[^"]*"\})? \d+$/);
+      expect(line).toMatch(/^[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? \d+$/);
       expect(lines).toContain(`# TYPE ${line.split(/[{ ]/)[0] ?? ''} ${line.includes('_total') ? 'counter' : 'gauge'}`);
     }
   });

@@ -1,5 +1,6 @@
 import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { describe, expect, it } from 'vitest';
+import { campaignAction } from '../src/app/campaign-actions.js';
 import { completeFinishedCampaigns } from '../src/app/complete-campaigns.js';
 import { startCampaign } from '../src/app/start-campaign.js';
 import { BACKENDS } from './store-backends.js';
@@ -67,6 +68,29 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
     expect(await completeFinishedCampaigns(store, endsAt)).toEqual([id]);
     expect(await store.getCampaign(id)).toMatchObject({ status: 'completed' });
     expect(await store.campaignCounters(id)).toMatchObject({ skipped: 2, queued: 0 });
+  });
+
+  it("resuming says the number is fixed: it may send again, and the rows held for the fix go back in line, the contact's holds stay", async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 3);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
+    const [a, b, c] = await store.claimDue({ owner: 'w', now: T0, leaseMs: 60_000, limit: 3 });
+    const hold = (errorCode: number) => ({ status: 'held' as const, until: null, capAttempt: false, errorCode });
+    await store.reschedule(a?.id ?? -1, 'w', hold(190), T0); // the token: waits for the operator
+    await store.reschedule(b?.id ?? -1, 'w', hold(130472), T0); // the contact's window: waits for the contact
+    await store.reschedule(c?.id ?? -1, 'w', hold(133010), T0); // the number's registration: waits for the operator
+    await store.setSenderState('pn-1', 'stopped', '190 Access token expired', null, T0);
+    await store.setCampaignStatus(seed.campaignId, 'paused', 'Meta refused a send with 190 Access token expired.', T0);
+
+    await campaignAction(store, seed.campaignId, 'resume', T0 + 5, NO_DISPATCHER_HERE);
+    expect(await store.getSender('pn-1')).toMatchObject({ state: 'ok', stateReason: null });
+    expect(await store.getOutbox(a?.id ?? -1)).toMatchObject({ status: 'queued', nextAttemptAt: T0 + 5, lastErrorCode: 190 });
+    expect(await store.getOutbox(c?.id ?? -1)).toMatchObject({ status: 'queued', nextAttemptAt: T0 + 5 });
+    expect(await store.getOutbox(b?.id ?? -1)).toMatchObject({ status: 'held', lastErrorCode: 130472 });
+    expect(await store.nextWorkAt()).toBe(T0 + 5);
   });
 
   it('starting a paused campaign plans its rows but keeps the pause', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
-import { MINUTE, type Millis } from '../src/core/time.js';
+import { HOUR, MINUTE, type Millis } from '../src/core/time.js';
 import { startEngine, type Engine } from '../src/main/engine.js';
 import type { Scheduler, Task, Timer } from '../src/ports/clock.js';
 import type { Store, TxStore } from '../src/ports/store.js';
@@ -122,6 +122,10 @@ describe.each(BACKENDS)('when the dispatcher loop comes back after a pass that c
         status: 'ok',
         dispatch: { passes: 1, running: null, next: { at: T0 + MINUTE, why: 'idle' }, pace: { wanted: 10 } },
       });
+      // A number backing off after a rate limit can still send soon: not degraded.
+      await store.setSenderState('pn-1', 'throttled', '130429 Throughput limit', T0 + HOUR, T0);
+      expect(await w.health()).toMatchObject({ status: 'ok' });
+      expect(await w.health()).not.toHaveProperty('senders');
     } finally {
       await w.engine.stop();
     }

@@ -17,6 +17,7 @@ import { DEFAULT_POLICY, type Policy } from '../src/core/policy.js';
 import type { Millis } from '../src/core/time.js';
 import { startEngine, type CloudApiOptions, type Engine, type EngineOptions } from '../src/main/engine.js';
 import { VirtualClock } from '../src/ports/clock.js';
+import type { Logger } from '../src/ports/logger.js';
 import type { OutboxInput, OutboxRow, Store } from '../src/ports/store.js';
 import type { Place, TestBackend } from './store-backends.js';
 
@@ -43,6 +44,10 @@ export interface RigOptions {
   senderMps?: number;
   /** Worker processes sharing the store, each with its own connection; the first receives the webhooks. */
   workers?: number;
+  /** The access token Pacer sends, when it is not the one the simulator accepts. */
+  accessToken?: string;
+  /** The engines' log; standard error at warn when absent. */
+  logger?: Logger;
 }
 
 export interface Rig {
@@ -85,6 +90,7 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
       http: { host: '127.0.0.1', port: 0, appSecrets: [APP_SECRET], verifyToken: 'engine-test', mode: 'production' },
       worker: { owner: `engine-test-worker-${k}`, mps },
       cloudApi,
+      ...(options.logger ? { logger: options.logger } : {}),
     });
     engines.push(started);
     return started;
@@ -94,7 +100,7 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
     baseUrl: s.url,
     apiVersion: 'v24.0',
     phoneNumberId: s.config.phoneNumberId,
-    accessToken: s.config.accessToken,
+    accessToken: options.accessToken ?? s.config.accessToken,
   });
   try {
     // The first worker receives the webhooks: the simulator starts once it listens, and posts to it.

@@ -161,6 +161,29 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.claimDue({ owner: 'w2', now: T0 + 2 * MINUTE, leaseMs: LEASE, limit: 10 })).toHaveLength(4);
   });
 
+  it("claims only the rows of the worker's own number, and finds only its own next work", async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 4);
+    // Contacts 0 and 2 go from pn-1, 1 and 3 from pn-2; pn-2's rows are due first.
+    await store.insertOutbox(
+      seed
+        .rows((i) => T0 + (i % 2 === 0 ? 2 : 1) * MINUTE)
+        .map((r, i) => ({ ...r, intent: { ...r.intent, phoneNumberId: `pn-${1 + (i % 2)}` } })),
+      T0,
+    );
+    expect(await store.nextWorkAt({ phoneNumberId: 'pn-1' })).toBe(T0 + 2 * MINUTE);
+    expect(await store.nextWorkAt({ phoneNumberId: 'pn-2' })).toBe(T0 + MINUTE);
+    expect(await store.nextWorkAt({ phoneNumberId: 'pn-3' })).toBeNull();
+    expect(await store.nextWorkAt()).toBe(T0 + MINUTE);
+
+    const at = T0 + 3 * MINUTE;
+    const mine = await store.claimDue({ owner: 'w1', now: at, leaseMs: LEASE, limit: 10, phoneNumberId: 'pn-1' });
+    expect(mine.map((r) => r.contactId)).toEqual([seed.contactIds[0], seed.contactIds[2]]);
+    expect(await store.claimDue({ owner: 'w3', now: at, leaseMs: LEASE, limit: 10, phoneNumberId: 'pn-3' })).toEqual([]);
+    const theirs = await store.claimDue({ owner: 'w2', now: at, leaseMs: LEASE, limit: 10, phoneNumberId: 'pn-2' });
+    expect(theirs.map((r) => r.contactId)).toEqual([seed.contactIds[1], seed.contactIds[3]]);
+  });
+
   it('never hands the same row to two workers claiming at once', async () => {
     const place = backend.place();
     const first = place.open();

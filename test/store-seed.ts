@@ -35,7 +35,8 @@ export async function seedCampaign(store: Store, now: number, contacts: number, 
       contactId,
       senderId,
       category: 'marketing',
-      intent: { template: 'promo', language: 'en' },
+      // The number the seeded sender has: a worker claims only its own number's rows.
+      intent: { phoneNumberId: 'pn-1', template: 'promo', language: 'en' },
       idempotencyKey: null,
       nextAttemptAt: at(index),
     }));

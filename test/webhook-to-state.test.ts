@@ -9,8 +9,10 @@ import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { decide } from '../src/core/decide.js';
 import type { SendIntent } from '../src/core/decision.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
+import { silentLogger } from '../src/ports/logger.js';
 import type { Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
+import { seedCampaign } from './store-seed.js';
 import { SECRET, startServer, WEBHOOK } from './webhook-endpoint-server.js';
 
 // Real payloads go through the real edge: signed POST → inbox → processor → contact state → decide.
@@ -94,6 +96,84 @@ describe.each(BACKENDS)('webhooks applied to contact state ($name)', (backend) =
       reason: 'marketing_cool_off',
     });
     expect(decide(state, intent('utility'), NOW + 3_600_000, DEFAULT_POLICY)).toMatchObject({ kind: 'send' });
+  });
+
+  it('a failed status whose code stops the number (131048) stops it, pauses its campaigns, holds the row, and says so at warn', async () => {
+    const { store, app } = await rig();
+    const contactId = await contactWith(store, RECIPIENT);
+    // The number and the message of the fixture, sent by a running campaign.
+    const phoneNumberId = '1122334455667';
+    const [senderId = -1] = await store.upsertSenders(
+      [
+        {
+          phoneNumberId,
+          displayNumber: '+972 12-345-6789',
+          qualityRating: 'GREEN',
+          throughputMps: 80,
+          messagingLimitTier: null,
+          state: 'ok',
+          stateReason: null,
+          stateUntil: null,
+        },
+      ],
+      NOW,
+    );
+    const [templateId = -1] = await store.upsertTemplates(
+      [{ name: 'promo', language: 'en', category: 'marketing', status: 'approved', quality: null, pausedUntil: null }],
+      NOW,
+    );
+    const campaignId = await store.createCampaign(
+      { name: 'c', templateId, senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status: 'running' },
+      NOW,
+    );
+    const intent = { phoneNumberId, template: { name: 'promo', language: 'en' } };
+    await store.insertOutbox(
+      [{ campaignId, contactId, senderId, category: 'marketing', intent, idempotencyKey: null, nextAttemptAt: NOW }],
+      NOW,
+    );
+    const [row] = await store.claimDue({ owner: 'w', now: NOW, leaseMs: 60_000, limit: 1 });
+    await store.recordIntent(row?.id ?? -1, 'w', NOW);
+    await store.recordAccepted(row?.id ?? -1, 'w', 'wamid.xyzxyz', NOW);
+
+    // The contact wrote in just before: a hold for the window would end at once, a hold for the fix must not.
+    const inbound = edit(fixture('message.json', 'text'), {
+      '"timestamp":"1697043223"': NOW_TS,
+      '"id":"wamid.xyzxyz"': '"id":"wamid.inbound"',
+    });
+    expect(await post(app, inbound)).toBe(200);
+    await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5, parse: parseWebhook });
+    expect((await loadContactState(store, contactId)).windowOpenUntil).toBeGreaterThan(NOW);
+    const warnings: { message: string; fields: unknown }[] = [];
+    const logger = { ...silentLogger, warn: (message: string, fields?: unknown) => void warnings.push({ message, fields }) };
+    expect(
+      await post(app, edit(fixture('message_status.json', 'failed'), { '"code":130472': '"code":131048', [FIXTURE_TS]: NOW_TS })),
+    ).toBe(200);
+    await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5, parse: parseWebhook, logger });
+
+    expect(await store.getSender(phoneNumberId)).toMatchObject({ state: 'stopped', stateReason: '131048 Spam rate limit' });
+    const campaign = await store.getCampaign(campaignId);
+    expect(campaign?.status).toBe('paused');
+    expect(campaign?.pauseReason).toContain('131048 Spam rate limit');
+    expect(await store.getOutbox(row?.id ?? -1)).toMatchObject({ status: 'held', lastErrorCode: 131048 });
+    expect(warnings).toEqual([
+      { message: 'sender cannot send: stopped until an operator fixes it', fields: { phoneNumberId, reason: '131048 Spam rate limit' } },
+      { message: 'campaign paused', fields: { campaignId, reason: campaign?.pauseReason } },
+    ]);
+  });
+
+  it('an account deleted by Meta stops its numbers and pauses their campaigns, and says so at warn', async () => {
+    const { store, app } = await rig();
+    const seed = await seedCampaign(store, NOW, 0);
+    const warnings: { message: string; fields: unknown }[] = [];
+    const logger = { ...silentLogger, warn: (message: string, fields?: unknown) => void warnings.push({ message, fields }) };
+    expect(await post(app, JSON.stringify(fixture('account_update.json', 'account_deleted')))).toBe(200);
+    await processInbox({ store, policy: DEFAULT_POLICY, clock, random: () => 0.5, parse: parseWebhook, logger });
+    const reason = 'account_update ACCOUNT_DELETED';
+    expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused', pauseReason: reason });
+    expect(warnings).toEqual([
+      { message: 'sender cannot send: stopped until an operator fixes it', fields: { phoneNumberId: 'pn-1', reason } },
+      { message: 'campaign paused', fields: { campaignId: seed.campaignId, reason } },
+    ]);
   });
 
   it('the real 130472 failure holds marketing for a window', async () => {

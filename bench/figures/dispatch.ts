@@ -78,7 +78,7 @@ const benchmark: Benchmark<Ctx> = {
     // Pacing lifted (mps far above the batch): back-to-back ticks measure what the path can carry.
     const dispatcher = new Dispatcher(
       { store, api: pacerApi, policy: DEFAULT_POLICY, clock: systemClock, random: benchRandom() },
-      { owner: 'bench', mps: 1e9, leaseMs: MINUTE, batchSize: BATCH },
+      { owner: 'bench', phoneNumberId: sim.phoneNumberId, mps: 1e9, leaseMs: MINUTE, batchSize: BATCH },
     );
     return { dir, sim, store, world, dispatcher, pacerApi, rawApi: api(), sends, queued: 0, rounds: 0, nextRaw: 0 };
   },

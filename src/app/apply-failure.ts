@@ -4,9 +4,9 @@ import type { ContactState } from '../core/contact-state.js';
 import type { Policy } from '../core/policy.js';
 import { planRetry, type AttemptHistory } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
-import type { ContactStateStore, SenderStore, TemplateStore } from '../ports/store.js';
+import type { ContactStateStore } from '../ports/store.js';
 import { retryMove, type RetryMove } from './retry-move.js';
-import { applySenderAndTemplateEffects } from './send-effects.js';
+import { applyErrorEffects, type EffectsApplied, type EffectsStore } from './send-effects.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 /** A message Meta failed, as learnt from the send's own answer or from a failed status webhook. */
@@ -19,8 +19,9 @@ export interface MessageFailure {
   failedAt: Millis;
   /** This message's failures so far, this one included. */
   history: AttemptHistory;
-  /** The number and template the message used: what the code's sender and template effects act on. */
+  /** The number, template and campaign of the message: what the code's effects act on. */
   phoneNumberId: string;
+  campaignId: number | null;
   template: { name: string; language: string; category: Category } | null;
   /**
    * How long a throttled sender backs off: `until_retry` until the planned retry when the plan has a
@@ -30,31 +31,35 @@ export interface MessageFailure {
 }
 
 export interface FailureDeps {
-  store: ContactStateStore & SenderStore & TemplateStore;
+  store: ContactStateStore & EffectsStore;
   policy: Policy;
   random: () => number;
+  /** Told what a failure's effects changed (a sender stopped, campaigns paused), for the caller to log once committed. */
+  onEffects?: (effects: EffectsApplied) => void;
 }
 
 /**
- * What a failure changes, the same wherever it was learnt: the contact's state, the retry plan, the
- * sender and template effects of its code. Returns where the row goes next and the contact's new
- * state; the caller moves the row, because only it knows whether it holds the row's lease.
+ * What a failure changes, the same wherever it was learnt (the send's own answer or a webhook): the
+ * contact's state, the retry plan, and the sender, template and campaign effects the catalogue
+ * declares for its code. Returns where the row goes next, the contact's new state and what the
+ * effects changed; the caller moves the row, because only it knows whether it holds the row's lease.
  */
 export async function applyFailure(
   deps: FailureDeps,
   failure: MessageFailure,
   now: Millis,
-): Promise<{ move: RetryMove; state: ContactState }> {
+): Promise<{ move: RetryMove; state: ContactState; effects: EffectsApplied }> {
   const { store, policy } = deps;
   const state = await applyContactEvents(store, failure.contactId, [failure.event], policy, now);
   const plan = planRetry(failure.code, failure.failedAt, failure.history, policy, deps.random());
   const baseBackoff = now + policy.senderBackoff.baseMs;
   const backoffUntil = failure.senderBackoff === 'until_retry' && plan.kind === 'retry_at' ? plan.at : baseBackoff;
-  await applySenderAndTemplateEffects(
+  const effects = await applyErrorEffects(
     store,
     failure.code,
-    { phoneNumberId: failure.phoneNumberId, template: failure.template, backoffUntil },
+    { phoneNumberId: failure.phoneNumberId, template: failure.template, campaignId: failure.campaignId, backoffUntil },
     now,
   );
-  return { move: retryMove(plan, now, state.marketing.coolOffUntil, failure.code, policy.blockedRecheckMs), state };
+  if (effects.senderStopped !== null || effects.campaignsPaused.length > 0) deps.onEffects?.(effects);
+  return { move: retryMove(plan, now, state.marketing.coolOffUntil, failure.code, policy.blockedRecheckMs), state, effects };
 }

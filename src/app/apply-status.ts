@@ -1,17 +1,19 @@
 import { classifyCode } from '../core/error-catalogue/index.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { ContactStateStore, EventLogStore, OutboxSettlementStore, SenderStore, TemplateStore } from '../ports/store.js';
+import type { ContactStateStore, EventLogStore, OutboxSettlementStore } from '../ports/store.js';
 import type { StatusItem } from '../ports/webhook-items.js';
-import { applyFailure } from './apply-failure.js';
+import { applyFailure, type FailureDeps } from './apply-failure.js';
+import type { EffectsStore } from './send-effects.js';
 import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';
 import { statusEvent } from './status-event.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 export interface StatusDeps {
-  store: EventLogStore & OutboxSettlementStore & ContactStateStore & SenderStore & TemplateStore;
+  store: EventLogStore & OutboxSettlementStore & ContactStateStore & EffectsStore;
   policy: Policy;
   random: () => number;
+  onEffects?: FailureDeps['onEffects'];
   resolveContact: (key: { waId: string | null; userId: string | null }) => Promise<number | null>;
 }
 
@@ -52,6 +54,7 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
       // The row read back by recordDelivery already counts this attempt (recordIntent did).
       history: { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) },
       phoneNumberId: intent.phoneNumberId,
+      campaignId: row.campaignId,
       template: intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null,
       // The plan counts from the status's time, not now; a throttled sender backs off from now.
       senderBackoff: 'base',
@@ -62,10 +65,11 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   if (move.kind === 'reschedule') {
     // Held rows wait for the contact to write in. If the message that opened the window was applied
     // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.
+    // A row held for an operator's fix waits for it whatever the window.
     const windowOpen = state.windowOpenUntil !== null && state.windowOpenUntil > now;
     await store.requeue(
       row.id,
-      move.input.status === 'held' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input,
+      move.heldFor === 'window' && windowOpen ? { ...move.input, status: 'queued', until: now } : move.input,
       now,
     );
   } else if (move.outcome === 'capped_exhausted') await store.settle(row.id, 'capped_exhausted', errorCode, now);

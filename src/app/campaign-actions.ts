@@ -1,5 +1,6 @@
+import { OPERATOR_HOLD_CODES } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
-import type { Campaign, CampaignOutboxStore, CampaignStatus, CampaignStore } from '../ports/store.js';
+import type { Campaign, CampaignOutboxStore, CampaignStatus, CampaignStore, SenderStore } from '../ports/store.js';
 import type { WorkQueued } from '../ports/work-signal.js';
 
 export class CampaignActionError extends Error {
@@ -12,9 +13,13 @@ const ALLOWED: Record<'pause' | 'resume' | 'cancel', readonly CampaignStatus[]> 
   cancel: ['draft', 'scheduled', 'running', 'paused'],
 };
 
-/** Operator actions on a campaign. A breaker's pause is lifted only by an explicit resume. */
+/**
+ * Operator actions on a campaign. A breaker's pause is lifted only by an explicit resume, which says
+ * the operator fixed what stopped it: a stopped sender number may send again, and the rows held for
+ * that fix go back in line (if it is not fixed, the next refusal stops and pauses all over again).
+ */
 export async function campaignAction(
-  store: CampaignStore & CampaignOutboxStore,
+  store: CampaignStore & CampaignOutboxStore & Pick<SenderStore, 'getSenderById' | 'setSenderState'>,
   id: number,
   action: 'pause' | 'resume' | 'cancel',
   now: Millis,
@@ -29,6 +34,11 @@ export async function campaignAction(
   const next: CampaignStatus = action === 'pause' ? 'paused' : action === 'resume' ? 'running' : 'cancelled';
   await store.setCampaignStatus(id, next, action === 'pause' ? (reason ?? 'paused by an operator') : null, now);
   if (action === 'cancel') await store.cancelCampaignRows(id, now);
-  if (action === 'resume') signal.notifyQueued(now); // its rows are claimable again
+  if (action === 'resume') {
+    const sender = await store.getSenderById(campaign.senderId);
+    if (sender?.state === 'stopped') await store.setSenderState(sender.phoneNumberId, 'ok', null, null, now);
+    await store.releaseHeldRows(id, OPERATOR_HOLD_CODES, now);
+    signal.notifyQueued(now); // its rows are claimable again
+  }
   return (await store.getCampaign(id)) ?? campaign;
 }

@@ -2,6 +2,7 @@ import { policyForCampaign, type Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
+import { silentLogger, type Logger } from '../ports/logger.js';
 import type {
   CampaignStore,
   ContactStateStore,
@@ -17,6 +18,8 @@ import type {
   TemplateStore,
 } from '../ports/store.js';
 import { NumberPacing } from './number-pacing.js';
+import { logEffects } from './log-effects.js';
+import type { EffectsApplied } from './send-effects.js';
 import {
   finishOutboxRow,
   prepareOutboxRow,
@@ -29,6 +32,8 @@ import {
 export interface DispatcherOptions {
   /** Lease owner name: unique per process. */
   owner: string;
+  /** The number this process sends from: it claims only rows that go from it, never another number's. */
+  phoneNumberId: string;
   /** Sends per second for the sender number (Meta's default 80; up to 1,000 after an upgrade). */
   mps: number;
   leaseMs: number;
@@ -103,7 +108,15 @@ export class Dispatcher {
   private paceSeen: PaceSeen | null = null;
 
   constructor(
-    private readonly deps: { store: DispatcherStore; api: CloudApi; policy: Policy; clock: Clock; random: () => number },
+    private readonly deps: {
+      store: DispatcherStore;
+      api: CloudApi;
+      policy: Policy;
+      clock: Clock;
+      random: () => number;
+      /** Where a stopped sender or a paused campaign is reported (at warn). */
+      logger?: Logger;
+    },
     private readonly options: DispatcherOptions,
   ) {
     this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
@@ -145,6 +158,7 @@ export class Dispatcher {
     const budget = pace === null ? local : pace.granted;
     if (pace !== null) this.paceSeen = { at: now, wanted: local, granted: pace.granted, nextAt: pace.nextAt };
     const audits: DecisionAuditInput[] = [];
+    const effects: EffectsApplied[] = [];
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
     const policies = new Map<string, Promise<Policy>>();
@@ -165,6 +179,7 @@ export class Dispatcher {
           : memo(policies, String(campaignId), async () => policyForCampaign(this.deps.policy, await reader.getCampaign(campaignId))),
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
+      onEffects: (e) => effects.push(e),
     };
     // Claim, decide and record the intents in one transaction: the rows' pages are written once, and
     // no transaction ever spans a network call. Then send; then record the answers in a second one.
@@ -174,7 +189,13 @@ export class Dispatcher {
         ? null
         : await store.transaction(async (tx) => {
             reader = tx;
-            const rows = await tx.claimDue({ owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: budget });
+            const rows = await tx.claimDue({
+              owner: this.options.owner,
+              now,
+              leaseMs: this.options.leaseMs,
+              limit: budget,
+              phoneNumberId: this.options.phoneNumberId,
+            });
             if (rows.length === 0) return { rows, prepared: [] };
             this.enter('deciding', rows.length);
             this.pacing.newTick(now);
@@ -211,6 +232,7 @@ export class Dispatcher {
       return out;
     });
     reader = store;
+    logEffects(this.deps.logger ?? silentLogger, effects);
     const result: TickResult = { ...EMPTY, claimed: rows.length, pacedUntil };
     for (const p of prepared) if (p.kind === 'settled') result[p.outcome]++;
     for (const o of sent) result[o]++;

@@ -1,6 +1,7 @@
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
+import type { Logger } from '../ports/logger.js';
 import {
   StoreError,
   type CampaignStore,
@@ -25,6 +26,8 @@ import {
 } from './apply-account-signals.js';
 import { applyStatus, type StatusDeps } from './apply-status.js';
 import { applyUserIdChange } from './apply-user-id-change.js';
+import { logEffects } from './log-effects.js';
+import type { EffectsApplied } from './send-effects.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
 import { resolveContact } from './resolve-contact.js';
 import { toContactEvents } from './to-contact-events.js';
@@ -39,11 +42,14 @@ export interface InboxDeps {
   parse: ParseWebhook;
   /** Told of rows the batch put back in line (failures to retry, held rows a reply woke), once committed. */
   signal?: WorkQueued;
+  /** Where failures' effects that stop sending are reported; none without it. */
+  logger?: Logger;
 }
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
 type ApplyDeps = Omit<InboxDeps, 'store'> & {
   store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
+  onEffects: (effects: EffectsApplied) => void;
 };
 
 export interface InboxResult {
@@ -69,7 +75,10 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   };
   // One transaction per batch, one savepoint per payload: a payload that fails is undone alone and
   // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
+  const effects: EffectsApplied[] = [];
   const result = await deps.store.transaction(async (tx) => {
+    effects.length = 0; // what a rolled-back attempt saw never happened
+    queuedAt = null;
     const store: typeof tx = {
       ...tx,
       requeue: async (id, input, now) => {
@@ -83,13 +92,18 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
         return woken;
       },
     };
-    const inTx = { ...deps, store };
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
     for (const row of rows) {
+      // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
+      const seen: EffectsApplied[] = [];
       const queuedBefore = queuedAt;
       const outcome = await store
-        .savepoint(() => processRow(row, inTx))
+        .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e) }))
+        .then((applied) => {
+          effects.push(...seen);
+          return applied;
+        })
         .catch((error: unknown) => {
           queuedAt = queuedBefore; // undone with its savepoint
           // The database being away is retried later; anything else is about this payload alone.
@@ -107,6 +121,7 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     return result;
   });
   if (queuedAt !== null) deps.signal?.notifyQueued(queuedAt);
+  if (deps.logger !== undefined) logEffects(deps.logger, effects);
   return result;
 }
 
@@ -137,7 +152,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return applyStatus(
         item,
         inboxId,
-        { store, policy, random: deps.random, resolveContact: (key) => resolveContact(store, key, now) },
+        { store, policy, random: deps.random, onEffects: deps.onEffects, resolveContact: (key) => resolveContact(store, key, now) },
         now,
       );
     case 'inbound':
@@ -196,7 +211,12 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return applyBusinessCapability(store, item, now);
     case 'account_update': {
       const reason = await applyAccountUpdate(store, item, now);
-      if (reason !== null) await pauseRunningCampaigns(store, {}, reason, now);
+      if (reason === null) return;
+      const paused = await pauseRunningCampaigns(store, {}, reason, now);
+      // Reported like a refusal that stops a number: every number of the account, and what paused.
+      const stopped = (await store.listSenders()).filter((s) => s.state === 'stopped' && s.stateReason === reason);
+      deps.onEffects({ senderStopped: null, campaignsPaused: paused.map((campaignId) => ({ campaignId, reason })) });
+      for (const s of stopped) deps.onEffects({ senderStopped: { phoneNumberId: s.phoneNumberId, reason }, campaignsPaused: [] });
       return;
     }
     case 'change_error':

@@ -7,6 +7,7 @@ import { planRetry } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
 import type {
+  CampaignStore,
   ContactStateStore,
   ContactStore,
   ConversationStore,
@@ -18,7 +19,7 @@ import type {
   Template,
   TemplateStore,
 } from '../ports/store.js';
-import { applyFailure } from './apply-failure.js';
+import { applyFailure, type FailureDeps } from './apply-failure.js';
 import { recipientOf } from './contact-address.js';
 import type { NumberPacing } from './number-pacing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
@@ -27,7 +28,13 @@ import { retryMove, type RetryMove } from './retry-move.js';
 import { applyContactEvents, loadContactState } from './update-contact-state.js';
 
 export interface RowContext {
-  store: Pick<ContactStore, 'getContact'> & ContactStateStore & OutboxLeaseStore & ConversationStore & SenderStore & TemplateStore;
+  store: Pick<ContactStore, 'getContact'> &
+    ContactStateStore &
+    OutboxLeaseStore &
+    ConversationStore &
+    SenderStore &
+    TemplateStore &
+    Pick<CampaignStore, 'getCampaign' | 'listCampaigns' | 'setCampaignStatus'>;
   api: CloudApi;
   policy: Policy;
   owner: string;
@@ -41,6 +48,7 @@ export interface RowContext {
   audit: (entry: DecisionAuditInput) => void;
   /** The number's messaging limit and pair-rate spacing. */
   pacing: NumberPacing;
+  onEffects?: FailureDeps['onEffects'];
 }
 
 export type RowOutcome = 'sent' | 'deferred' | 'held' | 'skipped' | 'failed' | 'retry' | 'unknown' | 'lost_lease';
@@ -206,6 +214,7 @@ async function applySendResult(
           // The claimed row was read before recordIntent counted this attempt.
           history: { failures: row.attempts + 1, capFailures: row.capAttempts + (result.errorClass === 'per_user_marketing_cap' ? 1 : 0) },
           phoneNumberId: intent.phoneNumberId,
+          campaignId: row.campaignId,
           template: intent.template
             ? { name: intent.template.name, language: intent.template.language, category: template?.category ?? row.category }
             : null,

@@ -4,7 +4,13 @@ import type { RescheduleInput } from '../ports/store.js';
 
 /** Where a failed row goes next: back in line (queued or held) at a time, or ended. */
 export type RetryMove =
-  { kind: 'reschedule'; input: RescheduleInput } | { kind: 'end'; outcome: 'failed' | 'capped_exhausted'; errorCode: number | null };
+  | {
+      kind: 'reschedule';
+      input: RescheduleInput;
+      /** A held row waits for the contact's window, or for an operator's fix (and a resume). */
+      heldFor?: 'window' | 'operator';
+    }
+  | { kind: 'end'; outcome: 'failed' | 'capped_exhausted'; errorCode: number | null };
 
 /**
  * One reading of a retry plan for both places a failure is learnt: the send's own answer and a
@@ -13,9 +19,10 @@ export type RetryMove =
  * `blockedRecheckMs`), breakers pausing their campaign meanwhile.
  */
 export function retryMove(plan: RetryPlan, now: Millis, coolOffUntil: Millis | null, errorCode: number | null, parkMs: Millis): RetryMove {
-  const later = (status: 'queued' | 'held', until: Millis | null, capAttempt = false): RetryMove => ({
+  const later = (status: 'queued' | 'held', until: Millis | null, capAttempt = false, heldFor?: 'window' | 'operator'): RetryMove => ({
     kind: 'reschedule',
     input: { status, until, capAttempt, errorCode },
+    ...(heldFor === undefined ? {} : { heldFor }),
   });
   switch (plan.kind) {
     case 'redecide':
@@ -27,7 +34,9 @@ export function retryMove(plan: RetryPlan, now: Millis, coolOffUntil: Millis | n
     case 'park':
       return later('queued', now + parkMs);
     case 'hold_for_window':
-      return later('held', null);
+      return later('held', null, false, 'window');
+    case 'hold_for_operator':
+      return later('held', null, false, 'operator');
     case 'give_up':
       return { kind: 'end', outcome: plan.outcome, errorCode };
   }

@@ -289,6 +289,29 @@ describe('diagnose', () => {
     expect(d.evidence.filter((e) => e.topic === 'account').map((e) => e.text)).toHaveLength(3);
   });
 
+  it('names the template Meta refuses (132001) campaign_level even from one message', () => {
+    const d = diagnose(
+      facts({
+        sends: { messages: 1, recipients: 1, attempts: 1 },
+        failures: [{ code: 132001, messages: 1, recipients: 1 }],
+        templates: [usage({ messages: 1, recipients: 1, delivered: 0, read: 0, failed: 1, capped: 0, stopped: 0 })],
+      }),
+      CAP,
+    );
+    expect(d).toMatchObject({ verdict: 'campaign_level', subject: 'spring_sale (en_US)' });
+    expect(d.evidence[0]).toMatchObject({
+      decisive: true,
+      text: expect.stringContaining('1 message(s) refused with 132001 (Template does not exist)'),
+    });
+    expect(d.action).toContain('pacer explain 132001');
+    // A template refusal that is not in the campaign-pausing list (132005, one recipient's long text) decides nothing alone.
+    const long = diagnose(
+      facts({ sends: { messages: 1, recipients: 1, attempts: 1 }, failures: [{ code: 132005, messages: 1, recipients: 1 }] }),
+      CAP,
+    );
+    expect(long.verdict).toBe('insufficient_data');
+  });
+
   it('treats account-level error codes as account_level even with no sends that succeeded', () => {
     const d = diagnose(
       facts({ sends: { messages: 5, recipients: 5, attempts: 5 }, failures: [{ code: 131048, messages: 5, recipients: 5 }] }),

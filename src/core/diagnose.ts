@@ -1,4 +1,4 @@
-import { classifyCode } from './error-catalogue/index.js';
+import { classifyCode, findErrorByCode } from './error-catalogue/index.js';
 import type { ErrorClass } from './error-class.js';
 import { describeFacts, pct, share, type Evidence, type EvidenceTopic } from './diagnosis-evidence.js';
 import {
@@ -74,6 +74,8 @@ export function diagnose(
       [],
     );
   }
+  const refusal = templateRefusal(facts);
+  if (refusal !== null) return decided('campaign_level', refusal.subject, refusal.summary, refusal.action, refusal.decisive);
   const flagged = flaggedTemplates(facts, t);
   const worst = flagged[0];
   if (worst !== undefined) {
@@ -224,6 +226,32 @@ function isAccountReason(reason: string | null, capCodes: readonly number[]): bo
   if (reason.startsWith('account_update')) return true;
   const code = /^(\d+)\b/.exec(reason)?.[1];
   return code !== undefined && classifyCode(Number(code), capCodes) === 'account_problem';
+}
+
+/**
+ * Meta refusing the template or the payload built from it (132001, 132012...): every message built
+ * the same way fails, so even one refusal decides, whatever the sample. The subject is the template
+ * that failed: the campaign's, or the one template with failures in scope.
+ */
+function templateRefusal(f: DiagnosisFacts): { subject: string | null; summary: string; action: string; decisive: string[] } | null {
+  const refused = f.failures.filter((c) => {
+    const entry = findErrorByCode(c.code);
+    return entry?.class === 'template_problem' && entry.effects.campaign === 'pause';
+  });
+  const top = refused[0];
+  if (top === undefined) return null;
+  const failing = f.templates.filter((u) => u.failed > 0);
+  const subject = f.campaign?.template ?? (failing.length === 1 ? (failing[0]?.label ?? null) : null);
+  const decisive = refused.map(
+    (c) =>
+      `${c.messages} message(s) refused with ${c.code} (${findErrorByCode(c.code)?.name ?? 'template problem'}): Meta refuses every message built this way, however few were sent.`,
+  );
+  return {
+    subject,
+    summary: `Meta refuses ${subject === null ? 'a template' : `template ${subject}`} as it is sent: no message built this way can go.`,
+    action: `${findErrorByCode(top.code)?.page.action ?? 'Fix the template or the variable mapping, then resume.'} (pacer explain ${top.code})`,
+    decisive,
+  };
 }
 
 interface Flagged {

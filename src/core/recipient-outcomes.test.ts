@@ -14,6 +14,7 @@ describe('recipient outcomes', () => {
         { status: 'queued', outcome: null, code: 131016, count: 1 },
         { status: 'queued', outcome: null, code: null, count: 3 },
         { status: 'held', outcome: null, code: 130472, count: 4 },
+        { status: 'held', outcome: null, code: 190, count: 6 },
         { status: 'done', outcome: 'capped_exhausted', code: 131049, count: 2 },
         { status: 'done', outcome: 'failed', code: 131026, count: 5 },
         { status: 'done', outcome: 'failed', code: 131000, count: 1 },
@@ -28,7 +29,7 @@ describe('recipient outcomes', () => {
       CAP,
     );
     const by = Object.fromEntries(groups.map((g) => [g.key, g]));
-    expect(groups.reduce((n, g) => n + g.count, 0)).toBe(107);
+    expect(groups.reduce((n, g) => n + g.count, 0)).toBe(113);
     expect(groups[0]).toMatchObject({ key: 'read', count: 40 });
     expect(by['capped_pending_retry']).toMatchObject({
       outcome: 'capped_pending_retry',
@@ -39,6 +40,12 @@ describe('recipient outcomes', () => {
     expect(by['retry_pending:transient_server']).toMatchObject({ outcome: 'retry_pending', count: 1 });
     expect(by['waiting']).toMatchObject({ count: 3, codes: [] });
     expect(by['held_for_window']).toMatchObject({ count: 4, codes: [{ code: 130472, count: 4 }] });
+    // Held for the number's fix, not for the contact: no retry is scheduled, and none is promised.
+    expect(by['held_for_operator:auth_permission']).toMatchObject({
+      outcome: 'held_for_operator',
+      label: 'Held until an operator fixes it: Token or permission problem',
+      codes: [{ code: 190, count: 6 }],
+    });
     expect(by['failed:recipient_undeliverable']).toMatchObject({ outcome: 'failed', count: 5 });
     expect(by['skipped:marketing_stopped']).toMatchObject({ label: 'Skipped: the contact stopped marketing', count: 5 });
     expect(by['skipped:us_marketing_pause']?.count).toBe(2);

@@ -13,6 +13,7 @@ export type RecipientOutcome =
   | 'retry_pending'
   | 'deferred'
   | 'held_for_window'
+  | 'held_for_operator'
   | 'waiting'
   | 'sending'
   | 'unknown'
@@ -179,6 +180,15 @@ type Add = (
 function waitingGroup(c: OutcomeCell, cls: ErrorClass | null, add: Add, times: Times = null): void {
   switch (c.status) {
     case 'held':
+      if (cls === 'account_problem' || cls === 'auth_permission')
+        return add(
+          `held_for_operator:${cls}`,
+          'held_for_operator',
+          `Held until an operator fixes it: ${classTitle(cls)}`,
+          cls,
+          c.count,
+          c.code,
+        );
       return add('held_for_window', 'held_for_window', 'Held until the contact writes in', cls, c.count, c.code);
     case 'queued':
       if (cls === 'per_user_marketing_cap')

@@ -43,9 +43,16 @@ describe('planRetry', () => {
     expect(d(8, 0.9)).toBeLessThanOrEqual(P.transientBackoff.maxMs);
   });
 
-  it('parks template and account problems for an operator', () => {
-    expect(planRetry(132001, at, { failures: 1, capFailures: 0 }, P, 0).kind).toBe('park');
-    expect(planRetry(131031, at, { failures: 1, capFailures: 0 }, P, 0).kind).toBe('park');
+  it('schedules no retry for what only an operator can fix', () => {
+    // The template or the payload: the message fails, as every message built this way would.
+    for (const code of [132000, 132001, 132012, 132018]) {
+      expect(planRetry(code, at, { failures: 1, capFailures: 0 }, P, 0)).toMatchObject({ kind: 'give_up', outcome: 'failed' });
+    }
+    // The number or the account: the message itself is fine and waits for the fix, with no time set.
+    for (const code of [0, 190, 131031, 133010])
+      expect(planRetry(code, at, { failures: 1, capFailures: 0 }, P, 0).kind).toBe('hold_for_operator');
+    // A paused template is looked at again: Meta lifts pauses.
+    expect(planRetry(132015, at, { failures: 1, capFailures: 0 }, P, 0).kind).toBe('park');
   });
 
   it('retries an unknown code a bounded number of times', () => {

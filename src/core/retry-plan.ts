@@ -1,7 +1,7 @@
 import type { ErrorClass } from './error-class.js';
-import { classifyCode, findErrorByCode } from './error-catalogue/index.js';
+import { classifyCode, ERROR_CATALOGUE, findErrorByCode } from './error-catalogue/index.js';
 import type { RetryRule } from './error-entry.js';
-import type { BackoffPolicy, Policy } from './policy.js';
+import { DEFAULT_POLICY, type BackoffPolicy, type Policy } from './policy.js';
 import { SECOND, type Millis } from './time.js';
 
 /** What happens to one outbox message after Meta refused or failed it. */
@@ -10,7 +10,8 @@ export type RetryPlan =
   | { kind: 'redecide'; why: string } // ask `decide` again: contact state (cool-off) now sets the time
   | { kind: 'hold_for_window'; why: string } // wait until the contact writes in
   | { kind: 'reroute_cloud'; why: string } // resend at once through /messages
-  | { kind: 'park'; why: string } // blocked until an operator fixes the template, sender or account
+  | { kind: 'park'; why: string } // the template is paused: looked at again later, when Meta may have lifted it
+  | { kind: 'hold_for_operator'; why: string } // the number or account must be fixed: waits, no retry time
   | { kind: 'give_up'; outcome: 'failed' | 'capped_exhausted'; why: string };
 
 export interface AttemptHistory {
@@ -26,7 +27,8 @@ export interface AttemptHistory {
  */
 export function planRetry(code: number, failedAt: Millis, history: AttemptHistory, policy: Policy, jitter: number): RetryPlan {
   const cls = classifyCode(code, policy.capCodes);
-  const rule: RetryRule = cls === 'per_user_marketing_cap' ? { kind: 'cap_cool_off' } : (findErrorByCode(code)?.retry ?? unknownRule(cls));
+  const entry = findErrorByCode(code);
+  const rule: RetryRule = cls === 'per_user_marketing_cap' ? { kind: 'cap_cool_off' } : (entry?.retry ?? unknownRule(cls));
   switch (rule.kind) {
     case 'never':
       return { kind: 'give_up', outcome: 'failed', why: `Code ${code} fails the same way on every attempt.` };
@@ -44,10 +46,27 @@ export function planRetry(code: number, failedAt: Millis, history: AttemptHistor
     case 'backoff':
       return backoff(rule.schedule, failedAt, history.failures, policy, jitter);
     case 'after_operator_fix':
-      return { kind: 'park', why: `Code ${code} needs an operator to fix the template, sender or account first.` };
+      return afterOperatorFix(code, cls, entry?.effects.template === 'pause');
     case 'reroute_cloud':
       return { kind: 'reroute_cloud', why: 'The Marketing Messages API refused this message; it goes through the Cloud API instead.' };
   }
+}
+
+/**
+ * Nothing a retry can change: a paused template is looked at again (Meta lifts pauses); a message
+ * refused for its number or account waits for the operator's fix and a resume, with no retry time;
+ * one refused for its template or payload fails here, as every message built the same way would.
+ */
+function afterOperatorFix(code: number, cls: ErrorClass, templatePaused: boolean): RetryPlan {
+  if (templatePaused) return { kind: 'park', why: `Code ${code}: the template is paused; Pacer looks again later.` };
+  if (cls === 'account_problem' || cls === 'auth_permission') {
+    return { kind: 'hold_for_operator', why: `Code ${code}: the number or account must be fixed first; no retry is scheduled.` };
+  }
+  return {
+    kind: 'give_up',
+    outcome: 'failed',
+    why: `Code ${code}: every message built this way fails until the template or request is fixed.`,
+  };
 }
 
 function unknownRule(cls: ErrorClass): RetryRule {
@@ -74,3 +93,13 @@ function backoff(
   // Whole milliseconds, like every stored time; rounding up never retries earlier than planned.
   return { kind: 'retry_at', at: Math.ceil(failedAt + delay), why: `${schedule.replace('_', ' ')} backoff, retry ${failures}` };
 }
+
+/**
+ * Every code whose message waits for an operator's fix (`hold_for_operator`): the rows a resume of
+ * their campaign puts back in line. Ranges are listed code by code.
+ */
+export const OPERATOR_HOLD_CODES: readonly number[] = Object.freeze(
+  ERROR_CATALOGUE.flatMap((e) => Array.from({ length: (e.codeTo ?? e.code) - e.code + 1 }, (_, i) => e.code + i)).filter(
+    (code) => planRetry(code, 0, { failures: 1, capFailures: 0 }, DEFAULT_POLICY, 0).kind === 'hold_for_operator',
+  ),
+);

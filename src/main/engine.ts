@@ -94,7 +94,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
   const signal = createWorkSignal();
   const pump = new InboxPump(
-    { store, policy, clock, random, parse: parseWebhook, signal },
+    { store, policy, clock, random, parse: parseWebhook, logger, signal },
     (error) => logger.error('inbox processing failed', errorFields(error)),
     o.batchInbox === true ? null : { scheduler: clock },
   );
@@ -141,19 +141,23 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     api = createCloudApiClient({ ...cloud, capCodes: policy.capCodes, maxConcurrency: 32 });
     const paceBurstMs = o.worker.paceBurstMs ?? PACE_BURST_MS;
     const dispatcher = new Dispatcher(
-      { store, api, policy, clock, random },
+      { store, api, policy, clock, random, logger },
       {
         owner: o.worker.owner,
+        phoneNumberId: cloud.phoneNumberId,
         mps: o.worker.mps,
         leaseMs: o.worker.leaseMs ?? MINUTE,
         batchSize: o.worker.mps,
         pace: { phoneNumberId: cloud.phoneNumberId, burstMs: paceBurstMs },
       },
     );
+    // The loop sleeps until this process's own next work: other numbers' rows are not its to send.
+    const own = { phoneNumberId: cloud.phoneNumberId };
+    const loopStore = { ...store, nextWorkAt: () => store.nextWorkAt(own) };
     // Other processes' work arrives through the store's watch and wakes the loop like this process's own.
-    watch = o.watchQueued === false ? null : store.watchQueued((at) => signal.notifyQueued(at));
+    watch = o.watchQueued === false ? null : store.watchQueued((at) => signal.notifyQueued(at), own);
     loop = startDispatchLoop(
-      { store, clock, policy, dispatcher, pump, logger, signal, watch },
+      { store: loopStore, clock, policy, dispatcher, pump, logger, signal, watch },
       { paceBurstMs, inboxEveryMs: o.inboxEveryMs },
     );
   }

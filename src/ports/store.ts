@@ -11,7 +11,7 @@ import type { DeliveryReportStore } from './store/delivery-reports.js';
 import type { DiagnosisStore } from './store/diagnosis.js';
 import type { EventLogStore } from './store/event-log.js';
 import type { InboxStore } from './store/inbox.js';
-import type { OutboxClaimStore } from './store/outbox-claims.js';
+import type { OutboxClaimStore, WorkFilter } from './store/outbox-claims.js';
 import type { OutboxLeaseStore } from './store/outbox-leases.js';
 import type { OutboxSettlementStore } from './store/outbox-settlement.js';
 import type { OutboxStore } from './store/outbox.js';
@@ -105,7 +105,7 @@ export interface Store extends TxStore {
    * LISTEN/NOTIFY on a connection of its own (re-established if it drops), SQLite by reading its
    * data version about every second. Closed with the store, or by the watch's own `close`.
    */
-  watchQueued(onQueued: (at: Millis) => void): QueuedWatch;
+  watchQueued(onQueued: (at: Millis) => void, filter?: WorkFilter): QueuedWatch;
   /**
    * Runs `work` in one write transaction: all of it commits or none. Keep it short and free of
    * network calls — SQLite has one writer, so every other write in the process waits for it.

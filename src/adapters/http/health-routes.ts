@@ -1,23 +1,27 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { DispatchStatus } from '../../app/dispatch-status.js';
-import { StoreError, type Store } from '../../ports/store.js';
+import { StoreError, type Sender, type Store } from '../../ports/store.js';
 
 export interface HealthRoutesOptions {
-  store: Pick<Store, 'listUnprocessedInbox'>;
+  store: Pick<Store, 'listUnprocessedInbox' | 'listSenders'>;
   /** A dispatching process adds what its dispatcher loop is doing (null until it starts). */
   dispatchStatus?: () => DispatchStatus | null;
 }
 
 /**
- * `GET /healthz`: 200 when the store answers a cheap indexed read, 503 otherwise. A dispatching
- * process also says what its dispatcher is doing (`dispatch`), so an operator can tell a worker
- * that waits on purpose from one stuck in a step.
+ * `GET /healthz`: 200 when the store answers a cheap indexed read, 503 otherwise. A sender number
+ * that cannot send (stopped by a refusal such as an expired token, or a restricted account) makes
+ * it `degraded`, still 200 (webhooks must keep arriving), naming each such number and the reason.
+ * A dispatching process also says what its dispatcher is doing (`dispatch`), so an operator can
+ * tell a worker that waits on purpose from one stuck in a step.
  */
 export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { store, dispatchStatus }) => {
   app.get('/healthz', async (request, reply) => {
     const dispatch = dispatchStatus === undefined ? {} : { dispatch: dispatchStatus() };
     try {
       await store.listUnprocessedInbox(0, 1);
+      const stopped = (await store.listSenders()).filter((s) => s.state === 'stopped').map(cannotSend);
+      if (stopped.length > 0) return reply.code(200).send({ status: 'degraded', senders: stopped, ...dispatch });
       return reply.code(200).send({ status: 'ok', ...dispatch });
     } catch (error) {
       const code = error instanceof StoreError ? error.code : 'unknown';
@@ -26,3 +30,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     }
   });
 };
+
+function cannotSend(s: Sender): { phoneNumberId: string; state: string; reason: string } {
+  return { phoneNumberId: s.phoneNumberId, state: s.state, reason: s.stateReason ?? 'stopped by an operator' };
+}

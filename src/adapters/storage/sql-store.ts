@@ -4,7 +4,7 @@ import { MIGRATIONS } from './migrations.js';
 import type { SqlExecutor, SqlRunner, SqlSession } from './sql-executor.js';
 import { createApiToken, findApiToken, listApiTokens, revokeApiToken } from './sql/api-tokens.js';
 import { campaignCounters, outboxBreakdown, retryRecovery, skipReasons } from './sql/campaign-breakdown.js';
-import { cancelCampaignRows } from './sql/campaign-cancel.js';
+import { cancelCampaignRows, releaseHeldRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
 import { campaignWindow } from './sql/campaign-window.js';
 import { createCampaign, getCampaign, listCampaigns, setCampaignStatus } from './sql/campaigns.js';
@@ -82,6 +82,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   insertSegmentOutbox,
   campaignOpenRows,
   cancelCampaignRows,
+  releaseHeldRows,
   claimDue,
   sweepExpiredLeases,
   nextWorkAt,
@@ -149,10 +150,10 @@ export function createSqlStore(db: SqlExecutor, clock: () => number = Date.now):
     migrate: () => guard('migrate', () => migrate(db, MIGRATIONS, clock())),
     close: () => guard('close', () => db.close()),
     // A change without a time (SQLite's data version moved, a listener back after a drop): look it up.
-    watchQueued: (onQueued) =>
+    watchQueued: (onQueued, filter) =>
       db.watchQueued((at) => {
         if (at !== null) return onQueued(at);
-        nextWorkAt(db).then(
+        nextWorkAt(db, filter).then(
           (found) => found !== null && onQueued(found),
           () => undefined, // the store away: the loop's own timer looks again
         );

@@ -86,7 +86,7 @@ export function describeTemplateEffect(effect: TemplateEffect): string {
     case 'disable':
       return 'Template marked disabled';
     case 'review':
-      return 'Template flagged for review';
+      return 'Template flagged for review: shown as unknown (no longer approved) until Meta confirms its status';
     default:
       return assertNever(effect, 'template effect');
   }

@@ -30,6 +30,11 @@ export interface CampaignOutboxStore {
   insertSegmentOutbox(plan: SegmentOutboxPlan, afterId: number, limit: number, now: Millis): Promise<SegmentOutboxPage>;
   /** 1 when some row is still to send, being sent, or accepted within `settleMs` (a failure may yet requeue it); else 0. */
   campaignOpenRows(campaignId: number, now: Millis, settleMs: number): Promise<number>;
+  /**
+   * Puts the campaign's rows held for one of `codes` (their last error) back in line at `now`, for
+   * `decide` to look at again; returns how many.
+   */
+  releaseHeldRows(campaignId: number, codes: readonly number[], now: Millis): Promise<number>;
   /** Ends a campaign's queued and held rows with `outcome` (`cancelled`, or `skipped` when it ended); returns how many. */
   cancelCampaignRows(campaignId: number, now: Millis, outcome?: 'cancelled' | 'skipped'): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import type { OutboxTotals } from '../../../ports/store.js';
+import type { Sender, SenderState, OutboxTotals } from '../../../ports/store.js';
 import { AUTH_SURFACES, type AuthSurface } from '../auth-failures.js';
 import { WEBHOOK_REJECT_REASONS, type HttpMetrics } from '../http-metrics.js';
 import type { AuthCounters } from './auth-hook.js';
@@ -6,6 +6,7 @@ import type { AuthCounters } from './auth-hook.js';
 export interface MetricsSnapshot {
   outbox: OutboxTotals;
   campaignsPaused: number;
+  senders: readonly Pick<Sender, 'phoneNumberId' | 'state'>[];
   http: HttpMetrics;
   api: AuthCounters;
   /** Attempts refused because their address made too many failed authentications, by surface. */
@@ -13,6 +14,8 @@ export interface MetricsSnapshot {
 }
 
 type Sample = [labels: Record<string, string>, value: number];
+
+const SENDER_STATES: readonly SenderState[] = ['ok', 'throttled', 'stopped'];
 
 function family(name: string, type: 'counter' | 'gauge', help: string, samples: readonly Sample[]): string {
   const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`];
@@ -45,6 +48,14 @@ export function renderMetrics(m: MetricsSnapshot): string {
       Object.entries(m.outbox.byOutcome).map(([outcome, n]) => [{ outcome }, n]),
     ),
     family('pacer_campaigns_paused', 'gauge', 'Campaigns currently paused, by an operator or a breaker.', [[{}, m.campaignsPaused]]),
+    family(
+      'pacer_sender_state',
+      'gauge',
+      'Each sender number by state: 1 for the state it is in (stopped: it cannot send until an operator acts), 0 for the others.',
+      m.senders.flatMap((s) =>
+        SENDER_STATES.map((state): Sample => [{ phone_number_id: s.phoneNumberId, state }, s.state === state ? 1 : 0]),
+      ),
+    ),
     family('pacer_webhooks_stored_total', 'counter', 'Webhook payloads committed to the inbox and acknowledged.', [
       [{}, m.http.webhookStored],
     ]),

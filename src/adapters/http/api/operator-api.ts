@@ -118,10 +118,15 @@ function registerMetrics(
   auth: ReturnType<typeof bearerAuth> | null,
 ): void {
   app.get('/metrics', { ...(auth ? { onRequest: auth } : {}) }, async (_request, reply) => {
-    const [outbox, paused] = await Promise.all([o.store.outboxTotals(), o.store.listCampaigns({ status: 'paused' })]);
+    const [outbox, paused, senders] = await Promise.all([
+      o.store.outboxTotals(),
+      o.store.listCampaigns({ status: 'paused' }),
+      o.store.listSenders(),
+    ]);
     const text = renderMetrics({
       outbox,
       campaignsPaused: paused.length,
+      senders,
       http: app.pacerMetrics,
       api: counters,
       authLimited: app.pacerAuthFailures.limited,
