@@ -15,11 +15,16 @@ const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
  */
 const PLACEHOLDERS = /^(valuesList|inList|bind)\(/;
 const REVIEWED: Record<string, string> = {
-  'outbox-claim.ts: status': "dueOf() is called with the literals 'queued' and 'held' only",
-  "outbox-claim.ts: dueOf('queued')": 'a constant status',
-  "outbox-claim.ts: dueOf('held')": 'a constant status',
-  "outbox-claim.ts: firstDue('queued')": 'a constant status',
-  "outbox-claim.ts: firstDue('held')": 'a constant status',
+  'outbox-claim.ts: status': "dueOf() and firstDue() are called with the literals 'queued' and 'held' only",
+  'outbox-claim.ts: only': "fromNumber(): '' or a fixed jsonValue() condition on the row's number, compared with a $n placeholder",
+  "outbox-claim.ts: dueOf('queued', only)": 'a constant status and the fixed number condition',
+  "outbox-claim.ts: dueOf('held', only)": 'a constant status and the fixed number condition',
+  'outbox-claim.ts: dueIds(only)': 'dueOf() twice: constant statuses and the fixed number condition',
+  "outbox-claim.ts: firstDue('queued', only)": 'a constant status and the fixed number condition',
+  "outbox-claim.ts: firstDue('held', only)": 'a constant status and the fixed number condition',
+  'campaign-cancel.ts: list': 'placeholders only ($3, $4, …), one per error code',
+  'contact-keys.ts: column': 'a column name from the fixed COLUMNS list',
+  'contact-keys.ts: others': "the other fixed COLUMNS' names, each `IS NOT NULL`",
   'contacts.ts: column': 'picked from a fixed map of key kinds to column names',
   "contacts-upsert.ts: terms.join(' OR ')": 'each term is a fixed identity column and `IN ($n, ...)` placeholders',
   "campaign-window.ts: capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'": 'placeholders only',

@@ -3,19 +3,24 @@ import type { Store, TxStore } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
-const LIFECYCLE = ['backend', 'migrate', 'close', 'transaction'] as const;
+/** What only the whole store has: its lifecycle, and the watch that holds a connection of its own. */
+const LIFECYCLE = ['backend', 'migrate', 'close', 'transaction', 'watchQueued'] as const;
+/** What only a transaction has. */
+const IN_TRANSACTION = ['savepoint'] as const;
 
 describe.each(BACKENDS)('Store contract: transactions ($name)', (backend) => {
   it('hands out every data role and nothing of the lifecycle: a transaction cannot migrate, close or nest', async () => {
     const store = await backend.open();
     const keys = await store.transaction((tx) => Promise.resolve(Object.keys(tx)));
     const data = Object.keys(store).filter((k) => !(LIFECYCLE as readonly string[]).includes(k));
-    expect(keys.sort()).toEqual(data.sort());
+    expect(keys.sort()).toEqual([...data, ...IN_TRANSACTION].sort());
+    for (const name of IN_TRANSACTION) expect(Object.keys(store)).not.toContain(name);
     for (const name of LIFECYCLE) expect(keys).not.toContain(name);
     // Checked by the type checker: the transaction's store has no such methods to call.
     expectTypeOf<TxStore>().not.toHaveProperty('migrate');
     expectTypeOf<TxStore>().not.toHaveProperty('close');
     expectTypeOf<TxStore>().not.toHaveProperty('transaction');
+    expectTypeOf<TxStore>().not.toHaveProperty('watchQueued');
     expectTypeOf<Store>().toExtend<TxStore>();
   });
 
