@@ -1,8 +1,13 @@
+import type { JsonValue } from '../src/ports/json.js';
+
+/** A template object as Meta's JSON, with its components at hand. */
+export type TemplateJson = { components: JsonValue[] } & { [key: string]: JsonValue };
+
 /**
  * Template objects shaped as `GET /{WABA_ID}/message_templates` returns them (the structure of Meta's
  * published examples; ids, names and texts are made up).
  */
-export const NAMED_MARKETING = {
+export const NAMED_MARKETING: TemplateJson = {
   id: '880000000000001',
   name: 'spring_promo_named',
   language: 'en_GB',
@@ -35,7 +40,7 @@ export const NAMED_MARKETING = {
   ],
 };
 
-export const AUTH_OTP = {
+export const AUTH_OTP: TemplateJson = {
   id: '880000000000002',
   name: 'otp_login',
   language: 'en',
@@ -60,7 +65,7 @@ export const AUTH_OTP = {
   ],
 };
 
-export const POSITIONAL_PAUSED = {
+export const POSITIONAL_PAUSED: TemplateJson = {
   id: '880000000000003',
   name: 'order_shipped',
   language: 'pt_BR',
@@ -71,7 +76,7 @@ export const POSITIONAL_PAUSED = {
   components: [{ type: 'BODY', text: 'Pedido {{1}} enviado.', example: { body_text: [['A-1001']] } }],
 };
 
-export const CAROUSEL = {
+export const CAROUSEL: TemplateJson = {
   id: '880000000000004',
   name: 'summer_cards',
   language: 'en_US',
@@ -81,7 +86,7 @@ export const CAROUSEL = {
     { type: 'BODY', text: 'Our picks for you, {{1}}.', example: { body_text: [['Ada']] } },
     {
       type: 'CAROUSEL',
-      cards: [1, 2, 3].map((n) => ({
+      cards: [1, 2, 3].map((n): JsonValue => ({
         components: [
           { type: 'HEADER', format: 'IMAGE', example: { header_handle: [`https://scontent.example/${n}`] } },
           { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'More' }] },
@@ -91,7 +96,7 @@ export const CAROUSEL = {
   ],
 };
 
-export const LIMITED_TIME_OFFER = {
+export const LIMITED_TIME_OFFER: TemplateJson = {
   id: '880000000000005',
   name: 'flash_offer',
   language: 'en_US',

@@ -54,7 +54,7 @@ describe('parseMetaTemplate', () => {
       parameterFormat: 'named',
       subCategory: 'CUSTOM',
       header: { format: 'IMAGE', text: null, placeholders: [] },
-      body: { text: NAMED_MARKETING.components[1]!.text, placeholders: ['first_name', 'discount', 'end_date'] },
+      body: { text: 'Hi {{first_name}}, take {{discount}} off until {{end_date}}.', placeholders: ['first_name', 'discount', 'end_date'] },
       footer: 'Tap Stop promotions to opt out',
       buttons: [
         { index: 0, type: 'URL', text: 'Shop', url: 'https://shop.example/p/{{1}}', urlPlaceholder: '1', otp: false },
