@@ -40,12 +40,18 @@ export interface InboxDeps {
   parse: ParseWebhook;
   /** Where failures' effects that stop sending are reported; none without it. */
   logger?: Logger;
+  /**
+   * Told, once the batch is stored, of each template (Meta's id) a webhook changed: the webhooks
+   * carry only part of a template, so the rest is fetched again (src/app/sync-templates.ts).
+   */
+  onTemplateChanged?: (metaTemplateId: string) => void;
 }
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
 type ApplyDeps = Omit<InboxDeps, 'store'> & {
   store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
   onEffects: (effects: EffectsApplied) => void;
+  onTemplate: (metaTemplateId: string) => void;
 };
 
 export interface InboxResult {
@@ -68,17 +74,21 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   // One transaction per batch, one savepoint per payload: a payload that fails is undone alone and
   // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
   const effects: EffectsApplied[] = [];
+  const templates = new Set<string>();
   const result = await deps.store.transaction(async (store) => {
     effects.length = 0; // what a rolled-back attempt saw never happened
+    templates.clear();
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
     for (const row of rows) {
       // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
       const seen: EffectsApplied[] = [];
+      const changed: string[] = [];
       const outcome = await store
-        .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e) }))
+        .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }))
         .then((applied) => {
           effects.push(...seen);
+          for (const id of changed) templates.add(id);
           return applied;
         })
         .catch((error: unknown) => {
@@ -97,6 +107,7 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     return result;
   });
   if (deps.logger !== undefined) logEffects(deps.logger, effects);
+  for (const id of templates) deps.onTemplateChanged?.(id);
   return result;
 }
 
@@ -147,6 +158,8 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
     case 'user_id_change':
       return applyUserIdChange(store, item, now);
     case 'template_status': {
+      // A deleted template has nothing left to fetch; the next sync marks it.
+      if (item.event.toUpperCase() !== 'DELETED') deps.onTemplate(item.templateId);
       const t = await applyTemplateStatus(store, item, now);
       if (t !== null && (t.status === 'paused' || t.status === 'disabled')) {
         await pauseRunningCampaigns(
@@ -171,7 +184,11 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return;
     }
     case 'template_category':
+      deps.onTemplate(item.templateId);
       return applyTemplateCategory(store, item, now);
+    case 'template_components':
+      deps.onTemplate(item.templateId);
+      return;
     case 'phone_quality':
       if ((await applyPhoneQuality(store, item, now)) && policy.campaignBreaker.pauseOnQualityDrop) {
         await pauseRunningCampaigns(

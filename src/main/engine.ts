@@ -10,9 +10,10 @@ import type { DispatchStatus } from '../app/dispatch-status.js';
 import type { HttpEdgeSettings } from '../adapters/http/server-limits.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
 import { InboxPump } from '../app/inbox-pump.js';
+import { startTemplateSyncLoop, type TemplateSyncLoop } from '../app/template-sync-loop.js';
 import type { Policy } from '../core/policy.js';
 import { MINUTE, type Millis } from '../core/time.js';
-import type { CloudApi } from '../ports/cloud-api.js';
+import type { CloudApi, TemplateApi } from '../ports/cloud-api.js';
 import type { Scheduler } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
 import type { Store } from '../ports/store.js';
@@ -54,6 +55,11 @@ export interface EngineOptions {
   cloudApi?: CloudApiOptions | ((url: string) => Promise<CloudApiOptions>);
   /** The engine's own log (the HTTP server has its own); standard error at `warn` by default. */
   logger?: Logger;
+  /**
+   * Template sync from the WhatsApp Business Account: at start, every `everyMs`, and per template
+   * when a webhook changes one. The engine closes `api` when it stops.
+   */
+  templateSync?: { api: TemplateApi; wabaId: string; everyMs: Millis | null };
 }
 
 /** Pacer's moving parts wired together: webhook server, inbox processor, dispatcher, breakers. */
@@ -68,6 +74,8 @@ export interface Engine {
   dispatchStatus(): DispatchStatus | null;
   /** The dispatcher loop itself (its `onPass`/`nextPass` let tests await passes); null without `cloudApi`. */
   loop: DispatchLoop | null;
+  /** The template sync; null when no business account is configured. */
+  templates: TemplateSyncLoop | null;
   stop(): Promise<void>;
 }
 
@@ -83,8 +91,9 @@ const PACE_BURST_MS = 100;
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
+  let templates: TemplateSyncLoop | null = null;
   const pump = new InboxPump(
-    { store, policy, clock, random, parse: parseWebhook, logger },
+    { store, policy, clock, random, parse: parseWebhook, logger, onTemplateChanged: (id) => templates?.refresh(id) },
     (error) => logger.error('inbox processing failed', errorFields(error)),
     o.batchInbox === true ? null : { scheduler: clock },
   );
@@ -116,6 +125,8 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
   // What a crash left stored but unapplied is applied now, not when the next webhook arrives.
   if (o.batchInbox !== true) pump.kick();
+  if (o.templateSync !== undefined) templates = startTemplateSyncLoop({ store, scheduler: clock, logger, ...o.templateSync });
+  const templateSync = templates;
 
   let api: CloudApi | null = null;
   if (o.cloudApi !== undefined) {
@@ -150,6 +161,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     pump,
     dispatchStatus,
     loop: running,
+    templates: templateSync,
     tick: () => {
       if (running === null) return Promise.reject(new Error('engine: not dispatching (no cloudApi given)'));
       return running.tick();
@@ -158,6 +170,8 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       await running?.stop();
       await pump.drain();
       await pump.stop();
+      await templateSync?.stop();
+      await o.templateSync?.api.close();
       await api?.close();
       await server.close();
     },
