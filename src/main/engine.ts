@@ -125,8 +125,6 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;
   // What a crash left stored but unapplied is applied now, not when the next webhook arrives.
   if (o.batchInbox !== true) pump.kick();
-  if (o.templateSync !== undefined) templates = startTemplateSyncLoop({ store, scheduler: clock, logger, ...o.templateSync });
-  const templateSync = templates;
 
   let api: CloudApi | null = null;
   if (o.cloudApi !== undefined) {
@@ -154,6 +152,9 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     const loopStore = { ...store, nextWorkAt: () => store.nextWorkAt({ phoneNumberId: cloud.phoneNumberId }) };
     loop = startDispatchLoop({ store: loopStore, clock, policy, dispatcher, pump, logger }, { paceBurstMs, inboxEveryMs: o.inboxEveryMs });
   }
+  // After the Cloud API is up: a simulator it names serves the templates too.
+  if (o.templateSync !== undefined) templates = startTemplateSyncLoop({ store, scheduler: clock, logger, ...o.templateSync });
+  const templateSync = templates;
   const running = loop;
   return {
     server,
