@@ -12,12 +12,10 @@ export const templateSync: Migration = {
 ALTER TABLE templates ADD COLUMN sub_category TEXT;
 ALTER TABLE templates ADD COLUMN parameter_format TEXT CHECK (parameter_format IN ('positional', 'named'));
 ALTER TABLE templates ADD COLUMN components TEXT;
-ALTER TABLE templates ADD COLUMN synced_at INTEGER;
-CREATE INDEX templates_by_meta_id ON templates (meta_id);`,
+ALTER TABLE templates ADD COLUMN synced_at INTEGER;`,
   postgres: `ALTER TABLE templates ADD COLUMN meta_id TEXT;
 ALTER TABLE templates ADD COLUMN sub_category TEXT;
 ALTER TABLE templates ADD COLUMN parameter_format TEXT CHECK (parameter_format IN ('positional', 'named'));
 ALTER TABLE templates ADD COLUMN components JSONB;
-ALTER TABLE templates ADD COLUMN synced_at BIGINT;
-CREATE INDEX templates_by_meta_id ON templates (meta_id);`,
+ALTER TABLE templates ADD COLUMN synced_at BIGINT;`,
 };
