@@ -74,7 +74,8 @@ describe('the simulator’s template list', () => {
       const page = strictPage.parse(await res.json());
       pages.push(...page.data);
       // `next` names Meta's host; the same query goes to the simulator.
-      url = page.paging.next === undefined ? undefined : `${sim.url}${new URL(page.paging.next).pathname}${new URL(page.paging.next).search}`;
+      url =
+        page.paging.next === undefined ? undefined : `${sim.url}${new URL(page.paging.next).pathname}${new URL(page.paging.next).search}`;
     }
     expect(pages.map((t) => (t as { name: string }).name)).toEqual(FIVE.map((t) => t.name));
     const first = pages[0] as { id: string };
@@ -117,7 +118,12 @@ describe.each(BACKENDS)('syncTemplates from the business account ($name)', (back
     });
     const stored = await byKey(store);
     expect([...stored.keys()].sort()).toEqual(FIVE.map((t) => `${t.name}/${t.language}`).sort());
-    expect(stored.get('login_code/en_US')).toMatchObject({ category: 'authentication', status: 'approved', quality: 'GREEN', syncedAt: T0 });
+    expect(stored.get('login_code/en_US')).toMatchObject({
+      category: 'authentication',
+      status: 'approved',
+      quality: 'GREEN',
+      syncedAt: T0,
+    });
     expect(stored.get('loyalty_note/en_GB')).toMatchObject({ category: 'utility', parameterFormat: 'positional' });
     expect(stored.get('spring_sale/en_US')?.metaId).toMatch(/^\d+$/);
     expect(stored.get('spring_sale/en_US')?.components).toEqual([{ type: 'BODY', text: 'A message from the spring sale template.' }]);
@@ -168,7 +174,10 @@ describe.each(BACKENDS)('syncTemplates from the business account ($name)', (back
       language: 'en_US',
       category: 'MARKETING',
       relevance: 0.5,
-      components: [{ type: 'HEADER', format: 'TEXT', text: 'Hi' }, { type: 'BODY', text: 7 }],
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Hi' },
+        { type: 'BODY', text: 7 },
+      ],
     };
     const { sim, api } = await account([...FIVE.slice(0, 2), broken, ...FIVE.slice(2)]);
     const result = await syncTemplates({ store, api, now: () => T0 }, sim.config.wabaId);
@@ -176,7 +185,14 @@ describe.each(BACKENDS)('syncTemplates from the business account ($name)', (back
       ok: true,
       report: {
         added: 5,
-        refused: [{ name: 'broken_one', language: 'en_US', id: expect.stringMatching(/^\d+$/), reason: 'components[1].text must be a string, got 7' }],
+        refused: [
+          {
+            name: 'broken_one',
+            language: 'en_US',
+            id: expect.stringMatching(/^\d+$/),
+            reason: 'components[1].text must be a string, got 7',
+          },
+        ],
       },
     });
     expect(await store.getTemplate('broken_one', 'en_US')).toBeNull();
