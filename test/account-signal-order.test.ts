@@ -3,6 +3,7 @@ import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { campaignAction } from '../src/app/campaign-actions.js';
 import { processInbox } from '../src/app/process-inbox.js';
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { HOUR, MINUTE } from '../src/core/time.js';
 import type { Store } from '../src/ports/store.js';
@@ -104,7 +105,7 @@ describe.each(BACKENDS)('account-level webhook signals in event-time order ($nam
     const paused = templateStatus('PAUSED', T0 - HOUR, { title: 'FIRST_PAUSE', description: 'Paused after negative feedback' });
     await deliver(store, paused);
     expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused' });
-    await campaignAction(store, seed.campaignId, 'resume', T0);
+    await campaignAction(store, seed.campaignId, 'resume', T0, NO_DISPATCHER_HERE);
     await deliver(store, paused); // the same bytes again: Meta redelivers
     expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'running' });
     expect(await store.listQuarantinedInbox(0, 10)).toEqual([]);
@@ -119,7 +120,7 @@ describe.each(BACKENDS)('account-level webhook signals in event-time order ($nam
     });
     await deliver(store, restricted);
     expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused' });
-    await campaignAction(store, seed.campaignId, 'resume', T0);
+    await campaignAction(store, seed.campaignId, 'resume', T0, NO_DISPATCHER_HERE);
     await deliver(store, restricted);
     expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'running' });
   });

@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { describe, expect, it } from 'vitest';
 import { campaignAction } from '../src/app/campaign-actions.js';
 import { completeFinishedCampaigns } from '../src/app/complete-campaigns.js';
@@ -84,7 +85,7 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
     await store.setSenderState('pn-1', 'stopped', '190 Access token expired', null, T0);
     await store.setCampaignStatus(seed.campaignId, 'paused', 'Meta refused a send with 190 Access token expired.', T0);
 
-    await campaignAction(store, seed.campaignId, 'resume', T0 + 5);
+    await campaignAction(store, seed.campaignId, 'resume', T0 + 5, NO_DISPATCHER_HERE);
     expect(await store.getSender('pn-1')).toMatchObject({ state: 'ok', stateReason: null });
     expect(await store.getOutbox(a?.id ?? -1)).toMatchObject({ status: 'queued', nextAttemptAt: T0 + 5, lastErrorCode: 190 });
     expect(await store.getOutbox(c?.id ?? -1)).toMatchObject({ status: 'queued', nextAttemptAt: T0 + 5 });
@@ -96,7 +97,7 @@ describe.each(BACKENDS)('campaign lifecycle ($name)', (backend) => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1, 'paused');
     await store.setCampaignStatus(seed.campaignId, 'paused', 'cap share too high', T0);
-    expect(await startCampaign(store, seed.campaignId, { phoneNumberId: 'pn-1' }, T0)).toMatchObject({ inserted: 1 });
+    expect(await startCampaign(store, seed.campaignId, { phoneNumberId: 'pn-1' }, T0, NO_DISPATCHER_HERE)).toMatchObject({ inserted: 1 });
     expect(await store.getCampaign(seed.campaignId)).toMatchObject({ status: 'paused', pauseReason: 'cap share too high' });
     expect(await completeFinishedCampaigns(store, T0)).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -131,7 +132,7 @@ describe.each(BACKENDS)('Segment limits at campaign create ($name)', (backend) =
       },
       0,
     );
-    await expect(startCampaign(store, id, { phoneNumberId: '106540352242922' }, 0)).rejects.toThrow(
+    await expect(startCampaign(store, id, { phoneNumberId: '106540352242922' }, 0, NO_DISPATCHER_HERE)).rejects.toThrow(
       `campaign ${id} segment.tagsNone: at most 100 tags (got 5000)`,
     );
     const started = await run('campaign', 'start', String(id));

@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
@@ -108,7 +109,7 @@ export async function setUpCrashWorld(
     },
     now,
   );
-  const started = await startCampaign(store, campaignId, { phoneNumberId }, now);
+  const started = await startCampaign(store, campaignId, { phoneNumberId }, now, NO_DISPATCHER_HERE);
   if (started.inserted !== options.recipients)
     throw new Error(`crash rig: expected ${options.recipients} outbox rows, got ${started.inserted}`);
   const env: NodeJS.ProcessEnv = {

@@ -90,7 +90,7 @@ describe.each(BACKENDS)('diagnose scenarios on $name', (backend) => {
         },
         rig.clock.now(),
       );
-      await startCampaign(rig.store, bad, { phoneNumberId: rig.phoneNumberId }, rig.clock.now());
+      await startCampaign(rig.store, bad, { phoneNumberId: rig.phoneNumberId }, rig.clock.now(), rig.engine.signal);
       await rig.advance(DAY);
 
       const { facts, diagnosis } = await diagnoseNow(rig, null);

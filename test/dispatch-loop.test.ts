@@ -14,6 +14,8 @@ import { MINUTE, type Millis } from '../src/core/time.js';
 import { VirtualClock } from '../src/ports/clock.js';
 import type { LogFields, Logger } from '../src/ports/logger.js';
 import { StoreError, type Store } from '../src/ports/store.js';
+import type { WorkSignal } from '../src/ports/work-signal.js';
+import { createWorkSignal } from '../src/app/work-signal.js';
 import { BACKENDS } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
 
@@ -60,7 +62,7 @@ type Answer = (now: Millis) => TickResult | Error | Promise<TickResult>;
  * The loop on a virtual clock over a real store, with a dispatcher whose passes the test writes:
  * `ticks` answers each pass in turn (a result, or an error to throw), then passes claim nothing.
  */
-function start(store: Store, ticks: Answer[] = [], options: Partial<DispatchLoopOptions> = {}): Rig {
+function start(store: Store, ticks: Answer[] = [], options: Partial<DispatchLoopOptions> = {}, signal?: WorkSignal): Rig {
   const clock = new VirtualClock(T0);
   const logger = recordingLogger();
   const calls: string[] = [];
@@ -74,7 +76,10 @@ function start(store: Store, ticks: Answer[] = [], options: Partial<DispatchLoop
     progress: () => ({ pass: null, pace: null }),
   };
   const pump = { drain: async () => void calls.push('drain') };
-  const loop = startDispatchLoop({ store, clock, policy: DEFAULT_POLICY, dispatcher, pump, logger }, { paceBurstMs: BURST, ...options });
+  const loop = startDispatchLoop(
+    { store, clock, policy: DEFAULT_POLICY, dispatcher, pump, logger, signal },
+    { paceBurstMs: BURST, ...options },
+  );
   const passes: PassReport[] = [];
   loop.onPass((p) => passes.push(p));
   return { clock, loop, logger, passes, calls };
@@ -130,6 +135,74 @@ describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
     } finally {
       await r.loop.stop();
     }
+  });
+
+  it('brings an idle pass forward for queued work: to now, or to when it falls due, never before now', async () => {
+    const r = start(await backend.open());
+    try {
+      await r.clock.advance(0);
+      expect(r.passes[0]?.next).toEqual({ at: T0 + IDLE_POLL, why: 'idle' });
+      await r.clock.advance(1000);
+      r.loop.wake(T0 + MINUTE);
+      expect(r.loop.status().next).toEqual({ at: T0 + MINUTE, why: 'queued' });
+      r.loop.wake(T0 + 10 * MINUTE); // later than the pass already set: no change
+      expect(r.loop.status().next).toEqual({ at: T0 + MINUTE, why: 'queued' });
+      r.loop.wake(T0); // due already: now, not in the past
+      expect(r.loop.status().next).toEqual({ at: T0 + 1000, why: 'queued' });
+      expect(r.loop.status().wake).toEqual({ count: 3, lastAt: T0 + 1000, across: null });
+      await r.clock.advance(0);
+      expect(r.passes.map((p) => p.startedAt)).toEqual([T0, T0 + 1000]);
+      expect(r.passes[1]?.next).toEqual({ at: T0 + 1000 + IDLE_POLL, why: 'idle' });
+    } finally {
+      await r.loop.stop();
+    }
+  });
+
+  it('keeps a wake-up that comes while a pass runs: the pass after it comes at once, not after the idle poll', async () => {
+    const holder: { loop?: DispatchLoop } = {};
+    const r = start(await backend.open(), [
+      () => {
+        holder.loop?.wake(null); // queued while this pass claims (and before it looks for the next work)
+        return NOTHING;
+      },
+    ]);
+    holder.loop = r.loop;
+    try {
+      await r.clock.advance(0);
+      expect(r.passes.map((p) => p.next)).toEqual([
+        { at: T0, why: 'queued' },
+        { at: T0 + IDLE_POLL, why: 'idle' },
+      ]);
+    } finally {
+      await r.loop.stop();
+    }
+  });
+
+  it('leaves a paced pass and the pause after a failure as they are; hears the signal until stopped', async () => {
+    const signal = createWorkSignal();
+    const r = start(
+      await backend.open(),
+      [(now) => ({ ...NOTHING, claimed: 1, sent: 1, pacedUntil: now + 400 }), () => new StoreError('unavailable', 'claimDue', 'refused')],
+      {},
+      signal,
+    );
+    try {
+      await r.clock.advance(0);
+      signal.notifyQueued();
+      expect(r.loop.status().next).toEqual({ at: T0 + 400, why: 'paced' });
+      await r.clock.advance(400);
+      signal.notifyQueued(T0 + 400);
+      expect(r.loop.status().next).toEqual({ at: T0 + 400 + RETRY_AFTER_FAILURE, why: 'after_failure' });
+      await r.clock.advance(RETRY_AFTER_FAILURE);
+      signal.notifyQueued(T0 + 400 + RETRY_AFTER_FAILURE + 50);
+      expect(r.loop.status().next).toEqual({ at: T0 + 400 + RETRY_AFTER_FAILURE + 50, why: 'queued' });
+    } finally {
+      await r.loop.stop();
+    }
+    const passes = r.passes.length;
+    signal.notifyQueued();
+    await r.clock.advance(IDLE_POLL);
+    expect(r.passes).toHaveLength(passes);
   });
 
   it('logs a failed pass without its values, tries again after a pause, and keeps going', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { templatesPage } from '../src/adapters/http/dashboard/templates-page.js';
 import { runDiagnosis } from '../src/app/diagnose.js';
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/core/time.js';
 import type { LogFields, Logger } from '../src/ports/logger.js';
 import { advanceUntil } from './await-state.js';
@@ -59,7 +60,14 @@ describe.each(BACKENDS)('failures only an operator can fix, on $name', (backend)
         count: refused,
       });
       const page = String(
-        await templatesPage({ store: rig.store, clock: rig.clock, policy: rig.policy, adminToken: null, phoneNumberId: null }),
+        await templatesPage({
+          store: rig.store,
+          clock: rig.clock,
+          policy: rig.policy,
+          adminToken: null,
+          phoneNumberId: null,
+          signal: NO_DISPATCHER_HERE,
+        }),
       );
       expect(page).toMatch(new RegExp(`<td class="num">${refused}</td>\\s*<td class="num failure-rate">`));
       // The overview's chart of the last 14 days reads these buckets.

@@ -226,7 +226,7 @@ async function setUp(
         },
         clock.now(),
       ),
-    startCampaign: (id) => startCampaign(store, id, { phoneNumberId }, clock.now()),
+    startCampaign: (id) => startCampaign(store, id, { phoneNumberId }, clock.now(), engine.signal),
     async sendUtility(users, key) {
       const rows: OutboxInput[] = users.map((u) => ({
         campaignId: null,

@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { describe, expect, it } from 'vitest';
 import { queueOneOffBroadcast, queueOneOffMessage, type OneOffContent } from '../src/app/queue-one-off-message.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
@@ -23,11 +24,16 @@ describe.each(BACKENDS)('queueOneOffBroadcast ($name)', (backend) => {
       T0,
     );
     const [a = -1, b = -1] = ids;
-    expect(await queueOneOffMessage(store, { ...update, to: UNASSIGNED, idempotencyKey: 'x' }, DEFAULT_POLICY, T0)).toEqual({
+    expect(
+      await queueOneOffMessage(store, { ...update, to: UNASSIGNED, idempotencyKey: 'x' }, DEFAULT_POLICY, T0, NO_DISPATCHER_HERE),
+    ).toEqual({
       ok: false,
       problem: 'invalid_phone',
     });
-    expect(await queueOneOffBroadcast(store, [{ contactId: a, idempotencyKey: 'order-a' }], update, T0)).toEqual({ ok: true, queued: 1 });
+    expect(await queueOneOffBroadcast(store, [{ contactId: a, idempotencyKey: 'order-a' }], update, T0, NO_DISPATCHER_HERE)).toEqual({
+      ok: true,
+      queued: 1,
+    });
     expect(
       await queueOneOffBroadcast(
         store,
@@ -37,6 +43,7 @@ describe.each(BACKENDS)('queueOneOffBroadcast ($name)', (backend) => {
         ],
         update,
         T0,
+        NO_DISPATCHER_HERE,
       ),
     ).toEqual({ ok: true, queued: 1 });
     const rows = await store.claimDue({ owner: 't', now: T0, leaseMs: 60_000, limit: 10 });
@@ -56,15 +63,15 @@ describe.each(BACKENDS)('queueOneOffBroadcast ($name)', (backend) => {
     const store = await backend.open();
     const [contactId = -1] = (await store.upsertContacts([{ phoneE164: '+447911123456', waId: '447911123456' }], T0)).ids;
     const one = [{ contactId, idempotencyKey: 'k' }];
-    expect(await queueOneOffBroadcast(store, one, { ...update, template: undefined }, T0)).toEqual({
+    expect(await queueOneOffBroadcast(store, one, { ...update, template: undefined }, T0, NO_DISPATCHER_HERE)).toEqual({
       ok: false,
       problem: 'template_or_text',
     });
-    expect(await queueOneOffBroadcast(store, one, { ...update, template: undefined, text: 'hi' }, T0)).toEqual({
+    expect(await queueOneOffBroadcast(store, one, { ...update, template: undefined, text: 'hi' }, T0, NO_DISPATCHER_HERE)).toEqual({
       ok: false,
       problem: 'text_needs_service',
     });
-    expect(await queueOneOffBroadcast(store, one, { ...update, category: 'service' }, T0)).toEqual({
+    expect(await queueOneOffBroadcast(store, one, { ...update, category: 'service' }, T0, NO_DISPATCHER_HERE)).toEqual({
       ok: false,
       problem: 'template_not_service',
     });

@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import pg from 'pg';
@@ -204,7 +205,7 @@ export async function setUpScaleWorld(o: ScaleOptions, deadline: number): Promis
   };
   // The edge first, so no webhook is refused; the campaign starts once it listens.
   const edge = await startPacer(['serve', '--no-dispatch'], env, 'Not dispatching', deadline);
-  const started = await startCampaign(store, campaignId, { phoneNumberId }, Date.now());
+  const started = await startCampaign(store, campaignId, { phoneNumberId }, Date.now(), NO_DISPATCHER_HERE);
   if (started.inserted !== o.recipients) throw new Error(`scale rig: expected ${o.recipients} outbox rows, got ${started.inserted}`);
   const client = new pg.Client({
     connectionString: databaseUrl,

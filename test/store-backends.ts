@@ -13,7 +13,7 @@ export const PG_URL = process.env['PACER_TEST_DATABASE_URL'] ?? 'postgres://post
 
 export interface Place {
   /** Another connection to the same database, as a second process would have. */
-  open(options?: Pick<OpenStoreOptions, 'readOnly'>): Store;
+  open(options?: Pick<OpenStoreOptions, 'readOnly' | 'applicationName'>): Store;
   /** Options that point openStore at this place. */
   options: OpenStoreOptions;
   /** Runs parameterless SQL behind the store's back, to set up states the port cannot reach. */

@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../../src/app/work-signal.js';
 import { rmSync } from 'node:fs';
 import { startCampaign } from '../../src/app/start-campaign.js';
 import {
@@ -43,7 +44,7 @@ const benchmark: Benchmark<Ctx> = {
     const id = await createCampaign(ctx.world, `start-${ctx.runs++}`);
     const cpu = process.cpuUsage();
     const start = performance.now();
-    const result = await startCampaign(ctx.world.store, id, { phoneNumberId: ctx.world.phoneNumberId }, WORLD_NOW);
+    const result = await startCampaign(ctx.world.store, id, { phoneNumberId: ctx.world.phoneNumberId }, WORLD_NOW, NO_DISPATCHER_HERE);
     const seconds = (performance.now() - start) / 1000;
     const cpuSeconds = cpuSince(cpu);
     if (result.inserted !== ctx.world.contacts)

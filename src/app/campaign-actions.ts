@@ -1,6 +1,7 @@
 import { OPERATOR_HOLD_CODES } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { Campaign, CampaignOutboxStore, CampaignStatus, CampaignStore, SenderStore } from '../ports/store.js';
+import type { WorkQueued } from '../ports/work-signal.js';
 
 export class CampaignActionError extends Error {
   override readonly name = 'CampaignActionError';
@@ -22,6 +23,7 @@ export async function campaignAction(
   id: number,
   action: 'pause' | 'resume' | 'cancel',
   now: Millis,
+  signal: WorkQueued,
   reason?: string,
 ): Promise<Campaign> {
   const campaign = await store.getCampaign(id);
@@ -36,6 +38,7 @@ export async function campaignAction(
     const sender = await store.getSenderById(campaign.senderId);
     if (sender?.state === 'stopped') await store.setSenderState(sender.phoneNumberId, 'ok', null, null, now);
     await store.releaseHeldRows(id, OPERATOR_HOLD_CODES, now);
+    signal.notifyQueued(now); // its rows are claimable again
   }
   return (await store.getCampaign(id)) ?? campaign;
 }

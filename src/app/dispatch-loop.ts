@@ -3,6 +3,7 @@ import { MINUTE, SECOND, type Millis } from '../core/time.js';
 import type { Scheduler, Timer } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
 import type { OutboxClaimStore } from '../ports/store.js';
+import type { QueuedWatch, WorkSignal } from '../ports/work-signal.js';
 import { checkBreakers } from './check-breakers.js';
 import { completeFinishedCampaigns } from './complete-campaigns.js';
 import { DispatchTracker, type DispatchStatus, type NextPassReason } from './dispatch-status.js';
@@ -28,6 +29,10 @@ export interface DispatchLoopDeps {
   /** The inbox processor, drained before each pass (or every `inboxEveryMs`). */
   pump: { drain(): Promise<void> };
   logger: Logger;
+  /** Work queued in this process (and, through the store's watch, in others) wakes an idle loop at once. */
+  signal?: Pick<WorkSignal, 'onQueued'>;
+  /** How other processes' work reaches `signal`, for /healthz; null when nothing watches. */
+  watch?: Pick<QueuedWatch, 'by' | 'everyMs' | 'connected'> | null;
 }
 
 export interface DispatchLoopOptions {
@@ -57,6 +62,12 @@ export interface DispatchLoop {
   onPass(listener: (pass: PassReport) => void): () => void;
   /** The next scheduled pass, once it has ended: tests await it instead of polling. */
   nextPass(): Promise<PassReport>;
+  /**
+   * Work was queued, due at `at` (null: now). An idle loop brings its next pass forward to then (never
+   * before now); during a pass the wake is kept for its successor. A busy or paced loop comes back
+   * soon anyway, and one backing off after a failure keeps its pause.
+   */
+  wake(at: Millis | null): void;
   /** Cancels what is scheduled and waits for the passes under way (their sends must be recorded). */
   stop(): Promise<void>;
 }
@@ -72,6 +83,9 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
   const timers: { pass: Timer | null; checks: Timer | null; inbox: Timer | null } = { pass: null, checks: null, inbox: null };
   const listeners = new Set<(pass: PassReport) => void>();
   let stopped = false;
+  // The pending pass and why it comes then (null while a pass runs), and the earliest wake a running pass must honour.
+  let scheduled: PassReport['next'] | null = null;
+  let wokenDuringPass: Millis | null = null;
   // Passes under way. A graceful stop waits for them: a dispatcher pass has sends in flight, and
   // their answers must be recorded, or those rows are left mid-send and end up unknown.
   const running = new Set<Promise<void>>();
@@ -92,6 +106,8 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
 
   const pass = tracked(async (): Promise<void> => {
     if (stopped) return;
+    scheduled = null;
+    wokenDuringPass = null;
     const startedAt = clock.now();
     tracker.begin();
     let next: PassReport['next'];
@@ -113,19 +129,40 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
       outcome = { error };
       next = { at: clock.now() + RETRY_AFTER_FAILURE, why: 'after_failure' };
     }
+    // Queued while the pass ran (maybe after it looked for the next work): the successor must not
+    // wait for the idle poll.
+    if (wokenDuringPass !== null && next.why === 'idle' && wokenDuringPass < next.at)
+      next = { at: Math.max(wokenDuringPass, clock.now()), why: 'queued' };
+    wokenDuringPass = null;
     tracker.end(outcome, next);
     const endedAt = clock.now();
     if ('result' in outcome)
       logger.debug('dispatch pass', { pass: outcome.result, ms: endedAt - startedAt, next: next.why, nextInMs: next.at - endedAt });
-    if (!stopped) passAt(next.at);
+    if (!stopped) passAt(next);
     for (const listener of [...listeners]) listener({ startedAt, endedAt, outcome, next });
   });
-  // The one place the next dispatcher pass is set. Queued work can wake an idle loop through it
-  // (a pass at `now`, unless one is under way: its successor then finds the work).
-  function passAt(at: Millis): void {
+  // The one place the next dispatcher pass is set: after each pass, and by `wake` for queued work.
+  function passAt(next: PassReport['next']): void {
     timers.pass?.cancel();
-    timers.pass = clock.at(at, pass);
+    scheduled = next;
+    timers.pass = clock.at(next.at, pass);
   }
+
+  function wake(at: Millis | null): void {
+    if (stopped) return;
+    const now = clock.now();
+    const when = Math.max(at ?? now, now);
+    tracker.woken(now);
+    if (scheduled === null) {
+      wokenDuringPass = Math.min(wokenDuringPass ?? Infinity, when);
+      return;
+    }
+    if ((scheduled.why !== 'idle' && scheduled.why !== 'queued') || when >= scheduled.at) return;
+    const next = { at: when, why: 'queued' as const };
+    tracker.rescheduled(next);
+    passAt(next);
+  }
+  const unsubscribe = deps.signal?.onQueued(wake);
 
   const breakerMemo = { lastEventId: -1 };
   const checks = tracked(async (): Promise<void> => {
@@ -150,12 +187,13 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  passAt(clock.now());
+  passAt({ at: clock.now(), why: 'idle' });
   timers.checks = clock.at(clock.now(), checks);
   if (inboxEvery !== undefined) timers.inbox = clock.at(clock.now(), inbox);
   return {
     tick,
-    status: () => tracker.report(dispatcher.progress()),
+    status: () => tracker.report(dispatcher.progress(), deps.watch ?? null),
+    wake,
     onPass,
     nextPass: () =>
       new Promise((resolve) => {
@@ -166,6 +204,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
       }),
     async stop() {
       stopped = true;
+      unsubscribe?.();
       timers.pass?.cancel();
       timers.checks?.cancel();
       timers.inbox?.cancel();

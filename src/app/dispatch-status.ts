@@ -3,7 +3,7 @@ import { StoreError } from '../ports/store.js';
 import type { PaceSeen, PassProgress, PassStep, TickResult } from './dispatcher.js';
 
 /** Why the next pass comes when it does. */
-export type NextPassReason = 'busy' | 'paced' | 'idle' | 'after_failure';
+export type NextPassReason = 'busy' | 'paced' | 'idle' | 'queued' | 'after_failure';
 
 /** Steps of the dispatcher loop around the pass itself. */
 export type LoopStep = 'applying stored webhooks' | 'finding the next work';
@@ -24,6 +24,12 @@ export interface DispatchStatus {
   next: { at: Millis; why: NextPassReason } | null;
   /** The last grant from the sender number's shared bucket. */
   pace: PaceSeen | null;
+  /**
+   * Wake-ups by queued work (`next.why` is `queued` when one brought the next pass forward), and how
+   * other processes' work is heard of: `notify` (PostgreSQL LISTEN, `connected` false while it is
+   * re-established) or `poll` every `everyMs` (SQLite); null when nothing watches.
+   */
+  wake: { count: number; lastAt: Millis | null; across: { by: 'notify' | 'poll'; everyMs: Millis | null; connected: boolean } | null };
 }
 
 /** Kept by the loop as it runs; `report` reads it without touching the store. */
@@ -34,6 +40,8 @@ export class DispatchTracker {
   private loopStep: { step: LoopStep; since: Millis } | null = null;
   private last: DispatchStatus['last'] = null;
   private next: DispatchStatus['next'] = null;
+  private wakes = 0;
+  private lastWakeAt: Millis | null = null;
 
   constructor(private readonly now: () => Millis) {}
 
@@ -62,7 +70,20 @@ export class DispatchTracker {
     this.next = next;
   }
 
-  report(progress: { pass: PassProgress | null; pace: PaceSeen | null }): DispatchStatus {
+  woken(at: Millis): void {
+    this.wakes++;
+    this.lastWakeAt = at;
+  }
+
+  /** A wake-up moved the pending pass. */
+  rescheduled(next: { at: Millis; why: NextPassReason }): void {
+    this.next = next;
+  }
+
+  report(
+    progress: { pass: PassProgress | null; pace: PaceSeen | null },
+    watch: { by: 'notify' | 'poll'; everyMs: Millis | null; connected(): boolean } | null,
+  ): DispatchStatus {
     const { pass, pace } = progress;
     const inPass = pass ?? (this.loopStep === null ? null : { step: this.loopStep.step, since: this.loopStep.since, rows: 0 });
     return {
@@ -76,6 +97,11 @@ export class DispatchTracker {
       last: this.last,
       next: this.next,
       pace,
+      wake: {
+        count: this.wakes,
+        lastAt: this.lastWakeAt,
+        across: watch === null ? null : { by: watch.by, everyMs: watch.everyMs, connected: watch.connected() },
+      },
     };
   }
 }

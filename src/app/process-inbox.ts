@@ -1,4 +1,5 @@
 import type { Policy } from '../core/policy.js';
+import type { Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import {
@@ -14,6 +15,7 @@ import {
   type StoreErrorCode,
 } from '../ports/store.js';
 import type { InboundItem, ParseWebhook, WebhookItem } from '../ports/webhook-items.js';
+import type { WorkQueued } from '../ports/work-signal.js';
 import {
   applyAccountUpdate,
   applyBusinessCapability,
@@ -38,6 +40,8 @@ export interface InboxDeps {
   random: () => number;
   /** The webhook adapter's parser, passed in by the composition root. */
   parse: ParseWebhook;
+  /** Told of rows the batch put back in line (failures to retry, held rows a reply woke), once committed. */
+  signal?: WorkQueued;
   /** Where failures' effects that stop sending are reported; none without it. */
   logger?: Logger;
   /**
@@ -71,19 +75,38 @@ const TRANSIENT = new Set<StoreErrorCode>(['unavailable', 'busy', 'full', 'read_
 export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxResult> {
   const rows = await deps.store.listUnprocessedInbox(0, limit);
   if (rows.length === 0) return { rows: 0, items: 0, quarantined: 0 };
+  let queuedAt: Millis | null = null;
+  const queued = (at: Millis): void => {
+    queuedAt = Math.min(queuedAt ?? at, at);
+  };
   // One transaction per batch, one savepoint per payload: a payload that fails is undone alone and
   // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
   const effects: EffectsApplied[] = [];
   const templates = new Set<string>();
-  const result = await deps.store.transaction(async (store) => {
+  const result = await deps.store.transaction(async (tx) => {
     effects.length = 0; // what a rolled-back attempt saw never happened
     templates.clear();
+    queuedAt = null;
+    const store: typeof tx = {
+      ...tx,
+      requeue: async (id, input, now) => {
+        const moved = await tx.requeue(id, input, now);
+        if (moved && input.until !== null) queued(input.until);
+        return moved;
+      },
+      wakeHeld: async (contactId, now) => {
+        const woken = await tx.wakeHeld(contactId, now);
+        if (woken > 0) queued(now);
+        return woken;
+      },
+    };
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
     for (const row of rows) {
       // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
       const seen: EffectsApplied[] = [];
       const changed: string[] = [];
+      const queuedBefore = queuedAt;
       const outcome = await store
         .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }))
         .then((applied) => {
@@ -92,6 +115,7 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
           return applied;
         })
         .catch((error: unknown) => {
+          queuedAt = queuedBefore; // undone with its savepoint
           // The database being away is retried later; anything else is about this payload alone.
           if (error instanceof StoreError && TRANSIENT.has(error.code)) throw error;
           return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
@@ -106,6 +130,7 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     if (done.length > 0) await store.markInboxProcessed(done, deps.clock.now());
     return result;
   });
+  if (queuedAt !== null) deps.signal?.notifyQueued(queuedAt);
   if (deps.logger !== undefined) logEffects(deps.logger, effects);
   for (const id of templates) deps.onTemplateChanged?.(id);
   return result;

@@ -5,6 +5,7 @@ import type { Decision } from '../core/decision.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { ContactStateStore, ContactStore, JsonObject, OutboxInput, OutboxStore, TemplateStore } from '../ports/store.js';
+import type { WorkQueued } from '../ports/work-signal.js';
 import { recipientRegion } from './recipient-region.js';
 import { loadContactState } from './update-contact-state.js';
 
@@ -39,6 +40,7 @@ export async function queueOneOffMessage(
   m: OneOffMessage,
   policy: Policy,
   now: Millis,
+  signal: WorkQueued,
 ): Promise<OneOffResult> {
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
@@ -48,6 +50,7 @@ export async function queueOneOffMessage(
   const contactId = existing?.id ?? (await store.upsertContacts([{ phoneE164: phone.number, waId: phone.number.slice(1) }], now)).ids[0];
   if (contactId === undefined) throw new Error('could not record the contact');
   const { inserted } = await store.insertOutbox([oneOffRow(contactId, m.idempotencyKey, m, now)], now);
+  if (inserted > 0) signal.notifyQueued(now);
   const template = m.template === undefined ? null : await store.getTemplate(m.template.name, m.template.language);
   const decision = decide(
     await loadContactState(store, contactId),
@@ -84,6 +87,7 @@ export async function queueOneOffBroadcast(
   recipients: readonly BroadcastRecipient[],
   m: OneOffContent,
   now: Millis,
+  signal: WorkQueued,
 ): Promise<BroadcastResult> {
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
@@ -91,6 +95,7 @@ export async function queueOneOffBroadcast(
     recipients.map((r) => oneOffRow(r.contactId, r.idempotencyKey, m, now)),
     now,
   );
+  if (inserted > 0) signal.notifyQueued(now);
   return { ok: true, queued: inserted };
 }
 

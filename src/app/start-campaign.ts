@@ -1,5 +1,6 @@
 import type { Millis } from '../core/time.js';
 import type { CampaignOutboxStore, CampaignStore, TemplateStore } from '../ports/store.js';
+import type { WorkQueued } from '../ports/work-signal.js';
 import type { OutboxIntent } from './outbox-intent.js';
 import { parseSegment } from './segment-schema.js';
 
@@ -22,6 +23,7 @@ export async function startCampaign(
   campaignId: number,
   sender: { phoneNumberId: string },
   now: Millis,
+  signal: WorkQueued,
 ): Promise<StartCampaignResult> {
   const campaign = await store.getCampaign(campaignId);
   if (campaign === null) throw new Error(`campaign ${campaignId} does not exist`);
@@ -48,6 +50,9 @@ export async function startCampaign(
     result.inserted += page.inserted;
   }
   // Starting again never lifts a pause: a breaker's or an operator's pause ends only with a resume.
-  if (campaign.status !== 'paused') await store.setCampaignStatus(campaignId, 'running', null, now);
+  if (campaign.status !== 'paused') {
+    await store.setCampaignStatus(campaignId, 'running', null, now);
+    signal.notifyQueued(dueAt);
+  }
   return result;
 }

@@ -17,6 +17,8 @@ import type { CloudApi, TemplateApi } from '../ports/cloud-api.js';
 import type { Scheduler } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
 import type { Store } from '../ports/store.js';
+import type { QueuedWatch, WorkSignal } from '../ports/work-signal.js';
+import { createWorkSignal } from '../app/work-signal.js';
 
 export interface EngineOptions {
   /** Apply stored webhooks only before each dispatcher pass (for virtual-time runs). */
@@ -60,6 +62,11 @@ export interface EngineOptions {
    * when a webhook changes one. The engine closes `api` when it stops.
    */
   templateSync?: { api: TemplateApi; wabaId: string; everyMs: Millis | null };
+  /**
+   * Hear of work other processes queue (Store.watchQueued: LISTEN/NOTIFY, or SQLite's data version
+   * every 500 ms); default true. Work queued in this process wakes the loop either way.
+   */
+  watchQueued?: boolean;
 }
 
 /** Pacer's moving parts wired together: webhook server, inbox processor, dispatcher, breakers. */
@@ -76,6 +83,8 @@ export interface Engine {
   loop: DispatchLoop | null;
   /** The template sync; null when no business account is configured. */
   templates: TemplateSyncLoop | null;
+  /** Where this process's use cases say they queued work (the API, dashboard, demo): it wakes the loop. */
+  signal: WorkSignal;
   stop(): Promise<void>;
 }
 
@@ -91,9 +100,10 @@ const PACE_BURST_MS = 100;
 export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
+  const signal = createWorkSignal();
   let templates: TemplateSyncLoop | null = null;
   const pump = new InboxPump(
-    { store, policy, clock, random, parse: parseWebhook, logger, onTemplateChanged: (id) => templates?.refresh(id) },
+    { store, policy, clock, random, parse: parseWebhook, logger, signal, onTemplateChanged: (id) => templates?.refresh(id) },
     (error) => logger.error('inbox processing failed', errorFields(error)),
     o.batchInbox === true ? null : { scheduler: clock },
   );
@@ -106,6 +116,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     clock,
     policy,
     dispatchStatus,
+    signal,
     logger: logLevel === false ? false : { level: logLevel },
     config: {
       appSecrets: o.http.appSecrets,
@@ -127,6 +138,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   if (o.batchInbox !== true) pump.kick();
 
   let api: CloudApi | null = null;
+  let watch: QueuedWatch | null = null;
   if (o.cloudApi !== undefined) {
     const cloud =
       typeof o.cloudApi === 'function'
@@ -149,8 +161,14 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       },
     );
     // The loop sleeps until this process's own next work: other numbers' rows are not its to send.
-    const loopStore = { ...store, nextWorkAt: () => store.nextWorkAt({ phoneNumberId: cloud.phoneNumberId }) };
-    loop = startDispatchLoop({ store: loopStore, clock, policy, dispatcher, pump, logger }, { paceBurstMs, inboxEveryMs: o.inboxEveryMs });
+    const own = { phoneNumberId: cloud.phoneNumberId };
+    const loopStore = { ...store, nextWorkAt: () => store.nextWorkAt(own) };
+    // Other processes' work arrives through the store's watch and wakes the loop like this process's own.
+    watch = o.watchQueued === false ? null : store.watchQueued((at) => signal.notifyQueued(at), own);
+    loop = startDispatchLoop(
+      { store: loopStore, clock, policy, dispatcher, pump, logger, signal, watch },
+      { paceBurstMs, inboxEveryMs: o.inboxEveryMs },
+    );
   }
   // After the Cloud API is up: a simulator it names serves the templates too.
   if (o.templateSync !== undefined) templates = startTemplateSyncLoop({ store, scheduler: clock, logger, ...o.templateSync });
@@ -163,11 +181,13 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     dispatchStatus,
     loop: running,
     templates: templateSync,
+    signal,
     tick: () => {
       if (running === null) return Promise.reject(new Error('engine: not dispatching (no cloudApi given)'));
       return running.tick();
     },
     async stop() {
+      await watch?.close();
       await running?.stop();
       await pump.drain();
       await pump.stop();

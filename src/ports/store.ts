@@ -11,7 +11,7 @@ import type { DeliveryReportStore } from './store/delivery-reports.js';
 import type { DiagnosisStore } from './store/diagnosis.js';
 import type { EventLogStore } from './store/event-log.js';
 import type { InboxStore } from './store/inbox.js';
-import type { OutboxClaimStore } from './store/outbox-claims.js';
+import type { OutboxClaimStore, WorkFilter } from './store/outbox-claims.js';
 import type { OutboxLeaseStore } from './store/outbox-leases.js';
 import type { OutboxSettlementStore } from './store/outbox-settlement.js';
 import type { OutboxStore } from './store/outbox.js';
@@ -21,6 +21,8 @@ import type { SenderHistoryStore } from './store/sender-history.js';
 import type { SenderStore } from './store/senders.js';
 import type { SignalStore } from './store/signals.js';
 import type { TemplateStore } from './store/templates.js';
+import type { Millis } from '../core/time.js';
+import type { QueuedWatch } from './work-signal.js';
 
 // Everything the application keeps, split by role (one file each in ./store/). A consumer names the
 // roles it uses; only composition roots hold the whole `Store`. Re-exported here so `store.js`
@@ -98,6 +100,12 @@ export interface Store extends TxStore {
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<MigrateResult>;
   close(): Promise<void>;
+  /**
+   * Hears of outbox work other processes commit and passes on when it falls due: PostgreSQL by
+   * LISTEN/NOTIFY on a connection of its own (re-established if it drops), SQLite by reading its
+   * data version about every second. Closed with the store, or by the watch's own `close`.
+   */
+  watchQueued(onQueued: (at: Millis) => void, filter?: WorkFilter): QueuedWatch;
   /**
    * Runs `work` in one write transaction: all of it commits or none. Keep it short and free of
    * network calls — SQLite has one writer, so every other write in the process waits for it.

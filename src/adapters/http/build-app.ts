@@ -3,6 +3,8 @@ import type { DispatchStatus } from '../../app/dispatch-status.js';
 import type { Policy } from '../../core/policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
+import type { WorkQueued } from '../../ports/work-signal.js';
+import { NO_DISPATCHER_HERE } from '../../app/work-signal.js';
 import { operatorApi, type OperatorApiOptions } from './api/operator-api.js';
 import type { RateLimitSettings } from './api/rate-limit.js';
 import type { DashboardDeps } from './dashboard/dashboard-deps.js';
@@ -53,6 +55,11 @@ export interface AppDeps {
   onStored?: (ids: number[]) => void | Promise<void>;
   /** After a quarantine replay through the API released payloads: lets the inbox processor run at once. */
   onReplay?: () => void;
+  /**
+   * Told of work the API and dashboard queue (messages, replies, resumed campaigns): a dispatching
+   * process wakes its loop with it. Without it, other processes still hear through the store.
+   */
+  signal?: WorkQueued;
   /** What the dispatcher loop is doing, for /healthz, in a process that dispatches. */
   dispatchStatus?: () => DispatchStatus | null;
   /** Logger settings, or false for none. Redaction is always on. */
@@ -105,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   warnAboutConfig(app, config);
   const { adminToken, phoneNumberId, host } = config;
+  const signal = deps.signal ?? NO_DISPATCHER_HERE;
   await app.register(healthRoutes, { store, dispatchStatus: deps.dispatchStatus });
   await app.register(webhookRoutes, {
     auth: { appSecrets: [...config.appSecrets], mode: config.mode },
@@ -123,8 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     phoneNumberId,
     rateLimit: deps.rateLimit,
     onReplay: deps.onReplay,
+    signal,
   });
-  await app.register(dashboard, { store, clock, policy, adminToken, phoneNumberId });
+  await app.register(dashboard, { store, clock, policy, adminToken, phoneNumberId, signal });
   return app;
 }
 

@@ -1,4 +1,5 @@
 import type { StoreError } from '../../ports/store-error.js';
+import type { QueuedWatch } from '../../ports/work-signal.js';
 import type { Capabilities } from './capabilities.js';
 
 /** A bound value: SQL text never contains values, only `$1`-style placeholders. */
@@ -12,6 +13,12 @@ export interface SqlRunner {
   query(sql: string, params?: readonly SqlParam[]): Promise<SqlRow[]>;
   /** Number of rows changed. */
   execute(sql: string, params?: readonly SqlParam[]): Promise<number>;
+  /**
+   * Tells other processes' dispatchers that outbox work falls due at `at`. PostgreSQL: NOTIFY on the
+   * same connection, so inside a transaction it is delivered on commit only; SQLite: nothing (other
+   * processes poll its data version).
+   */
+  notifyQueued(at: number): Promise<void>;
 }
 
 /** What a store operation is given: a connection, or an open transaction that its own `transaction` joins. */
@@ -30,5 +37,10 @@ export interface SqlExecutor extends SqlSession {
   script(tx: SqlRunner, sql: string): Promise<void>;
   /** Turns a driver error into the port's typed error, without values from the failed statement. */
   toStoreError(error: unknown, operation: string): StoreError;
+  /**
+   * Hears of work other processes queue: `onQueued` gets the due time a NOTIFY carried, or null
+   * when only a change was seen (SQLite's data version moved) and the caller must look.
+   */
+  watchQueued(onQueued: (at: number | null) => void): QueuedWatch;
   close(): Promise<void>;
 }

@@ -150,6 +150,15 @@ export function createSqlStore(db: SqlExecutor, clock: () => number = Date.now):
     backend: db.caps.dialect,
     migrate: () => guard('migrate', () => migrate(db, MIGRATIONS, clock())),
     close: () => guard('close', () => db.close()),
+    // A change without a time (SQLite's data version moved, a listener back after a drop): look it up.
+    watchQueued: (onQueued, filter) =>
+      db.watchQueued((at) => {
+        if (at !== null) return onQueued(at);
+        nextWorkAt(db, filter).then(
+          (found) => found !== null && onQueued(found),
+          () => undefined, // the store away: the loop's own timer looks again
+        );
+      }),
     // The transaction's store has the data roles only: it cannot migrate, close or nest.
     transaction: <T>(work: (tx: TxStore & Savepoints) => Promise<T>) =>
       db.transaction('transaction', (runner) => work({ ...bindOperations(joined(runner), guard), ...savepoints(runner, guard) })),
@@ -197,6 +206,7 @@ function joined(runner: SqlRunner): SqlSession {
     caps: runner.caps,
     query: (sql, params) => runner.query(sql, params),
     execute: (sql, params) => runner.execute(sql, params),
+    notifyQueued: (at) => runner.notifyQueued(at),
     transaction: (_operation, work) => work(runner),
   };
 }

@@ -1,3 +1,4 @@
+import type { WorkQueued } from '../../ports/work-signal.js';
 import { rmSync } from 'node:fs';
 import {
   startSimulator,
@@ -131,9 +132,11 @@ export async function runPacerWorld(
   if (!created.ok) throw new Error(`demo: campaign refused (${created.problem})`);
   const campaignId = created.campaign.id;
 
-  clock.at(start + plan.marketing.at, () => startCampaign(store, campaignId, { phoneNumberId }, clock.now()).then(() => undefined));
+  clock.at(start + plan.marketing.at, () =>
+    startCampaign(store, campaignId, { phoneNumberId }, clock.now(), pacer.signal).then(() => undefined),
+  );
   plan.utility.forEach((u, k) =>
-    clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now() })),
+    clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now(), signal: pacer.signal })),
   );
 
   for (let day = 1; day <= plan.days; day++) {
@@ -154,7 +157,7 @@ async function sendOrderUpdates(
   contactIds: readonly number[],
   u: DemoPlan['utility'][number],
   k: number,
-  at: { phoneNumberId: string; now: Millis },
+  at: { phoneNumberId: string; now: Millis; signal: WorkQueued },
 ): Promise<void> {
   const recipients = contactIds.flatMap((contactId, i) =>
     inShare(i, 100 + k, u.share) ? [{ contactId, idempotencyKey: `order-update-${k}-${i}` }] : [],
@@ -164,6 +167,7 @@ async function sendOrderUpdates(
     recipients,
     { category: 'utility', template: { name: u.template, language: u.language }, phoneNumberId: at.phoneNumberId },
     at.now,
+    at.signal,
   );
   if (!r.ok) throw new Error(`demo: order update refused (${r.problem})`);
 }

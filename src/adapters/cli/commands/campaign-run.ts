@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../../../app/work-signal.js';
 import { campaignAction, CampaignActionError } from '../../../app/campaign-actions.js';
 import { startCampaign } from '../../../app/start-campaign.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
@@ -21,7 +22,7 @@ export const campaignStartCommand: CliCommand = {
         if (campaign === null) throw new CliFailure(`campaign ${id} does not exist`);
         const sender = await store.getSenderById(campaign.senderId);
         if (sender === null) throw new CliFailure(`campaign ${id}: its sender number is missing`);
-        const r = { id, ...(await startCampaign(store, id, { phoneNumberId: sender.phoneNumberId }, now())) };
+        const r = { id, ...(await startCampaign(store, id, { phoneNumberId: sender.phoneNumberId }, now(), NO_DISPATCHER_HERE)) };
         out(
           opts.json
             ? JSON.stringify(r)
@@ -46,7 +47,7 @@ export const campaignActionCommands: readonly CliCommand[] = (['pause', 'resume'
       await withStore(async (store) => {
         let campaign;
         try {
-          campaign = await campaignAction(store, id, action, now());
+          campaign = await campaignAction(store, id, action, now(), NO_DISPATCHER_HERE);
         } catch (error) {
           if (error instanceof CampaignActionError) throw new CliFailure(error.message);
           throw error;

@@ -1,3 +1,4 @@
+import { NO_DISPATCHER_HERE } from '../../../app/work-signal.js';
 import { randomUUID } from 'node:crypto';
 import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-off-message.js';
 import { isCategory, type Category } from '../../../core/category.js';
@@ -80,6 +81,7 @@ async function queueOne(
     },
     policy,
     now,
+    NO_DISPATCHER_HERE, // the server's dispatcher hears of it through the store
   );
   if (!r.ok) {
     if (r.problem === 'invalid_phone')

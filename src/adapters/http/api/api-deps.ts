@@ -1,5 +1,6 @@
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { WorkQueued } from '../../../ports/work-signal.js';
 import type {
   CampaignOutboxStore,
   CampaignReportStore,
@@ -44,4 +45,6 @@ export interface ApiDeps {
   phoneNumberId: string | null;
   /** After a quarantine replay released payloads: lets the inbox processor run at once. */
   onReplay: () => void;
+  /** Told of each message queued or campaign resumed, so this process's dispatcher sends it at once. */
+  signal: WorkQueued;
 }

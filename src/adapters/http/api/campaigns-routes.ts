@@ -115,7 +115,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
         if ((await store.getCampaign(params.id)) === null) throw notFound(`campaign ${params.id}`);
         const reason = (body as { reason?: string } | undefined)?.reason;
         try {
-          const campaign = await campaignAction(store, params.id, action, clock.now(), reason);
+          const campaign = await campaignAction(store, params.id, action, clock.now(), deps.signal, reason);
           return withCounters(campaign, await store.campaignCounters(campaign.id));
         } catch (error) {
           if (error instanceof CampaignActionError) throw new ApiError(409, 'invalid_transition', error.message);

@@ -69,6 +69,7 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
           },
           deps.policy,
           deps.clock.now(),
+          deps.signal,
         );
         if (!r.ok) {
           const issue = PROBLEMS[r.problem];

@@ -1,3 +1,4 @@
+import type { WorkQueued } from '../../../ports/work-signal.js';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { isIP } from 'node:net';
 import type { Policy } from '../../../core/policy.js';
@@ -33,6 +34,7 @@ export interface OperatorApiOptions {
   /** Per-token token bucket (default 50 requests/s, bursts of 100); null turns it off. */
   rateLimit?: RateLimitSettings | null;
   onReplay?: () => void;
+  signal: WorkQueued;
 }
 
 /** `localhost`, 127.0.0.0/8 and ::1: nothing outside this machine can reach the server. */
@@ -55,6 +57,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
     policy: o.policy,
     phoneNumberId: o.phoneNumberId,
     onReplay: o.onReplay ?? (() => undefined),
+    signal: o.signal,
   };
   const auth = bearerAuth({ store: o.store, adminToken: o.adminToken, limiter, counters, failures: app.pacerAuthFailures });
 

@@ -53,6 +53,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: DashboardDeps
           id,
           verb,
           deps.clock.now(),
+          deps.signal,
           verb === 'pause' ? `paused by ${viewer.name} from the dashboard` : undefined,
         );
       } catch (error) {

@@ -64,6 +64,7 @@ async function replyToContact(
     { to, category: 'service', text, idempotencyKey: `dashboard-reply:${key}`, phoneNumberId: deps.phoneNumberId },
     deps.policy,
     deps.clock.now(),
+    deps.signal,
   );
   if (!result.ok)
     return sendPage(

@@ -1,5 +1,6 @@
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { WorkQueued } from '../../../ports/work-signal.js';
 import type {
   ApiTokenStore,
   CampaignOutboxStore,
@@ -41,4 +42,6 @@ export interface DashboardDeps {
   adminToken: string | null;
   /** The business number replies go from (WHATSAPP_PHONE_NUMBER_ID); null disables the reply box. */
   phoneNumberId: string | null;
+  /** Told of each reply queued and campaign resumed, so this process's dispatcher sends at once. */
+  signal: WorkQueued;
 }

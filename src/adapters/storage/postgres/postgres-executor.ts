@@ -4,6 +4,9 @@ import { POSTGRES } from '../capabilities.js';
 import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
 import { storableText } from '../storable-text.js';
 import { postgresStoreError } from './postgres-errors.js';
+import type { QueuedWatch } from '../../../ports/work-signal.js';
+import { workChannel } from './work-channel.js';
+import { listenForWork } from './work-listener.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -17,6 +20,7 @@ export interface PostgresOptions {
   applicationName?: string | undefined;
 }
 
+const NOTIFY = 'SELECT pg_notify($1, $2)';
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function toPg(value: SqlParam): unknown {
@@ -30,12 +34,22 @@ export class PostgresExecutor implements SqlExecutor {
   readonly caps = POSTGRES;
   private readonly pool: pg.Pool;
   readonly schema: string;
+  /** The NOTIFY channel of this schema's queued work. */
+  readonly channel: string;
+  private readonly listen: { connectionString: string; applicationName: string; connectTimeoutMs: number };
+  private readonly watches = new Set<QueuedWatch>();
 
   constructor(options: PostgresOptions) {
     this.schema = options.schema ?? 'public';
     if (!IDENTIFIER.test(this.schema)) {
       throw new StoreError('unknown', 'open', `schema name must match ${IDENTIFIER.source}, got ${JSON.stringify(this.schema)}`);
     }
+    this.channel = workChannel(this.schema);
+    this.listen = {
+      connectionString: options.connectionString,
+      applicationName: `${options.applicationName ?? 'pacer'} listen`,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    };
     const settings = [`-c search_path=${this.schema}`];
     if (options.readOnly) settings.push('-c default_transaction_read_only=on');
     this.pool = new pg.Pool({
@@ -59,6 +73,10 @@ export class PostgresExecutor implements SqlExecutor {
     return result.rowCount ?? 0;
   }
 
+  async notifyQueued(at: number): Promise<void> {
+    await this.pool.query(NOTIFY, [this.channel, String(at)]);
+  }
+
   async transaction<T>(_operation: string, work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let open = true;
@@ -74,6 +92,10 @@ export class PostgresExecutor implements SqlExecutor {
       execute: async (sql, params = []) => {
         check();
         return (await client.query(sql, params.map(toPg))).rowCount ?? 0;
+      },
+      notifyQueued: async (at) => {
+        check();
+        await client.query(NOTIFY, [this.channel, String(at)]);
       },
     };
     let broken = false;
@@ -118,7 +140,21 @@ export class PostgresExecutor implements SqlExecutor {
     return postgresStoreError(error, operation);
   }
 
+  watchQueued(onQueued: (at: number | null) => void): QueuedWatch {
+    const watch = listenForWork({ ...this.listen, channel: this.channel, onQueued });
+    this.watches.add(watch);
+    return {
+      ...watch,
+      close: () => {
+        this.watches.delete(watch);
+        return watch.close();
+      },
+    };
+  }
+
   async close(): Promise<void> {
+    await Promise.all([...this.watches].map((w) => w.close()));
+    this.watches.clear();
     await this.pool.end();
   }
 }

@@ -18,9 +18,11 @@ WHERE campaign_id = $1 AND status IN ('queued', 'held')`,
 export async function releaseHeldRows(db: SqlRunner, campaignId: number, codes: readonly number[], now: number): Promise<number> {
   if (codes.length === 0) return 0;
   const list = codes.map((_, i) => `$${i + 3}`).join(', ');
-  return db.execute(
+  const released = await db.execute(
     `UPDATE outbox SET status = 'queued', next_attempt_at = $2, updated_at = $2
 WHERE campaign_id = $1 AND status = 'held' AND last_error_code IN (${list})`,
     [campaignId, now, ...codes],
   );
+  if (released > 0) await db.notifyQueued(now);
+  return released;
 }

@@ -74,5 +74,7 @@ export async function setCampaignStatus(
     pauseReason,
     now,
   ]);
+  // Running (started or resumed): its rows are claimable again.
+  if (changed === 1 && status === 'running') await db.notifyQueued(now);
   return changed === 1;
 }

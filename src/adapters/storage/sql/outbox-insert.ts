@@ -54,6 +54,7 @@ export function insertOutbox(db: SqlSession, rows: readonly OutboxInput[], now: 
       const sql = `INSERT INTO outbox (${COLUMNS}) VALUES ${valuesList(chunk.length, WIDTH)} ON CONFLICT DO NOTHING`;
       inserted += await tx.execute(sql, params);
     }
+    if (inserted > 0) await tx.notifyQueued(rows.reduce((at, r) => Math.min(at, r.nextAttemptAt), Infinity));
     return { inserted };
   });
 }

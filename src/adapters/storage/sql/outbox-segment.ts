@@ -39,6 +39,8 @@ export function insertSegmentOutbox(
     );
     // A page without a row of this campaign before (a first start) inserted every match; otherwise
     // some matches were already there, and only counting them again tells how many.
+    // A campaign not yet running has no due rows; its start notifies again (setCampaignStatus).
+    if (inserted > 0) await tx.notifyQueued(plan.nextAttemptAt);
     const matched = int(present?.['n']) === 0 ? inserted : await countMatches(tx, plan, afterId, lastId, now);
     return { lastContactId: lastId, scanned, matched, inserted };
   });

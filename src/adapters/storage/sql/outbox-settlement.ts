@@ -15,7 +15,9 @@ export async function requeue(db: SqlRunner, id: number, input: RescheduleInput,
   const sql = `UPDATE outbox SET status = $2, next_attempt_at = $3, cap_attempts = cap_attempts + $4, last_error_code = $5,
   outcome = NULL, wamid = NULL, updated_at = $6
 WHERE id = $1 AND status IN ('sent', 'done', 'unknown') AND lease_owner IS NULL`;
-  return (await db.execute(sql, [id, input.status, input.until, input.capAttempt ? 1 : 0, input.errorCode, now])) === 1;
+  const moved = (await db.execute(sql, [id, input.status, input.until, input.capAttempt ? 1 : 0, input.errorCode, now])) === 1;
+  if (moved && input.until !== null) await db.notifyQueued(input.until);
+  return moved;
 }
 
 /** Ends a row outside a lease (e.g. capped_exhausted learnt from a webhook). */
@@ -75,5 +77,7 @@ export async function recordDelivery(
 
 export async function wakeHeld(db: SqlRunner, contactId: number, now: number): Promise<number> {
   const sql = `UPDATE outbox SET status = 'queued', next_attempt_at = $2, updated_at = $2 WHERE contact_id = $1 AND status = 'held'`;
-  return db.execute(sql, [contactId, now]);
+  const woken = await db.execute(sql, [contactId, now]);
+  if (woken > 0) await db.notifyQueued(now);
+  return woken;
 }

@@ -6,7 +6,14 @@ import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.j
 import { storableText } from '../storable-text.js';
 import { BackgroundCheckpointer } from './background-checkpointer.js';
 import { acquireQueue, releaseQueue, SerialQueue } from './serial-queue.js';
+import type { QueuedWatch } from '../../../ports/work-signal.js';
 import { sqliteStoreError } from './sqlite-errors.js';
+
+/**
+ * How often a process looks for other processes' commits. Work queued elsewhere then waits up to this
+ * long, plus one pass, so half a second keeps that under a second; each look is one PRAGMA read.
+ */
+export const DATA_VERSION_POLL_MS = 500;
 
 export interface SqliteOptions {
   file: string;
@@ -49,6 +56,7 @@ export class SqliteExecutor implements SqlExecutor {
   readonly caps = SQLITE;
   private readonly prepared = new Map<string, Prepared>();
   private closed = false;
+  private readonly watches = new Set<QueuedWatch>();
 
   private constructor(
     private readonly db: Database.Database,
@@ -86,6 +94,10 @@ export class SqliteExecutor implements SqlExecutor {
     return this.queue.run(() => this.run(sql, params));
   }
 
+  notifyQueued(): Promise<void> {
+    return Promise.resolve(); // other processes see the commit by their data-version poll
+  }
+
   async transaction<T>(_operation: string, work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
       let open = true;
@@ -101,6 +113,7 @@ export class SqliteExecutor implements SqlExecutor {
         caps: this.caps,
         query: (sql, params = []) => guard(() => this.all(sql, params)),
         execute: (sql, params = []) => guard(() => this.run(sql, params)),
+        notifyQueued: () => Promise.resolve(),
       };
       // IMMEDIATE takes the write lock up front, so two processes never both read then both write.
       this.db.exec('BEGIN IMMEDIATE');
@@ -131,7 +144,41 @@ export class SqliteExecutor implements SqlExecutor {
     return sqliteStoreError(error, operation);
   }
 
+  /**
+   * SQLite cannot notify another process. PRAGMA data_version moves when another connection commits
+   * (this one's own commits leave it alone: they are told in-process): one cheap read a second.
+   */
+  watchQueued(onQueued: (at: number | null) => void, everyMs = DATA_VERSION_POLL_MS): QueuedWatch {
+    let seen: unknown = null;
+    const look = (): void => {
+      if (this.closed) return;
+      void this.queue
+        .run(() => this.db.pragma('data_version', { simple: true }))
+        .then((version) => {
+          if (seen !== null && version !== seen) onQueued(null);
+          seen = version;
+        })
+        .catch(() => undefined); // a closed or busy database: the next look tries again
+    };
+    look();
+    const timer = setInterval(look, everyMs);
+    timer.unref?.();
+    const watch: QueuedWatch = {
+      by: 'poll',
+      everyMs,
+      connected: () => !this.closed,
+      close: () => {
+        clearInterval(timer);
+        this.watches.delete(watch);
+        return Promise.resolve();
+      },
+    };
+    this.watches.add(watch);
+    return watch;
+  }
+
   async close(): Promise<void> {
+    for (const watch of [...this.watches]) await watch.close();
     await this.queue.drain();
     if (this.closed) return;
     this.closed = true;
