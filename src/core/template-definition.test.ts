@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMetaTemplate, type MetaTemplate } from './template-definition.js';
+import { parseMetaTemplate, parseTemplateComponents, type MetaTemplate } from './template-definition.js';
 import { AUTH_OTP, CAROUSEL, LIMITED_TIME_OFFER, NAMED_MARKETING, POSITIONAL_PAUSED } from '../../test/meta-template-examples.js';
 import { extractPlaceholders, orderPlaceholders } from './template-placeholders.js';
 
@@ -137,5 +137,16 @@ describe('parseMetaTemplate', () => {
     const gap = clone(POSITIONAL_PAUSED) as Loose;
     gap['components'][0].text = 'Pedido {{2}}';
     expect(refusal(gap)).toContain('components[0].text positional parameters must run {{1}}..{{1}}');
+  });
+
+  it('reads stored components again the same way, for the send that fills them in', () => {
+    const t = parsed(NAMED_MARKETING);
+    const { subCategory: _s, messageSendTtlSeconds: _ttl, ...content } = t.definition;
+    expect(parseTemplateComponents(t.components, 'named', 'marketing')).toEqual({ ok: true, content });
+    expect(parseTemplateComponents(null, 'named', 'marketing')).toEqual({ ok: false, reason: 'components must be an array' });
+    expect(parseTemplateComponents(t.components, 'positional', 'marketing')).toMatchObject({
+      ok: false,
+      reason: 'components[1].text {{first_name}} is not a positional parameter ({{1}}, {{2}}, …)',
+    });
   });
 });

@@ -45,6 +45,9 @@ export interface TemplateDefinition {
   messageSendTtlSeconds: number | null;
 }
 
+/** What a template's components say; the rest of its definition sits beside them on the template object. */
+export type TemplateContent = Omit<TemplateDefinition, 'subCategory' | 'messageSendTtlSeconds'>;
+
 /** One template from `GET /{WABA_ID}/message_templates` or `GET /{TEMPLATE_ID}`. */
 export interface MetaTemplate {
   metaId: string;
@@ -127,6 +130,21 @@ export function parseMetaTemplate(input: unknown): ParsedTemplate {
   }
 }
 
+/** Reads the components a sync stored (as Meta listed them), e.g. when a send fills in their parameters. */
+export function parseTemplateComponents(
+  components: unknown,
+  format: ParameterFormat,
+  category: TemplateCategory,
+): { ok: true; content: TemplateContent } | { ok: false; reason: string } {
+  try {
+    if (!Array.isArray(components)) throw new Refusal('components', 'must be an array');
+    return { ok: true, content: readComponents(components, format, category) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
 function readTemplate(input: unknown): MetaTemplate {
   const t = obj(input, '(template)');
   const metaId = typeof t['id'] === 'number' ? String(t['id']) : str(t, 'id', '');
@@ -169,12 +187,8 @@ function readQuality(value: unknown): string | null {
   return score === null ? null : score.toUpperCase();
 }
 
-function readComponents(
-  components: unknown[],
-  format: ParameterFormat,
-  category: TemplateCategory,
-): Omit<TemplateDefinition, 'subCategory' | 'messageSendTtlSeconds'> {
-  const out: Omit<TemplateDefinition, 'subCategory' | 'messageSendTtlSeconds'> = {
+function readComponents(components: unknown[], format: ParameterFormat, category: TemplateCategory): TemplateContent {
+  const out: TemplateContent = {
     parameterFormat: format,
     header: null,
     body: { text: null, placeholders: [] },

@@ -51,7 +51,7 @@ function route(ctx: SimContext, req: IncomingMessage, raw: string): HandlerAnswe
     return 'error' in answer ? graphError(ctx, 100, answer.error) : answer;
   }
   const template = req.method === 'GET' && segments.length === 2 ? templateById(ctx, objectId ?? '') : undefined;
-  if (template !== undefined) return getTemplate(template, url.searchParams);
+  if (template !== undefined) return getTemplate(ctx, template, url.searchParams);
   if (objectId !== ctx.config.phoneNumberId) {
     return graphError(ctx, 100, `Object with ID '${objectId ?? ''}' does not exist or cannot be loaded with this token.`);
   }

@@ -2,6 +2,7 @@ import type { Millis } from '../../core/time.js';
 import type { JsonValue } from '../../ports/json.js';
 import type { TemplateCategory } from './config.js';
 import type { SimContext } from './context.js';
+import { unixSeconds } from './payloads.js';
 import type { TemplateState } from './quality.js';
 import type { HandlerAnswer } from './send-handler.js';
 
@@ -10,7 +11,7 @@ import type { HandlerAnswer } from './send-handler.js';
 const DEFAULT_LIMIT = 25;
 
 /** The template object with every field Meta could return; `fields=` narrows it as Meta does. */
-function templateObject(t: TemplateState): Record<string, JsonValue> {
+function templateObject(t: TemplateState, now: Millis): Record<string, JsonValue> {
   const c = t.config;
   const object: Record<string, JsonValue> = {
     id: String(t.id),
@@ -20,7 +21,7 @@ function templateObject(t: TemplateState): Record<string, JsonValue> {
     category: c.category,
     parameter_format: c.parameterFormat ?? 'POSITIONAL',
     components: c.components ?? [{ type: 'BODY', text: `A message from the ${c.name.replace(/_/g, ' ')} template.` }],
-    quality_score: { score: t.quality, date: 0 },
+    quality_score: { score: t.quality, date: unixSeconds(now) },
   };
   if (c.subCategory !== undefined) object['sub_category'] = c.subCategory;
   if (c.messageSendTtlSeconds !== undefined) object['message_send_ttl_seconds'] = c.messageSendTtlSeconds;
@@ -52,7 +53,7 @@ export function listTemplates(ctx: SimContext, version: string, query: URLSearch
   const page = listed.slice(start, start + limit);
   const fields = query.get('fields');
   const body: Record<string, JsonValue> = {
-    data: page.map((t) => withFields(templateObject(t), fields)),
+    data: page.map((t) => withFields(templateObject(t, ctx.scheduler.now()), fields)),
     paging: { cursors: { before: cursor(start), after: cursor(start + page.length) } },
   };
   if (start + page.length < listed.length) {
@@ -69,8 +70,8 @@ export function templateById(ctx: SimContext, id: string): TemplateState | undef
   return ctx.quality.templates.find((t) => !t.removed && String(t.id) === id);
 }
 
-export function getTemplate(t: TemplateState, query: URLSearchParams): HandlerAnswer {
-  return { status: 200, body: withFields(templateObject(t), query.get('fields')) };
+export function getTemplate(ctx: SimContext, t: TemplateState, query: URLSearchParams): HandlerAnswer {
+  return { status: 200, body: withFields(templateObject(t, ctx.scheduler.now()), query.get('fields')) };
 }
 
 function find(ctx: SimContext, name: string, language: string): TemplateState {
