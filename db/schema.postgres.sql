@@ -221,8 +221,14 @@ CREATE TABLE templates (
   quality text,
   paused_until bigint,
   updated_at bigint NOT NULL,
+  meta_id text,
+  sub_category text,
+  parameter_format text,
+  components jsonb,
+  synced_at bigint,
   CONSTRAINT templates_category_check CHECK ((category = ANY (ARRAY['marketing'::text, 'utility'::text, 'authentication'::text, 'service'::text]))),
   CONSTRAINT templates_name_language_key UNIQUE (name, language),
+  CONSTRAINT templates_parameter_format_check CHECK ((parameter_format = ANY (ARRAY['positional'::text, 'named'::text]))),
   CONSTRAINT templates_pkey PRIMARY KEY (id),
   CONSTRAINT templates_status_check CHECK ((status = ANY (ARRAY['approved'::text, 'pending'::text, 'paused'::text, 'disabled'::text, 'rejected'::text, 'deleted'::text, 'unknown'::text])))
 );

@@ -9,6 +9,7 @@ import {
   type SimulatorConfigInput,
   type SimUser,
 } from '../src/adapters/simulator/index.js';
+import { DEFAULT_SIMULATOR_CONFIG } from '../src/adapters/simulator/config.js';
 import { COUNTRIES, type CountryCode } from '../src/adapters/simulator/countries.js';
 import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { importContactRecords, type ContactRecord } from '../src/app/import-contact-records.js';
@@ -16,6 +17,8 @@ import { startCampaign, type StartCampaignResult } from '../src/app/start-campai
 import { DEFAULT_POLICY, type Policy } from '../src/core/policy.js';
 import type { Millis } from '../src/core/time.js';
 import { startEngine, type CloudApiOptions, type Engine, type EngineOptions } from '../src/main/engine.js';
+import { createTemplateApiClient } from '../src/adapters/cloud-api/template-api-client.js';
+import type { TemplateApi } from '../src/ports/cloud-api.js';
 import { VirtualClock } from '../src/ports/clock.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { OutboxInput, OutboxRow, Store } from '../src/ports/store.js';
@@ -48,6 +51,11 @@ export interface RigOptions {
   accessToken?: string;
   /** The engines' log; standard error at warn when absent. */
   logger?: Logger;
+  /**
+   * The first engine syncs templates from the simulator's business account (at start and after
+   * template webhooks), or from the account named here.
+   */
+  templateSync?: boolean | { wabaId: string };
 }
 
 export interface Rig {
@@ -81,6 +89,13 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   const policy = options.policy ?? DEFAULT_POLICY;
   const mps = options.mps ?? 80;
   const engines: Engine[] = [];
+  // The simulator starts only once the first engine listens; the template sync begins after that.
+  let templateApi: TemplateApi | null = null;
+  const lazyTemplateApi: TemplateApi = {
+    listTemplates: (wabaId, after) => templateApi!.listTemplates(wabaId, after),
+    getTemplate: (id) => templateApi!.getTemplate(id),
+    close: async () => templateApi?.close(),
+  };
   const launch = async (k: number, workerStore: Store, cloudApi: EngineOptions['cloudApi']): Promise<Engine> => {
     const started = await startEngine({
       store: workerStore,
@@ -91,6 +106,16 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
       worker: { owner: `engine-test-worker-${k}`, mps },
       cloudApi,
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.templateSync !== undefined && options.templateSync !== false && k === 0
+        ? {
+            templateSync: {
+              api: lazyTemplateApi,
+              wabaId:
+                options.templateSync === true ? (options.sim?.wabaId ?? DEFAULT_SIMULATOR_CONFIG.wabaId) : options.templateSync.wabaId,
+              everyMs: null,
+            },
+          }
+        : {}),
     });
     engines.push(started);
     return started;
@@ -116,6 +141,7 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
         { clock },
       );
       sims.push(s);
+      templateApi = createTemplateApiClient({ baseUrl: s.url, apiVersion: 'v24.0', accessToken: s.config.accessToken, scheduler: clock });
       return simApi(s);
     });
     const [sim] = sims;

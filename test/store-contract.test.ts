@@ -220,6 +220,12 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       status: 'paused',
       pausedUntil: T0 + 3 * HOUR,
       updatedAt: T0 + 1,
+      // Registered, never synced from Meta.
+      metaId: null,
+      subCategory: null,
+      parameterFormat: null,
+      components: null,
+      syncedAt: null,
     });
     expect(await store.getTemplate('promo', 'pt_BR')).toBeNull();
 

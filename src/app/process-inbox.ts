@@ -44,12 +44,18 @@ export interface InboxDeps {
   signal?: WorkQueued;
   /** Where failures' effects that stop sending are reported; none without it. */
   logger?: Logger;
+  /**
+   * Told, once the batch is stored, of each template (Meta's id) a webhook changed: the webhooks
+   * carry only part of a template, so the rest is fetched again (src/app/sync-templates.ts).
+   */
+  onTemplateChanged?: (metaTemplateId: string) => void;
 }
 
 /** Inside the batch's transaction: the roles the payloads' items are applied with. */
 type ApplyDeps = Omit<InboxDeps, 'store'> & {
   store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
   onEffects: (effects: EffectsApplied) => void;
+  onTemplate: (metaTemplateId: string) => void;
 };
 
 export interface InboxResult {
@@ -76,8 +82,10 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   // One transaction per batch, one savepoint per payload: a payload that fails is undone alone and
   // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
   const effects: EffectsApplied[] = [];
+  const templates = new Set<string>();
   const result = await deps.store.transaction(async (tx) => {
     effects.length = 0; // what a rolled-back attempt saw never happened
+    templates.clear();
     queuedAt = null;
     const store: typeof tx = {
       ...tx,
@@ -97,11 +105,13 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     for (const row of rows) {
       // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
       const seen: EffectsApplied[] = [];
+      const changed: string[] = [];
       const queuedBefore = queuedAt;
       const outcome = await store
-        .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e) }))
+        .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }))
         .then((applied) => {
           effects.push(...seen);
+          for (const id of changed) templates.add(id);
           return applied;
         })
         .catch((error: unknown) => {
@@ -122,6 +132,7 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   });
   if (queuedAt !== null) deps.signal?.notifyQueued(queuedAt);
   if (deps.logger !== undefined) logEffects(deps.logger, effects);
+  for (const id of templates) deps.onTemplateChanged?.(id);
   return result;
 }
 
@@ -172,6 +183,8 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
     case 'user_id_change':
       return applyUserIdChange(store, item, now);
     case 'template_status': {
+      // A deleted template has nothing left to fetch; the next sync marks it.
+      if (item.event.toUpperCase() !== 'DELETED') deps.onTemplate(item.templateId);
       const t = await applyTemplateStatus(store, item, now);
       if (t !== null && (t.status === 'paused' || t.status === 'disabled')) {
         await pauseRunningCampaigns(
@@ -196,7 +209,11 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return;
     }
     case 'template_category':
+      deps.onTemplate(item.templateId);
       return applyTemplateCategory(store, item, now);
+    case 'template_components':
+      deps.onTemplate(item.templateId);
+      return;
     case 'phone_quality':
       if ((await applyPhoneQuality(store, item, now)) && policy.campaignBreaker.pauseOnQualityDrop) {
         await pauseRunningCampaigns(

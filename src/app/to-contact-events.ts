@@ -76,6 +76,7 @@ function eventFor(item: WebhookItem): KeyedContactEvent | null {
     case 'template_status':
     case 'template_quality':
     case 'template_category':
+    case 'template_components':
     case 'phone_quality':
     case 'account_update':
     case 'business_capability':

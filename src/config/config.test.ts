@@ -28,6 +28,15 @@ describe('loadConfig', () => {
     expect(c.whatsapp.apiBaseUrl).toBe('http://127.0.0.1:9');
   });
 
+  it('reads how often serve syncs templates: a duration of at least a minute, or off', () => {
+    expect(loadConfig({}).templates.syncEveryMs).toBe(60 * 60_000);
+    expect(loadConfig({ PACER_TEMPLATE_SYNC_EVERY: '30m' }).templates.syncEveryMs).toBe(30 * 60_000);
+    expect(loadConfig({ PACER_TEMPLATE_SYNC_EVERY: 'off' }).templates.syncEveryMs).toBeNull();
+    expect(() => loadConfig({ PACER_TEMPLATE_SYNC_EVERY: '5s' })).toThrow(
+      'PACER_TEMPLATE_SYNC_EVERY: a duration like 30m, 1h or 1d (at least 1m), or off (got "5s")',
+    );
+  });
+
   it('reads the scale-out settings: schema, pool size, lease length and the per-process pace', () => {
     const c = loadConfig({
       PACER_DB_SCHEMA: 'pacer_eu',

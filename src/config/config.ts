@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseDuration } from '../core/duration.js';
 import type { Policy } from '../core/policy.js';
+import { MINUTE } from '../core/time.js';
 import { policyEnvSchema, policyFromEnv } from './policy-env.js';
 
 /** Meta's Graph API; the version is configuration, never baked into a URL. */
@@ -54,6 +56,15 @@ const trustProxy = z.string().transform((raw, ctx): boolean | number | string[] 
   return z.NEVER;
 });
 
+/** How often `serve` syncs templates from the business account: a duration of at least a minute, or `off`. */
+const syncEvery = z.string().transform((raw, ctx): number | null => {
+  if (raw.trim() === 'off') return null;
+  const ms = parseDuration(raw);
+  if (ms !== null && ms >= MINUTE) return ms;
+  ctx.addIssue({ code: 'custom', message: 'a duration like 30m, 1h or 1d (at least 1m), or off' });
+  return z.NEVER;
+});
+
 /** Environment variables, as named in the interface contract (docs/configuration.md lists them). */
 const envSchema = z.object({
   WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
@@ -91,6 +102,7 @@ const envSchema = z.object({
   PACER_TRUST_PROXY: trustProxy.default(false),
   PACER_WEBHOOK_INFLIGHT_MB: z.coerce.number().int().min(3, 'at least 3 (one largest webhook body)').max(4096).default(32),
   PACER_WEBHOOK_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
+  PACER_TEMPLATE_SYNC_EVERY: syncEvery.default(60 * MINUTE),
 });
 
 /** Every variable the configuration reads (the docs test checks each is documented). */
@@ -131,6 +143,8 @@ export interface Config {
   policy: Policy;
   /** `pacer demo` (and `npm run demo`) when its flags are not given: audience size and folder; `log` prints its server's errors. */
   demo: { audience: number | null; dir: string | null; log: boolean };
+  /** `serve` syncs templates from WHATSAPP_BUSINESS_ACCOUNT_ID this often (null: only at start and on webhooks). */
+  templates: { syncEveryMs: number | null };
   /**
    * The HTTP edge behind a proxy and under load: whose X-Forwarded-* headers to believe, and the
    * bounds on webhook bodies being received (bytes across all requests at once, time for one body).
@@ -173,6 +187,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     mode: e.PACER_MODE,
     policy: policyFromEnv(e),
     demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },
+    templates: { syncEveryMs: e.PACER_TEMPLATE_SYNC_EVERY },
     edge: {
       trustProxy: e.PACER_TRUST_PROXY,
       webhookInflightBytes: e.PACER_WEBHOOK_INFLIGHT_MB * 1024 * 1024,

@@ -10,7 +10,7 @@ import { explainCommand } from '../adapters/cli/commands/explain.js';
 import { importContactsCommand } from '../adapters/cli/commands/import-contacts.js';
 import { segmentPreviewCommand } from '../adapters/cli/commands/segment-preview.js';
 import { sendCommand } from '../adapters/cli/commands/send.js';
-import { templateAddCommand, templateListCommand } from '../adapters/cli/commands/template.js';
+import { templateAddCommand, templateListCommand, templateSyncCommand } from '../adapters/cli/commands/template.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../adapters/cli/commands/token.js';
 import { webhooksQuarantineCommand, webhooksReplayCommand } from '../adapters/cli/commands/webhooks.js';
 import { configPrintCommand } from './commands/config-print.js';
@@ -44,6 +44,7 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   webhooksReplayCommand,
   templateAddCommand,
   templateListCommand,
+  templateSyncCommand,
   campaignCreateCommand,
   campaignStartCommand,
   ...campaignActionCommands,

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
 import { registerCommands } from '../adapters/cli/register-commands.js';
+import { createTemplateApiClient } from '../adapters/cloud-api/template-api-client.js';
 import { ErrorsFile } from '../adapters/import/errors-file.js';
 import { contactFileFormat, openContactSource } from '../adapters/import/open-contact-source.js';
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
@@ -39,6 +40,21 @@ function cliDeps(out: (text: string) => void, env: Environment): MainDeps {
     withStore: (work, migrate) => withStore(config(), work, migrate),
     policy: () => config().policy,
     phoneNumberId: () => config().whatsapp.phoneNumberId,
+    templateAccount: () => {
+      const w = config().whatsapp;
+      if (w.businessAccountId === null) {
+        throw new CliFailure(
+          'WHATSAPP_BUSINESS_ACCOUNT_ID is not set: templates are listed from the WhatsApp Business Account (its id, digits).',
+          EXIT.usage,
+        );
+      }
+      if (w.accessToken === null)
+        throw new CliFailure('WHATSAPP_ACCESS_TOKEN is not set: reading templates needs the system-user token.', EXIT.usage);
+      return {
+        wabaId: w.businessAccountId,
+        api: createTemplateApiClient({ baseUrl: w.apiBaseUrl, apiVersion: w.apiVersion, accessToken: w.accessToken }),
+      };
+    },
     contactFiles: { formatOf: contactFileFormat, open: openContactSource, openErrorsFile: (file, format) => ErrorsFile.open(file, format) },
     terminal: process.stderr.isTTY ? { write: (t) => void process.stderr.write(t), now: () => Date.now() } : null,
   };

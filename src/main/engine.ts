@@ -10,9 +10,10 @@ import type { DispatchStatus } from '../app/dispatch-status.js';
 import type { HttpEdgeSettings } from '../adapters/http/server-limits.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
 import { InboxPump } from '../app/inbox-pump.js';
+import { startTemplateSyncLoop, type TemplateSyncLoop } from '../app/template-sync-loop.js';
 import type { Policy } from '../core/policy.js';
 import { MINUTE, type Millis } from '../core/time.js';
-import type { CloudApi } from '../ports/cloud-api.js';
+import type { CloudApi, TemplateApi } from '../ports/cloud-api.js';
 import type { Scheduler } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
 import type { Store } from '../ports/store.js';
@@ -57,6 +58,11 @@ export interface EngineOptions {
   /** The engine's own log (the HTTP server has its own); standard error at `warn` by default. */
   logger?: Logger;
   /**
+   * Template sync from the WhatsApp Business Account: at start, every `everyMs`, and per template
+   * when a webhook changes one. The engine closes `api` when it stops.
+   */
+  templateSync?: { api: TemplateApi; wabaId: string; everyMs: Millis | null };
+  /**
    * Hear of work other processes queue (Store.watchQueued: LISTEN/NOTIFY, or SQLite's data version
    * every 500 ms); default true. Work queued in this process wakes the loop either way.
    */
@@ -75,6 +81,8 @@ export interface Engine {
   dispatchStatus(): DispatchStatus | null;
   /** The dispatcher loop itself (its `onPass`/`nextPass` let tests await passes); null without `cloudApi`. */
   loop: DispatchLoop | null;
+  /** The template sync; null when no business account is configured. */
+  templates: TemplateSyncLoop | null;
   /** Where this process's use cases say they queued work (the API, dashboard, demo): it wakes the loop. */
   signal: WorkSignal;
   stop(): Promise<void>;
@@ -93,8 +101,9 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   const { store, clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
   const signal = createWorkSignal();
+  let templates: TemplateSyncLoop | null = null;
   const pump = new InboxPump(
-    { store, policy, clock, random, parse: parseWebhook, logger, signal },
+    { store, policy, clock, random, parse: parseWebhook, logger, signal, onTemplateChanged: (id) => templates?.refresh(id) },
     (error) => logger.error('inbox processing failed', errorFields(error)),
     o.batchInbox === true ? null : { scheduler: clock },
   );
@@ -161,6 +170,9 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       { paceBurstMs, inboxEveryMs: o.inboxEveryMs },
     );
   }
+  // After the Cloud API is up: a simulator it names serves the templates too.
+  if (o.templateSync !== undefined) templates = startTemplateSyncLoop({ store, scheduler: clock, logger, ...o.templateSync });
+  const templateSync = templates;
   const running = loop;
   return {
     server,
@@ -168,6 +180,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     pump,
     dispatchStatus,
     loop: running,
+    templates: templateSync,
     signal,
     tick: () => {
       if (running === null) return Promise.reject(new Error('engine: not dispatching (no cloudApi given)'));
@@ -178,6 +191,8 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       await running?.stop();
       await pump.drain();
       await pump.stop();
+      await templateSync?.stop();
+      await o.templateSync?.api.close();
       await api?.close();
       await server.close();
     },

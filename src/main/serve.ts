@@ -1,4 +1,5 @@
 import { stderrLogger } from '../adapters/logging/stderr-logger.js';
+import { createTemplateApiClient } from '../adapters/cloud-api/template-api-client.js';
 import { openStore } from '../adapters/storage/open-store.js';
 import type { Config } from '../config/config.js';
 import { systemClock } from '../ports/clock.js';
@@ -31,8 +32,10 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
     backgroundCheckpoint: true,
   });
   const migrated = await store.migrate();
-  const { accessToken, phoneNumberId } = config.whatsapp;
+  const { accessToken, phoneNumberId, businessAccountId } = config.whatsapp;
   const sending = as.dispatch && accessToken !== null && phoneNumberId !== null;
+  // The edge syncs templates; workers only send with what it stored.
+  const syncing = as.role === 'serve' && accessToken !== null && businessAccountId !== null;
   const engine = await startEngine({
     store,
     clock: systemClock,
@@ -54,6 +57,15 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
       ? { cloudApi: { baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken } }
       : {}),
     ...(as.role === 'worker' ? { inboxEveryMs: WORKER_INBOX_EVERY } : {}),
+    ...(syncing
+      ? {
+          templateSync: {
+            api: createTemplateApiClient({ baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, accessToken }),
+            wabaId: businessAccountId,
+            everyMs: config.templates.syncEveryMs,
+          },
+        }
+      : {}),
   });
   out(
     as.role === 'worker'
@@ -63,6 +75,10 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
   if (!as.dispatch) out('Not dispatching (--no-dispatch): workers send.');
   else if (sending) out(`Dispatching from phone number id ${phoneNumberId} through ${config.whatsapp.apiBaseUrl}.`);
   else out('WHATSAPP_ACCESS_TOKEN or WHATSAPP_PHONE_NUMBER_ID is not set: receiving webhooks only, sending nothing.');
+  if (syncing)
+    out(`Syncing templates from business account ${businessAccountId}${config.templates.syncEveryMs === null ? ' at start' : ''}.`);
+  else if (as.role === 'serve')
+    out('WHATSAPP_BUSINESS_ACCOUNT_ID or WHATSAPP_ACCESS_TOKEN is not set: templates are not synced from Meta.');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -96,3 +96,23 @@ export interface CloudApi {
   /** Closes pooled connections; pending sends settle first. */
   close(): Promise<void>;
 }
+
+/** A Graph API call that did not answer as asked: the same shapes a send's failures have. */
+export type ApiFailure = Extract<SendResult, { kind: 'rejected' | 'transport_failure' }>;
+
+/** One page of `GET /{WABA_ID}/message_templates`: Meta's template objects, unread. */
+export interface TemplatePage {
+  data: unknown[];
+  /** `paging.cursors.after`: where the next page starts. */
+  after: string | null;
+  /** `paging.next`: present only when there is a next page. */
+  next: string | null;
+}
+
+/** The WhatsApp Business Account's message templates (needs `whatsapp_business_management`). */
+export interface TemplateApi {
+  listTemplates(wabaId: string, after?: string): Promise<{ kind: 'ok'; page: TemplatePage } | ApiFailure>;
+  /** `GET /{TEMPLATE_ID}`: one template object, unread. */
+  getTemplate(id: string): Promise<{ kind: 'ok'; template: unknown } | ApiFailure>;
+  close(): Promise<void>;
+}

@@ -136,6 +136,11 @@ export interface TemplateCategoryItem extends ItemBase, TemplateRef {
   effectiveAt: Millis | null;
 }
 
+/** The template was edited; the webhook carries only its new texts. */
+export interface TemplateComponentsItem extends ItemBase, TemplateRef {
+  kind: 'template_components';
+}
+
 export interface PhoneQualityItem extends ItemBase {
   kind: 'phone_quality';
   at: Millis | null;
@@ -182,6 +187,7 @@ export type WebhookItem =
   | TemplateStatusItem
   | TemplateQualityItem
   | TemplateCategoryItem
+  | TemplateComponentsItem
   | PhoneQualityItem
   | AccountUpdateItem
   | BusinessCapabilityItem

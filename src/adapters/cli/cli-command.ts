@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Policy } from '../../core/policy.js';
 import type { Millis } from '../../core/time.js';
+import type { TemplateApi } from '../../ports/cloud-api.js';
 import type { Store } from '../../ports/store.js';
 import type { ParseWebhook } from '../../ports/webhook-items.js';
 import type { ContactFiles } from './contact-files.js';
@@ -17,6 +18,11 @@ export interface CliDeps {
   parseWebhook: ParseWebhook;
   /** The business number to send from (WHATSAPP_PHONE_NUMBER_ID), or null when it is not set. */
   phoneNumberId: () => string | null;
+  /**
+   * The WhatsApp Business Account (WHATSAPP_BUSINESS_ACCOUNT_ID) and a template API client for it;
+   * throws a usage failure naming what is not configured. The caller closes the client.
+   */
+  templateAccount: () => { wabaId: string; api: TemplateApi };
   contactFiles: ContactFiles;
   /** Where a progress bar may be drawn (standard error, when it is a terminal), or null. */
   terminal: { write: (text: string) => void; now: () => number } | null;

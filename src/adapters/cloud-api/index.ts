@@ -2,3 +2,4 @@
 export { createCloudApiClient, type CloudApiClientOptions } from './cloud-api-client.js';
 export { parseSendResponse } from './parse-response.js';
 export { buildRequestBody, sendPath } from './request-body.js';
+export { createTemplateApiClient, TEMPLATE_FIELDS, type TemplateApiClientOptions } from './template-api-client.js';

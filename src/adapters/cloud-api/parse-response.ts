@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorClass } from '../../core/error-class.js';
-import type { AcceptedStatus, SendResult } from '../../ports/cloud-api.js';
+import type { AcceptedStatus, ApiFailure, SendResult } from '../../ports/cloud-api.js';
 
 const successBody = z.object({
   contacts: z.array(z.object({ input: z.string().optional(), wa_id: z.string().optional(), user_id: z.string().optional() })).optional(),
@@ -29,34 +29,9 @@ export type ClassifyCode = (code: number) => ErrorClass;
  * HTTP statuses for the same code differ between sources, so the status is kept only for logs.
  */
 export function parseSendResponse(httpStatus: number, rawBody: string, classify: ClassifyCode): SendResult {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return {
-      kind: 'transport_failure',
-      reason: 'non_json',
-      transient: true,
-      detail: `HTTP ${httpStatus} with a body that is not JSON (${rawBody.length} bytes)`,
-      httpStatus,
-    };
-  }
-
-  const failure = errorBody.safeParse(json);
-  if (failure.success) {
-    const e = failure.data.error;
-    return {
-      kind: 'rejected',
-      code: e.code,
-      errorClass: classify(e.code),
-      message: e.message ?? '',
-      type: e.type ?? null,
-      details: e.error_data?.details ?? null,
-      fbtraceId: e.fbtrace_id ?? null,
-      isTransient: e.is_transient ?? null,
-      httpStatus,
-    };
-  }
+  const read = readJson(httpStatus, rawBody, classify);
+  if (read.kind !== 'json') return read;
+  const json = read.json;
 
   const success = successBody.safeParse(json);
   if (success.success && httpStatus >= 200 && httpStatus < 300) {
@@ -74,14 +49,47 @@ export function parseSendResponse(httpStatus: number, rawBody: string, classify:
     }
   }
 
-  const where = success.success ? 'a success body with a non-2xx status' : describeIssue(success.error);
+  return unexpectedBody(httpStatus, success.success ? 'a success body with a non-2xx status' : describeIssue(success.error));
+}
+
+export type { ApiFailure } from '../../ports/cloud-api.js';
+
+/**
+ * The first step for every Graph API answer: a body that is not JSON is a transport failure, and
+ * Meta's error shape a rejection classified by `error.code`; anything else is handed back as JSON.
+ */
+export function readJson(httpStatus: number, rawBody: string, classify: ClassifyCode): ApiFailure | { kind: 'json'; json: unknown } {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    return {
+      kind: 'transport_failure',
+      reason: 'non_json',
+      transient: true,
+      detail: `HTTP ${httpStatus} with a body that is not JSON (${rawBody.length} bytes)`,
+      httpStatus,
+    };
+  }
+  const failure = errorBody.safeParse(json);
+  if (!failure.success) return { kind: 'json', json };
+  const e = failure.data.error;
   return {
-    kind: 'transport_failure',
-    reason: 'unexpected_body',
-    transient: true,
-    detail: `HTTP ${httpStatus}: ${where}`,
+    kind: 'rejected',
+    code: e.code,
+    errorClass: classify(e.code),
+    message: e.message ?? '',
+    type: e.type ?? null,
+    details: e.error_data?.details ?? null,
+    fbtraceId: e.fbtrace_id ?? null,
+    isTransient: e.is_transient ?? null,
     httpStatus,
   };
+}
+
+/** A 2xx answer whose JSON is not the shape asked for. */
+export function unexpectedBody(httpStatus: number, where: string): ApiFailure {
+  return { kind: 'transport_failure', reason: 'unexpected_body', transient: true, detail: `HTTP ${httpStatus}: ${where}`, httpStatus };
 }
 
 /**
@@ -92,7 +100,7 @@ function acceptedStatus(value: string | undefined): AcceptedStatus {
   return ACCEPTED_STATUSES.find((s) => s === value) ?? 'accepted';
 }
 
-function describeIssue(error: z.ZodError): string {
+export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'unrecognised body';
   const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';

@@ -1,4 +1,5 @@
 import { DAY, HOUR, SECOND, type Millis } from '../../core/time.js';
+import type { JsonValue } from '../../ports/json.js';
 import type { CountryCode } from './countries.js';
 
 export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
@@ -9,6 +10,11 @@ export interface SimTemplateConfig {
   category: TemplateCategory;
   /** How interesting recipients find it, 0..1: drives reads, replies, stop taps, blocks and reports. */
   relevance: number;
+  /** Meta's `components` as the template API lists them; a plain text body when left out. */
+  components?: JsonValue[];
+  parameterFormat?: 'POSITIONAL' | 'NAMED';
+  subCategory?: string;
+  messageSendTtlSeconds?: number;
 }
 
 export interface Range {
@@ -175,9 +181,88 @@ export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
   phoneNumberId: '106540352242922',
   displayPhoneNumber: '15550783881',
   templates: [
-    { name: 'spring_sale', language: 'en_US', category: 'MARKETING', relevance: 0.5 },
-    { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },
-    { name: 'login_code', language: 'en_US', category: 'AUTHENTICATION', relevance: 1 },
+    {
+      name: 'spring_sale',
+      language: 'en_US',
+      category: 'MARKETING',
+      relevance: 0.5,
+      subCategory: 'CUSTOM',
+      components: [
+        { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['https://scontent.example/spring-sale.jpg'] } },
+        {
+          type: 'BODY',
+          text: 'Hi {{1}}, our spring sale is on: {{2}} off everything until Sunday.',
+          example: { body_text: [['Ada', '20%']] },
+        },
+        { type: 'FOOTER', text: 'Tap Stop promotions to opt out' },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            {
+              type: 'URL',
+              text: 'Shop now',
+              url: 'https://shop.example.com/spring/{{1}}',
+              example: ['https://shop.example.com/spring/ada'],
+            },
+            { type: 'QUICK_REPLY', text: 'Stop promotions' },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'order_update',
+      language: 'en_US',
+      category: 'UTILITY',
+      relevance: 0.9,
+      parameterFormat: 'NAMED',
+      components: [
+        {
+          type: 'HEADER',
+          format: 'TEXT',
+          text: 'Order {{order_id}}',
+          example: { header_text_named_params: [{ param_name: 'order_id', example: 'A-1001' }] },
+        },
+        {
+          type: 'BODY',
+          text: 'Hi {{first_name}}, your order {{order_id}} is {{order_status}}.',
+          example: {
+            body_text_named_params: [
+              { param_name: 'first_name', example: 'Ada' },
+              { param_name: 'order_id', example: 'A-1001' },
+              { param_name: 'order_status', example: 'on its way' },
+            ],
+          },
+        },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'URL', text: 'Track', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A-1001'] },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'login_code',
+      language: 'en_US',
+      category: 'AUTHENTICATION',
+      relevance: 1,
+      messageSendTtlSeconds: 600,
+      components: [
+        { type: 'BODY', text: '*{{1}}* is your verification code.', add_security_recommendation: true },
+        { type: 'FOOTER', text: 'This code expires in 10 minutes.', code_expiration_minutes: 10 },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            {
+              type: 'URL',
+              text: 'Copy code',
+              url: 'https://www.whatsapp.com/otp/code/?otp_type=COPY_CODE&code=otp{{1}}',
+              example: ['https://www.whatsapp.com/otp/code/?otp_type=COPY_CODE&code=otp123456'],
+            },
+          ],
+        },
+      ],
+    },
   ],
   population: {
     size: 1000,

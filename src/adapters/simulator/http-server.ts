@@ -5,6 +5,7 @@ import { errorText } from './error-texts.js';
 import type { Faults } from './faults.js';
 import { apiErrorBody } from './payloads.js';
 import { handleSend, type HandlerAnswer } from './send-handler.js';
+import { getTemplate, listTemplates, templateById } from './template-api.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const VERSION = /^v\d+\.\d+$/;
@@ -41,9 +42,16 @@ export async function startHttpServer(ctx: SimContext, faults: Faults): Promise<
 
 function route(ctx: SimContext, req: IncomingMessage, raw: string): HandlerAnswer {
   if (req.headers.authorization !== `Bearer ${ctx.config.accessToken}`) return graphError(ctx, 190);
-  const segments = new URL(req.url ?? '/', 'http://simulator').pathname.split('/').filter((s) => s !== '');
+  const url = new URL(req.url ?? '/', 'http://simulator');
+  const segments = url.pathname.split('/').filter((s) => s !== '');
   const [version, objectId, edge] = segments;
   if (version === undefined || !VERSION.test(version)) return graphError(ctx, 100, 'Unknown API version in path.');
+  if (req.method === 'GET' && objectId === ctx.config.wabaId && edge === 'message_templates' && segments.length === 3) {
+    const answer = listTemplates(ctx, version, url.searchParams);
+    return 'error' in answer ? graphError(ctx, 100, answer.error) : answer;
+  }
+  const template = req.method === 'GET' && segments.length === 2 ? templateById(ctx, objectId ?? '') : undefined;
+  if (template !== undefined) return getTemplate(ctx, template, url.searchParams);
   if (objectId !== ctx.config.phoneNumberId) {
     return graphError(ctx, 100, `Object with ID '${objectId ?? ''}' does not exist or cannot be loaded with this token.`);
   }

@@ -45,6 +45,8 @@ export interface TemplateState {
   pausedUntil: Millis | null;
   pauses: number;
   feedback: FeedbackWindow;
+  /** Deleted from the account: no longer listed, fetched or sendable. */
+  removed: boolean;
 }
 
 const RANK: Record<Rating, number> = { GREEN: 2, YELLOW: 1, RED: 0 };
@@ -72,18 +74,19 @@ export class QualityModel {
   ) {
     this.phone = new FeedbackWindow(config.quality.windowMs);
     this.templates = config.templates.map((t) => ({
-      config: t,
+      config: { ...t }, // its own copy: the account may recategorise or edit it
       id: 1_000_000_000_000_000 + hash32(`${config.seed}:template:${t.name}:${t.language}`),
       quality: 'GREEN',
       status: 'APPROVED',
       pausedUntil: null,
       pauses: 0,
       feedback: new FeedbackWindow(config.quality.windowMs),
+      removed: false,
     }));
   }
 
   template(name: string, language: string): TemplateState | undefined {
-    return this.templates.find((t) => t.config.name === name && t.config.language === language);
+    return this.templates.find((t) => !t.removed && t.config.name === name && t.config.language === language);
   }
 
   delivered(template: TemplateState | null, at: Millis): void {

@@ -9,6 +9,9 @@ import { generatePopulation, maskPhone, type SimUser } from './population.js';
 import { hash32, Prng } from './prng.js';
 import { QualityModel } from './quality.js';
 import { RateLimits } from './rate-limits.js';
+import type { JsonValue } from '../../ports/json.js';
+import type { TemplateCategory } from './config.js';
+import { editTemplate, recategoriseTemplate, removeTemplate } from './template-api.js';
 import { setMarketingPreference, userWrites } from './user-actions.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 
@@ -35,6 +38,12 @@ export interface Simulator {
     writes(phone: string, text?: string): void;
     stopsMarketing(phone: string): void;
     resumesMarketing(phone: string): void;
+  };
+  /** Changes to the account's templates, on demand (each posts Meta's webhook for it). */
+  templates: {
+    recategorise(name: string, language: string, category: TemplateCategory): void;
+    edit(name: string, language: string, components: JsonValue[]): void;
+    remove(name: string, language: string): void;
   };
   stop(): Promise<void>;
 }
@@ -94,6 +103,11 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
       writes: (phone, text) => userWrites(ctx, userByPhone(phone), clock.now(), text),
       stopsMarketing: (phone) => setMarketingPreference(ctx, userByPhone(phone), clock.now(), 'stop'),
       resumesMarketing: (phone) => setMarketingPreference(ctx, userByPhone(phone), clock.now(), 'resume'),
+    },
+    templates: {
+      recategorise: (name, language, category) => recategoriseTemplate(ctx, name, language, category, clock.now()),
+      edit: (name, language, components) => editTemplate(ctx, name, language, components, clock.now()),
+      remove: (name, language) => removeTemplate(ctx, name, language, clock.now()),
     },
     async stop() {
       faults.releaseHeld();

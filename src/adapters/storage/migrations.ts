@@ -13,6 +13,7 @@ import { campaignFrequencyCap } from './migrations/0012-campaign-frequency-cap.j
 import { latestDecisionPerRow } from './migrations/0013-latest-decision-per-row.js';
 import { webhookSignals } from './migrations/0014-webhook-signals.js';
 import { contactKeysNotEmpty } from './migrations/0015-contact-keys-not-empty.js';
+import { templateSync } from './migrations/0016-template-sync.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   latestDecisionPerRow,
   webhookSignals,
   contactKeysNotEmpty,
+  templateSync,
 ];

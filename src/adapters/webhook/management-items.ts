@@ -4,6 +4,7 @@ import {
   businessCapabilityValueSchema,
   phoneQualityValueSchema,
   templateCategoryValueSchema,
+  templateComponentsValueSchema,
   templateQualityValueSchema,
   templateStatusValueSchema,
 } from './management-schema.js';
@@ -79,6 +80,12 @@ export function templateCategoryItems(value: unknown, ctx: ChangeContext): Webho
       effectiveAt: v.category_update_timestamp ?? null,
     },
   ];
+}
+
+export function templateComponentsItems(value: unknown, ctx: ChangeContext): WebhookItem[] {
+  const v = parseLenient(templateComponentsValueSchema, value, ctx.path, ctx.problems);
+  if (v === undefined) return [];
+  return [{ kind: 'template_components', ...baseOf(ctx), ...templateRef(v) }];
 }
 
 export function phoneQualityItems(value: unknown, ctx: ChangeContext): WebhookItem[] {

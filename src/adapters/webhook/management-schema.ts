@@ -70,6 +70,9 @@ export const templateQualityValueSchema = z.object({
  * A notice (`correct_category` = the category to come, `new_category` = the current one) or a
  * completed change (`previous_category` → `new_category`).
  */
+/** An edit: the new texts only (no components), so the template is fetched again. */
+export const templateComponentsValueSchema = z.object({ ...templateRef });
+
 export const templateCategoryValueSchema = z.object({
   ...templateRef,
   previous_category: optionalText,

@@ -4,6 +4,7 @@ import {
   businessCapabilityItems,
   phoneQualityItems,
   templateCategoryItems,
+  templateComponentsItems,
   templateQualityItems,
   templateStatusItems,
 } from './management-items.js';
@@ -22,6 +23,7 @@ const FIELD_PARSERS: Readonly<Record<string, FieldParser>> = {
   message_template_status_update: templateStatusItems,
   message_template_quality_update: templateQualityItems,
   template_category_update: templateCategoryItems,
+  message_template_components_update: templateComponentsItems,
   phone_number_quality_update: phoneQualityItems,
   account_update: accountUpdateItems,
   business_capability_update: businessCapabilityItems,
