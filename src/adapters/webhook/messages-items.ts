@@ -202,8 +202,8 @@ export function messagesItems(value: unknown, ctx: ChangeContext): WebhookItem[]
   eachElement(inboundMessageSchema, parsed.messages, [...ctx.path, 'messages'], ctx.problems, (message, path) => {
     const from = completeKey({ waId: message.from ?? null, userId: message.from_user_id ?? null }, contacts);
     if (isEmptyKey(from)) {
-      // A `user_changed_user_id` notice names only the new id; the change itself comes as `user_id_update`.
-      if (message.type === 'system') return;
+      // A `user_changed_user_id` notice may name only the new id; the change itself comes as `user_id_update`.
+      if (message.type === 'system' && message.system?.type === 'user_changed_user_id') return;
       ctx.problems.push({
         path: formatPath([...path, 'from']),
         message: 'no sender: neither from nor from_user_id, and no contact matches',

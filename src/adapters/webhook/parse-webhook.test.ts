@@ -159,6 +159,18 @@ describe('parseWebhook: malformed pieces', () => {
       { path: 'entry[0].changes[0].value.messages[0].from', message: 'no sender: neither from nor from_user_id, and no contact matches' },
     ]);
   });
+
+  it('reports a system notice other than a user id change that names no sender', () => {
+    const notice = {
+      id: 'wamid.x',
+      timestamp: '1760000000',
+      type: 'system',
+      system: { body: 'User A changed from 972987654321 to 972912345678', wa_id: '972912345678', type: 'user_changed_number' },
+    };
+    const parsed = parseWebhook(body([messagesChange({ messages: [notice] })]));
+    expect(parsed.items).toEqual([]);
+    expect(parsed.problems.map((p) => p.path)).toEqual(['entry[0].changes[0].value.messages[0].from']);
+  });
 });
 
 describe('parseWebhook: tolerance', () => {
