@@ -2,7 +2,7 @@ import type { Policy } from '../core/policy.js';
 import { MINUTE, SECOND, type Millis } from '../core/time.js';
 import type { Scheduler, Timer } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
-import type { OutboxClaimStore } from '../ports/store.js';
+import type { OutboxClaimStore, WorkFilter } from '../ports/store.js';
 import type { QueuedWatch, WorkSignal } from '../ports/work-signal.js';
 import { checkBreakers } from './check-breakers.js';
 import { completeFinishedCampaigns } from './complete-campaigns.js';
@@ -43,6 +43,8 @@ export interface DispatchLoopOptions {
    * none (the edge applies them as they arrive), where several workers would repeat its work.
    */
   inboxEveryMs?: Millis;
+  /** The work this loop sends (its own number's rows): an idle loop sleeps until the next of it. */
+  work?: WorkFilter;
 }
 
 /** One pass of the loop as it ended: what it did (or why it failed), and when the next one comes. */
@@ -122,7 +124,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
       else if (result.claimed > 0) next = { at: Math.max(startedAt + options.paceBurstMs, clock.now()), why: 'busy' };
       else {
         tracker.step('finding the next work');
-        next = { at: await idleUntil(store, clock.now()), why: 'idle' };
+        next = { at: await idleUntil(store, options.work, clock.now()), why: 'idle' };
       }
     } catch (error) {
       logger.error('dispatch failed, retrying', errorFields(error));
@@ -219,8 +221,8 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
  * absent (a row fell due while the pass ran, or another worker was claiming it): look again
  * shortly, never after the long idle poll.
  */
-async function idleUntil(store: Pick<OutboxClaimStore, 'nextWorkAt'>, now: Millis): Promise<Millis> {
-  const at = await store.nextWorkAt();
+async function idleUntil(store: Pick<OutboxClaimStore, 'nextWorkAt'>, work: WorkFilter | undefined, now: Millis): Promise<Millis> {
+  const at = await store.nextWorkAt(work);
   if (at === null) return now + IDLE_POLL;
   return at > now ? Math.min(at, now + IDLE_POLL) : now + DUE_RECHECK;
 }

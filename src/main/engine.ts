@@ -160,14 +160,13 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
         pace: { phoneNumberId: cloud.phoneNumberId, burstMs: paceBurstMs },
       },
     );
-    // The loop sleeps until this process's own next work: other numbers' rows are not its to send.
+    // This process sends its own number's rows only: it sleeps until the next of those, and hears of those.
     const own = { phoneNumberId: cloud.phoneNumberId };
-    const loopStore = { ...store, nextWorkAt: () => store.nextWorkAt(own) };
     // Other processes' work arrives through the store's watch and wakes the loop like this process's own.
     watch = o.watchQueued === false ? null : store.watchQueued((at) => signal.notifyQueued(at), own);
     loop = startDispatchLoop(
-      { store: loopStore, clock, policy, dispatcher, pump, logger, signal, watch },
-      { paceBurstMs, inboxEveryMs: o.inboxEveryMs },
+      { store, clock, policy, dispatcher, pump, logger, signal, watch },
+      { paceBurstMs, inboxEveryMs: o.inboxEveryMs, work: own },
     );
   }
   // After the Cloud API is up: a simulator it names serves the templates too.
