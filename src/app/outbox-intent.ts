@@ -14,6 +14,8 @@ export const outboxIntentSchema = z
       })
       .optional(),
     text: z.string().min(1).max(4096).optional(),
+    /** Set when the values were frozen: why this recipient's message cannot be sent. */
+    parameterProblem: z.object({ reason: z.enum(['missing_parameter', 'invalid_parameter']), detail: z.string() }).optional(),
   })
   .refine((i) => (i.template === undefined) !== (i.text === undefined), 'exactly one of template or text');
 

@@ -96,6 +96,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     marketingApiRefused: false,
     messagingLimit: limit,
     lastSentToContactAt: ctx.pacing.lastSentTo(row.contactId),
+    parameterProblem: intent.parameterProblem ?? null,
   };
   const decision = decide(state, sendIntent, now, policy);
   ctx.audit(auditOf(row, decision, now));
