@@ -6,7 +6,8 @@ import { startCampaign } from '../src/app/start-campaign.js';
 import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { VirtualClock } from '../src/ports/clock.js';
-import type { CloudApi, SendRequest, SendResult, TemplateSend } from '../src/ports/cloud-api.js';
+import type { CloudApi, TemplateSend } from '../src/ports/cloud-api.js';
+import { accepted, ScriptedApi } from './scripted-cloud-api.js';
 import type { JsonObject, JsonValue, Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
 
@@ -29,26 +30,6 @@ const PEOPLE: Array<{ phone: string; attributes: JsonObject }> = [
   { phone: '+447700900102', attributes: { first_name: 'Bob', coupon: 'BOB10' } },
   { phone: '+447700900103', attributes: { coupon: 'CY5' } }, // no first name
 ];
-
-/** Answers every send as told, and keeps each request. */
-class ScriptedApi implements CloudApi {
-  readonly requests: TemplateSend[] = [];
-  constructor(private readonly answer: (r: SendRequest, n: number) => SendResult) {}
-  async send(request: SendRequest): Promise<SendResult> {
-    if (request.type === 'template') this.requests.push(request);
-    return this.answer(request, this.requests.length);
-  }
-  async close(): Promise<void> {}
-}
-
-const accepted = (n: number): SendResult => ({
-  kind: 'accepted',
-  wamid: `wamid.${n}`,
-  messageStatus: 'accepted',
-  waId: null,
-  userId: null,
-  httpStatus: 200,
-});
 
 async function seed(store: Store): Promise<{ campaignId: number; contactIds: number[] }> {
   await store.upsertSyncedTemplates(

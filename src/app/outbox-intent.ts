@@ -11,6 +11,17 @@ export const outboxIntentSchema = z
         name: z.string().min(1),
         language: z.string().min(1),
         components: z.array(z.looseObject({ type: z.string() })).optional(),
+        /** The recipient's template values, frozen when it was queued; the components are built from them at send time. */
+        values: z
+          .record(
+            z.string(),
+            z.union([
+              z.string(),
+              z.object({ link: z.string(), filename: z.string().optional() }),
+              z.object({ mediaId: z.string(), filename: z.string().optional() }),
+            ]),
+          )
+          .optional(),
       })
       .optional(),
     text: z.string().min(1).max(4096).optional(),

@@ -7,6 +7,7 @@ import type { Millis } from '../core/time.js';
 import { DEFAULT_POLICY } from '../core/policy.js';
 import {
   checkMapping,
+  freezeValues,
   renderParameters,
   type MappingIssue,
   type ParameterMapping,
@@ -169,11 +170,8 @@ function renderOneOff(m: OneOffContent, template: Template | null, fields: Recip
   if (shape.kind === 'unknown') return { ok: true, intent: base };
   const r = renderParameters(shape.definition, shape.category, mapping, fields, options);
   if (!r.ok) return { ok: false, issues: [{ key: r.slot, message: r.detail }], problem: { reason: r.reason, detail: r.detail } };
-  if (r.components.length === 0) return { ok: true, intent: base };
-  return {
-    ok: true,
-    intent: { ...base, template: { ...(base['template'] as JsonObject), components: r.components as unknown as JsonValue[] } },
-  };
+  if (r.values.size === 0) return { ok: true, intent: base };
+  return { ok: true, intent: { ...base, template: { ...(base['template'] as JsonObject), values: freezeValues(r.values) as JsonObject } } };
 }
 
 function broadcastMappingIssues(m: OneOffContent, template: Template | null): MappingIssue[] {

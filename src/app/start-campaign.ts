@@ -1,6 +1,6 @@
 import { DEFAULT_POLICY } from '../core/policy.js';
 import type { SegmentDefinition } from '../core/segment.js';
-import { renderParameters, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
+import { freezeValues, renderParameters, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
 import type {
   CampaignOutboxStore,
@@ -78,7 +78,7 @@ function sharedIntent(base: Base, shape: TemplateShape, mapping: ParameterMappin
   if (shape.kind === 'unknown') return base satisfies OutboxIntent;
   const r = renderParameters(shape.definition, shape.category, mapping, { name: null, attributes: {} }, options);
   if (!r.ok) throw new Error(`campaign ${id}: ${r.detail}`);
-  const intent = r.components.length === 0 ? base : { ...base, template: { ...base.template, components: r.components } };
+  const intent = r.values.size === 0 ? base : { ...base, template: { ...base.template, values: freezeValues(r.values) } };
   return intent as unknown as JsonObject;
 }
 
@@ -136,7 +136,7 @@ async function insertRendered(
     const rows = page.contacts.map((c): OutboxInput => {
       const r = renderParameters(shape.definition, shape.category, p.mapping, c, p.options);
       const intent = r.ok
-        ? { ...p.base, template: { ...p.base.template, components: r.components } }
+        ? { ...p.base, template: { ...p.base.template, values: freezeValues(r.values) } }
         : { ...p.base, parameterProblem: { reason: r.reason, detail: r.detail } };
       return {
         campaignId: p.campaignId,

@@ -43,3 +43,17 @@ export function templateShape(template: Template): TemplateShape {
     definition: { ...parsed.content, subCategory: template.subCategory, messageSendTtlSeconds: null },
   };
 }
+
+const SHAPES = new Map<string, TemplateShape>();
+
+/** `templateShape`, parsed once per stored version of a template: the dispatcher asks for every row. */
+export function cachedTemplateShape(template: Template): TemplateShape {
+  const key = `${template.id}:${template.updatedAt}:${template.syncedAt ?? ''}`;
+  let shape = SHAPES.get(key);
+  if (shape === undefined) {
+    if (SHAPES.size >= 256) SHAPES.clear();
+    shape = templateShape(template);
+    SHAPES.set(key, shape);
+  }
+  return shape;
+}

@@ -27,6 +27,7 @@ export interface SendComponent {
   sub_type?: string;
   index?: string;
   parameters: SendParameter[];
+  [key: string]: unknown;
 }
 
 export interface SendParameter {
@@ -172,6 +173,37 @@ export function renderParameters(
     values.set(slot.key, resolved);
   }
   return { ok: true, components: toComponents(def, category, slots, values, otpButtonIndex), values };
+}
+
+/** Values as an outbox row keeps them: text as a string, media as its source. */
+export type FrozenValues = Record<string, string | MediaSource>;
+
+export function freezeValues(values: ReadonlyMap<string, ResolvedValue>): FrozenValues {
+  const out: FrozenValues = {};
+  for (const [key, v] of values) out[key] = v.kind === 'text' ? v.text : v.media;
+  return out;
+}
+
+/**
+ * The send components from values frozen earlier, against the template as it is now. A value the
+ * template now needs and the row does not have (the template changed since) is named, not guessed.
+ */
+export function composeComponents(
+  def: TemplateDefinition,
+  category: TemplateCategory,
+  frozen: Readonly<FrozenValues>,
+): { ok: true; components: SendComponent[] } | { ok: false; slot: string; detail: string } {
+  const { slots, otpButtonIndex } = templateSlots(def, category);
+  const values = new Map<string, ResolvedValue>();
+  for (const slot of slots) {
+    const v = frozen[slot.key];
+    if (v === undefined) {
+      if (slot.required) return { ok: false, slot: slot.key, detail: `${describeSlot(slot)} has no value: the template changed since the values were set` };
+      continue;
+    }
+    values.set(slot.key, typeof v === 'string' ? { kind: 'text', text: v } : { kind: 'media', media: v });
+  }
+  return { ok: true, components: toComponents(def, category, slots, values, otpButtonIndex) };
 }
 
 type Resolved = ResolvedValue | { reason: ParameterProblemReason; detail: string } | null;
