@@ -31,6 +31,7 @@ const REQUIRED = [
   'GET /api/v1/templates',
   'GET /api/v1/campaigns',
   'GET /api/v1/campaigns/{id}',
+  'GET /api/v1/campaigns/{id}/preview',
   'POST /api/v1/campaigns/{id}/pause',
   'POST /api/v1/campaigns/{id}/resume',
   'POST /api/v1/campaigns/{id}/cancel',
