@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCampaign } from '../src/app/create-campaign.js';
+import { createCampaign, NEW_SENDER_DEFAULTS } from '../src/app/create-campaign.js';
 import { previewCampaign } from '../src/app/preview-campaign.js';
 import { startCampaign } from '../src/app/start-campaign.js';
 import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
@@ -118,6 +118,37 @@ describe.each(BACKENDS)('campaign preview ($name)', (backend) => {
         audience: { matched: 7, wouldSend: 7, skipped: [] },
       },
     });
+  });
+
+  it('says a campaign that maps attributes onto a template Pacer does not know cannot start', async () => {
+    const store = await backend.open();
+    await addCouponTemplate(store, T0, null);
+    await importPeople(store, T0);
+    // Only possible behind createCampaign's back (it refuses such a mapping), as an older row might be.
+    const template = await store.getTemplate('coupon_drop', 'en_US');
+    const [senderId = -1] = await store.upsertSenders([{ phoneNumberId: SENDER, displayNumber: SENDER, ...NEW_SENDER_DEFAULTS }], T0);
+    const campaignId = await store.createCampaign(
+      {
+        name: 'odd',
+        templateId: template?.id ?? -1,
+        senderId,
+        segment: { consent: ['marketing'] },
+        scheduledAt: null,
+        policyPreset: 'meta',
+        status: 'draft',
+        parameters: { 'body.1': { attribute: 'first_name' } },
+      },
+      T0,
+    );
+    const r = await previewCampaign(store, campaignId, T0, { ...options, sample: 0 });
+    expect(r.ok && r.preview).toMatchObject({
+      template: { placeholdersKnown: false },
+      notice: expect.stringContaining('it cannot start until `pacer template sync` reads the template'),
+      audience: { matched: 7, wouldSend: 0, skipped: [] },
+    });
+    await expect(startCampaign(store, campaignId, { phoneNumberId: SENDER }, T0, NO_DISPATCHER_HERE)).rejects.toThrow(
+      /placeholders are not known/,
+    );
   });
 
   it('renders values the same for everyone once, and counts the audience in the store', async () => {

@@ -2,7 +2,6 @@ import { problemPattern } from '../core/parameter-problem-pattern.js';
 import type { SegmentDefinition } from '../core/segment.js';
 import {
   renderParameters,
-  type ParameterMapping,
   type ParameterProblemReason,
   type RecipientFields,
   type RenderOptions,

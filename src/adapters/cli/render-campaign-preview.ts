@@ -33,6 +33,7 @@ export function renderCampaignPreview(p: CampaignPreview): string {
     '',
     p.samples.length === 0 ? 'No recipient to show: the segment selects nobody now.' : 'As recipients would read it:',
     ...p.samples.flatMap((s, i) => sampleLines(s, i + 1)),
+    '',
     `Audience: ${a.matched} matched · ${a.wouldSend} would be sent · ${skippedTotal} would be skipped`,
     ...(groups.length === 0 ? [] : ['  Skipped for a template value:', ...groups]),
   ];
