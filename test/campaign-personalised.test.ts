@@ -7,7 +7,7 @@ import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { VirtualClock } from '../src/ports/clock.js';
 import type { CloudApi, SendRequest, SendResult, TemplateSend } from '../src/ports/cloud-api.js';
-import type { JsonValue, Store } from '../src/ports/store.js';
+import type { JsonObject, JsonValue, Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 5, 1, 9);
@@ -24,7 +24,7 @@ const MAPPING = {
   'button.0': { attribute: 'coupon' },
 };
 
-const PEOPLE = [
+const PEOPLE: Array<{ phone: string; attributes: JsonObject }> = [
   { phone: '+447700900101', attributes: { first_name: 'Ada', coupon: 'ADA15' } },
   { phone: '+447700900102', attributes: { first_name: 'Bob', coupon: 'BOB10' } },
   { phone: '+447700900103', attributes: { coupon: 'CY5' } }, // no first name
@@ -150,7 +150,7 @@ describe.each(BACKENDS)('personalised campaign ($name)', (backend) => {
         ? {
             kind: 'rejected',
             code: 131000,
-            errorClass: 'transient',
+            errorClass: 'transient_server',
             message: 'Something went wrong',
             type: 'OAuthException',
             details: null,

@@ -26,7 +26,12 @@ export interface SendComponent {
   type: string;
   sub_type?: string;
   index?: string;
-  parameters: Array<Record<string, unknown>>;
+  parameters: SendParameter[];
+}
+
+export interface SendParameter {
+  type: string;
+  [key: string]: unknown;
 }
 
 export type ParameterProblemReason = 'missing_parameter' | 'invalid_parameter';
@@ -228,11 +233,11 @@ export function encodeUrlSuffix(value: string): string {
     .join('');
 }
 
-function textParameter(text: string, name: string | null): Record<string, unknown> {
+function textParameter(text: string, name: string | null): SendParameter {
   return name === null ? { type: 'text', text } : { type: 'text', parameter_name: name, text };
 }
 
-function mediaParameter(kind: MediaKind, media: MediaSource): Record<string, unknown> {
+function mediaParameter(kind: MediaKind, media: MediaSource): SendParameter {
   const object: Record<string, unknown> = 'link' in media ? { link: media.link } : { id: media.mediaId };
   if (kind === 'document' && media.filename !== undefined) object['filename'] = media.filename;
   return { type: kind, [kind]: object };

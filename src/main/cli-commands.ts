@@ -9,6 +9,7 @@ import { dbMigrateCommand } from '../adapters/cli/commands/db-migrate.js';
 import { diagnoseCommand } from '../adapters/cli/commands/diagnose.js';
 import { explainCommand } from '../adapters/cli/commands/explain.js';
 import { importContactsCommand } from '../adapters/cli/commands/import-contacts.js';
+import { mediaUploadCommand } from '../adapters/cli/commands/media.js';
 import { segmentPreviewCommand } from '../adapters/cli/commands/segment-preview.js';
 import { sendCommand } from '../adapters/cli/commands/send.js';
 import { templateAddCommand, templateListCommand, templateSyncCommand } from '../adapters/cli/commands/template.js';
@@ -27,6 +28,7 @@ export const CLI_GROUPS: Readonly<Record<string, string>> = {
   db: 'Database',
   webhooks: 'The webhook inbox',
   template: 'Message templates',
+  media: 'Media for template headers',
   campaign: 'Campaigns',
   segment: 'Segments',
   token: 'REST API tokens (only their SHA-256 is stored)',
@@ -46,6 +48,7 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   templateAddCommand,
   templateListCommand,
   templateSyncCommand,
+  mediaUploadCommand,
   campaignCreateCommand,
   campaignStartCommand,
   ...campaignActionCommands,
