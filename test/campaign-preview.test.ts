@@ -4,7 +4,7 @@ import { previewCampaign } from '../src/app/preview-campaign.js';
 import { startCampaign } from '../src/app/start-campaign.js';
 import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
-import type { JsonValue } from '../src/ports/store.js';
+import type { JsonObject, JsonValue } from '../src/ports/store.js';
 import { addCouponTemplate, createCouponCampaign, importPeople, seedPreview, SENDER } from './preview-seed.js';
 import { BACKENDS } from './store-backends.js';
 
@@ -191,7 +191,7 @@ describe.each(BACKENDS)('campaign preview ($name)', (backend) => {
     await store.upsertContacts(
       Array.from({ length: 5003 }, (_, i) => ({
         waId: `4477009${String(i).padStart(5, '0')}`,
-        attributes: i % 1000 === 999 ? {} : { first_name: `P${i}` },
+        attributes: (i % 1000 === 999 ? {} : { first_name: `P${i}` }) as JsonObject,
       })),
       T0,
     );

@@ -18,6 +18,9 @@ import { ensureChromium } from './ensure-chromium.js';
 import type { Place } from './store-backends.js';
 import { openStore } from '../src/adapters/storage/open-store.js';
 
+// The browser's own, for code run in the page (the project's TypeScript has no DOM library).
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string; borderTopLeftRadius: string };
+
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const SECRET = 'dashboard-browser-secret';
 const PHONE_NUMBER_ID = '106540352242922';
