@@ -1,5 +1,6 @@
 import type { CliCommand } from '../adapters/cli/cli-command.js';
 import { campaignCreateCommand } from '../adapters/cli/commands/campaign-create.js';
+import { campaignPreviewCommand } from '../adapters/cli/commands/campaign-preview.js';
 import { campaignRecipientsCommand } from '../adapters/cli/commands/campaign-recipients.js';
 import { campaignActionCommands, campaignStartCommand } from '../adapters/cli/commands/campaign-run.js';
 import { campaignListCommand, campaignStatusCommand } from '../adapters/cli/commands/campaign-status.js';
@@ -53,6 +54,7 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   ...campaignActionCommands,
   campaignStatusCommand,
   campaignRecipientsCommand,
+  campaignPreviewCommand,
   campaignListCommand,
   segmentPreviewCommand,
   tokenCreateCommand,
