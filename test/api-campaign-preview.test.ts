@@ -37,6 +37,7 @@ describe.each(BACKENDS)('REST API: campaign preview ($name)', (backend) => {
         { reason: 'missing_parameter', slot: 'body.1', detail: 'body {{1}}: first_name is missing', count: 2 },
         { reason: 'invalid_parameter', slot: 'body.1', detail: 'body {{1}}: first_name is not text', count: 1 },
       ],
+      complete: true,
     });
     expect(r.text).not.toMatch(/7700900\d{3}/);
     // The default sample is three.
@@ -92,7 +93,7 @@ describe.each(BACKENDS)('REST API: campaign preview ($name)', (backend) => {
         template: { name: 'promo', placeholdersKnown: false },
         notice: expect.stringContaining('registered by hand'),
         samples: [{ preview: null }, { preview: null }],
-        audience: { matched: 2, wouldSend: 2, skipped: [] },
+        audience: { matched: 2, wouldSend: 2, skipped: [], complete: true },
       },
     });
   });

@@ -51,7 +51,7 @@ describe.each(BACKENDS)('campaign preview ($name)', (backend) => {
           },
         ],
         // Fay has no marketing consent: the segment leaves her out.
-        audience: { matched: 7, wouldSend: 2, skipped: SKIPS },
+        audience: { matched: 7, wouldSend: 2, skipped: SKIPS, complete: true },
       },
     });
     // The count is the start's own: the same audience, and nothing was written.
@@ -115,7 +115,7 @@ describe.each(BACKENDS)('campaign preview ($name)', (backend) => {
           { contactId: contactIds[0], to: '+447700900101', inSegment: true, preview: null },
           { contactId: contactIds[1], to: '+447700900102', inSegment: true, preview: null },
         ],
-        audience: { matched: 7, wouldSend: 7, skipped: [] },
+        audience: { matched: 7, wouldSend: 7, skipped: [], complete: true },
       },
     });
   });
@@ -144,7 +144,7 @@ describe.each(BACKENDS)('campaign preview ($name)', (backend) => {
     expect(r.ok && r.preview).toMatchObject({
       template: { placeholdersKnown: false },
       notice: expect.stringContaining('it cannot start until `pacer template sync` reads the template'),
-      audience: { matched: 7, wouldSend: 0, skipped: [] },
+      audience: { matched: 7, wouldSend: 0, skipped: [], complete: true },
     });
     await expect(startCampaign(store, campaignId, { phoneNumberId: SENDER }, T0, NO_DISPATCHER_HERE)).rejects.toThrow(
       /placeholders are not known/,
@@ -163,7 +163,7 @@ describe.each(BACKENDS)('campaign preview ($name)', (backend) => {
     const r = await previewCampaign(store, campaignId, T0, { ...options, sample: 1 });
     expect(r.ok && r.preview).toMatchObject({
       samples: [{ inSegment: true, preview: coupon('friend', 'SPRING') }],
-      audience: { matched: 7, wouldSend: 7, skipped: [] },
+      audience: { matched: 7, wouldSend: 7, skipped: [], complete: true },
     });
   });
 
@@ -212,6 +212,15 @@ describe.each(BACKENDS)('campaign preview ($name)', (backend) => {
       matched: 5003,
       wouldSend: 4998,
       skipped: [{ reason: 'missing_parameter', slot: 'body.1', detail: 'body {{1}}: first_name is missing', count: 5 }],
+      complete: true,
+    });
+    // Bounded, as the dashboard's page view counts: the first 2,500 contacts only, and it says so.
+    const bounded = await previewCampaign(store, created.campaign.id, T0, { ...options, countUpTo: 2500 });
+    expect(bounded.ok && bounded.preview.audience).toEqual({
+      matched: 2500,
+      wouldSend: 2498,
+      skipped: [{ reason: 'missing_parameter', slot: 'body.1', detail: 'body {{1}}: first_name is missing', count: 2 }],
+      complete: false,
     });
     expect(r.ok && r.preview.samples.map((s) => ('preview' in s ? s.preview?.body : null))).toEqual([
       'Hi P0, your order is on its way.',

@@ -70,7 +70,12 @@ describe('pacer campaign preview', () => {
           },
         },
       ],
-      audience: { matched: 7, wouldSend: 2, skipped: expect.arrayContaining([expect.objectContaining({ slot: 'body.1', count: 2 })]) },
+      audience: {
+        matched: 7,
+        wouldSend: 2,
+        skipped: expect.arrayContaining([expect.objectContaining({ slot: 'body.1', count: 2 })]),
+        complete: true,
+      },
     });
     const human = await runPacer('campaign', 'preview', String(campaignId), '--contact', '447700900108');
     expect(human.out).toContain('  1. contact 8 · +44•••••••108 · not in the segment');

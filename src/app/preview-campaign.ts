@@ -25,6 +25,8 @@ export interface PreviewCampaignOptions {
   /** Show this contact instead, whether or not the segment selects it. */
   contact?: ContactKey | { id: number };
   stopButtons: RenderOptions['stopButtons'];
+  /** Count at most this many of the segment's contacts (the dashboard's page view); absent: all of them. */
+  countUpTo?: number;
 }
 
 export interface ParameterSkip {
@@ -68,6 +70,8 @@ export interface CampaignPreview {
     /** Of them, those with every template value; each is still judged by the send decision when its turn comes. */
     wouldSend: number;
     skipped: SkipGroup[];
+    /** False when counting stopped at `countUpTo`: the figures are for the first contacts only. */
+    complete: boolean;
   };
 }
 
@@ -105,6 +109,7 @@ export async function previewCampaign(
   const render: Render = (fields) =>
     shape.kind === 'known' ? renderParameters(shape.definition, shape.category, mapping, fields, options) : null;
   const toSample = sampleMaker(shape, render);
+  const limit = options.countUpTo ?? Infinity;
 
   let samples: PreviewSample[];
   if (options.contact !== undefined) {
@@ -116,10 +121,10 @@ export async function previewCampaign(
   }
   const audience =
     shape.kind === 'unknown' && perRecipient
-      ? { ...(await sameForAll(store, segment, now, render)), wouldSend: 0 }
+      ? { ...(await sameForAll(store, segment, now, render, limit)), wouldSend: 0 }
       : perRecipient
-        ? await renderEach(store, segment, now, render)
-        : await sameForAll(store, segment, now, render);
+        ? await renderEach(store, segment, now, render, limit)
+        : await sameForAll(store, segment, now, render, limit);
   return {
     ok: true,
     preview: {
@@ -189,13 +194,16 @@ async function segmentSamples(
 type Audience = CampaignPreview['audience'];
 
 /** Every recipient rendered, a page at a time; skips grouped by reason, slot and problem. */
-async function renderEach(store: PreviewStore, segment: SegmentDefinition, now: Millis, render: Render): Promise<Audience> {
+async function renderEach(store: PreviewStore, segment: SegmentDefinition, now: Millis, render: Render, limit: number): Promise<Audience> {
   const groups = new Map<string, SkipGroup>();
   let matched = 0;
   let wouldSend = 0;
+  let scanned = 0;
   for (let afterId = 0; ;) {
-    const page = await store.segmentContacts(segment, now, afterId, PAGE);
+    if (scanned >= limit) return { matched, wouldSend, skipped: sortGroups([...groups.values()]), complete: false };
+    const page = await store.segmentContacts(segment, now, afterId, Math.min(PAGE, limit - scanned));
     if (page.lastContactId === null) break;
+    scanned += page.scanned;
     afterId = page.lastContactId;
     matched += page.matched;
     for (const c of page.contacts) {
@@ -211,22 +219,29 @@ async function renderEach(store: PreviewStore, segment: SegmentDefinition, now: 
       groups.set(key, group);
     }
   }
-  return { matched, wouldSend, skipped: sortGroups([...groups.values()]) };
+  return { matched, wouldSend, skipped: sortGroups([...groups.values()]), complete: true };
 }
 
 /** Values that are the same for everyone (or none Pacer knows of): rendered once, the audience counted inside the store. */
-async function sameForAll(store: PreviewStore, segment: SegmentDefinition, now: Millis, render: Render): Promise<Audience> {
+async function sameForAll(store: PreviewStore, segment: SegmentDefinition, now: Millis, render: Render, limit: number): Promise<Audience> {
   let matched = 0;
+  let scanned = 0;
+  let complete = true;
   for (let afterId = 0; ;) {
-    const page = await store.countSegment(segment, now, afterId, PAGE);
+    if (scanned >= limit) {
+      complete = false;
+      break;
+    }
+    const page = await store.countSegment(segment, now, afterId, Math.min(PAGE, limit - scanned));
     if (page.lastContactId === null) break;
     afterId = page.lastContactId;
+    scanned += page.scanned;
     matched += page.matched;
   }
   const r = render({ name: null, attributes: {} });
-  if (r === null || r.ok) return { matched, wouldSend: matched, skipped: [] };
+  if (r === null || r.ok) return { matched, wouldSend: matched, skipped: [], complete };
   const skipped = matched === 0 ? [] : [{ reason: r.reason, slot: r.slot, detail: problemPattern(r.detail), count: matched }];
-  return { matched, wouldSend: 0, skipped };
+  return { matched, wouldSend: 0, skipped, complete };
 }
 
 function sortGroups(groups: SkipGroup[]): SkipGroup[] {

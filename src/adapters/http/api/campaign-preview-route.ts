@@ -52,6 +52,7 @@ const previewSchema = z.object({
     skipped: z
       .array(skipSchema.extend({ count: z.number().int() }))
       .describe('recipients a start would skip, by reason, slot and problem (no recipient’s own value), most first'),
+    complete: z.boolean().describe('true: every contact was counted (always so here; the dashboard counts only the first ones)'),
   }),
 });
 

@@ -52,7 +52,12 @@ export async function campaignPage(
   const waiting = breakdown.filter((r) => r.status === 'queued' || r.status === 'held').reduce((n, r) => n + r.count, 0);
   const pace = await campaignPace(store, campaign, waiting, now);
   const cap = frequencyCapInEffect(campaign, deps.policy);
-  const preview = await previewCampaign(store, id, now, { sample: 3, stopButtons: deps.policy.stopButtons });
+  // A page view counts a bounded share of the audience: rendering a million recipients would take seconds.
+  const preview = await previewCampaign(store, id, now, {
+    sample: 3,
+    stopButtons: deps.policy.stopButtons,
+    countUpTo: PREVIEW_COUNT_UP_TO,
+  });
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
 <p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
 <p>Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}</p>
@@ -68,6 +73,8 @@ ${preview.ok ? html`<h2>Message preview</h2>${messagePreviewView(preview.preview
 <h2>Held recipients</h2><p class="muted">Held for Meta's marketing experiment (130472): they go when the contact writes in.</p>${rowList(id, held, 'held', q)}`;
   return { title: `Campaign ${campaign.name}`, body };
 }
+
+const PREVIEW_COUNT_UP_TO = 20_000;
 
 const ALLOWED: Record<'pause' | 'resume' | 'cancel', readonly Campaign['status'][]> = {
   pause: ['running', 'scheduled'],

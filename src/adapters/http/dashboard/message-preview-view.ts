@@ -34,5 +34,5 @@ export function messagePreviewView(p: CampaignPreview): Html {
           (g) =>
             html`<tr data-slot="${g.slot}"><td class="num">${count(g.count)}</td><td>${g.reason}</td><td><code>${g.slot}</code></td><td>${g.detail}</td></tr>`,
         )}</tbody></table>`;
-  return html`${sampleView(p)}<p class="preview-audience">${count(a.matched)} matched now · ${count(a.wouldSend)} would be sent · ${count(skippedTotal)} would be skipped for a template value</p>${groups}`;
+  return html`${sampleView(p)}<p class="preview-audience">${a.complete ? null : 'Among the first contacts: '}${count(a.matched)} matched now · ${count(a.wouldSend)} would be sent · ${count(skippedTotal)} would be skipped for a template value</p>${groups}`;
 }
