@@ -19,7 +19,6 @@ import type {
   ContactStateStore,
   ContactStore,
   JsonObject,
-  JsonValue,
   OutboxInput,
   OutboxStore,
   Template,
