@@ -1,6 +1,6 @@
 import { DEFAULT_POLICY } from '../core/policy.js';
 import type { SegmentDefinition } from '../core/segment.js';
-import { freezeValues, renderParameters, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
+import { freezeValues, renderParameters, valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
 import type {
   CampaignOutboxStore,
@@ -124,6 +124,7 @@ async function insertRendered(
   const { shape } = p;
   if (shape.kind === 'unknown')
     throw new Error(`campaign ${p.campaignId}: its template's placeholders are not known; run \`pacer template sync\``);
+  const freeze = valueFreezer(shape.definition, shape.category, p.mapping, p.options);
   const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
   // A page of matching contacts at a time: memory stays flat whatever the audience.
   for (let afterId = 0; ;) {
@@ -134,9 +135,9 @@ async function insertRendered(
     result.matched += page.matched;
     if (page.contacts.length === 0) continue;
     const rows = page.contacts.map((c): OutboxInput => {
-      const r = renderParameters(shape.definition, shape.category, p.mapping, c, p.options);
+      const r = freeze(c);
       const intent = r.ok
-        ? { ...p.base, template: { ...p.base.template, values: freezeValues(r.values) } }
+        ? { ...p.base, template: { ...p.base.template, values: r.values } }
         : { ...p.base, parameterProblem: { reason: r.reason, detail: r.detail } };
       return {
         campaignId: p.campaignId,

@@ -134,9 +134,10 @@ export function valueProblem(slot: TemplateSlot, text: string): string | null {
   // Meta refuses any parameter with a line break, a tab or more than four spaces in a row (132018).
   if (/[\n\r\t]/.test(text)) return 'contains a line break or tab, which Meta refuses in parameters';
   if (/ {5,}/.test(text)) return 'has more than four spaces in a row, which Meta refuses in parameters';
+  if (slot.maxLength === null || text.length <= slot.maxLength) return null;
+  // Characters, not UTF-16 units: an emoji is one (counted only when the units are over the limit).
   const length = [...text].length;
-  if (slot.maxLength !== null && length > slot.maxLength) return `is ${length} characters; Meta allows ${slot.maxLength}`;
-  return null;
+  return length > slot.maxLength ? `is ${length} characters; Meta allows ${slot.maxLength}` : null;
 }
 
 /** An attribute's value as text: strings, numbers and booleans; anything else is not a value. */
@@ -165,6 +166,37 @@ export function renderParameters(
   options: RenderOptions,
 ): RenderResult {
   const { slots, otpButtonIndex } = templateSlots(def, category);
+  const r = resolveSlots(slots, def, mapping, fields, options);
+  if (!r.ok) return r;
+  return { ok: true, components: toComponents(def, category, slots, r.values, otpButtonIndex), values: r.values };
+}
+
+export type FreezeResult = { ok: true; values: FrozenValues } | { ok: false; reason: ParameterProblemReason; slot: string; detail: string };
+
+/**
+ * One recipient's values as an outbox row keeps them, for many recipients of one campaign: the
+ * template's slots and each slot's source are worked out once, not per recipient.
+ */
+export function valueFreezer(
+  def: TemplateDefinition,
+  category: TemplateCategory,
+  mapping: ParameterMapping,
+  options: RenderOptions,
+): (fields: RecipientFields) => FreezeResult {
+  const { slots } = templateSlots(def, category);
+  return (fields) => {
+    const r = resolveSlots(slots, def, mapping, fields, options);
+    return r.ok ? { ok: true, values: freezeValues(r.values) } : r;
+  };
+}
+
+function resolveSlots(
+  slots: readonly TemplateSlot[],
+  def: TemplateDefinition,
+  mapping: ParameterMapping,
+  fields: RecipientFields,
+  options: RenderOptions,
+): { ok: true; values: Map<string, ResolvedValue> } | { ok: false; reason: ParameterProblemReason; slot: string; detail: string } {
   const values = new Map<string, ResolvedValue>();
   for (const slot of slots) {
     const resolved = resolveSlot(slot, sourceFor(slot, mapping), fields, def, options);
@@ -172,7 +204,7 @@ export function renderParameters(
     if ('reason' in resolved) return { ok: false, slot: slot.key, ...resolved };
     values.set(slot.key, resolved);
   }
-  return { ok: true, components: toComponents(def, category, slots, values, otpButtonIndex), values };
+  return { ok: true, values };
 }
 
 /** Values as an outbox row keeps them: text as a string, media as its source. */
@@ -198,7 +230,8 @@ export function composeComponents(
   for (const slot of slots) {
     const v = frozen[slot.key];
     if (v === undefined) {
-      if (slot.required) return { ok: false, slot: slot.key, detail: `${describeSlot(slot)} has no value: the template changed since the values were set` };
+      if (slot.required)
+        return { ok: false, slot: slot.key, detail: `${describeSlot(slot)} has no value: the template changed since the values were set` };
       continue;
     }
     values.set(slot.key, typeof v === 'string' ? { kind: 'text', text: v } : { kind: 'media', media: v });
@@ -215,11 +248,11 @@ function resolveSlot(
   def: TemplateDefinition,
   options: RenderOptions,
 ): Resolved {
-  const what = describeSlot(slot);
+  // Worded only when something is wrong: this runs for every recipient of a campaign.
+  const what = (): string => describeSlot(slot);
   if (source === undefined) {
-    if (slot.part !== 'quick_reply') return { reason: 'missing_parameter', detail: `${what} has no value` };
-    const text = def.buttons[slot.buttonIndex ?? -1]?.text ?? null;
-    return matchesAny(text, options.stopButtons) ? { kind: 'text', text: STOP_PROMOTIONS_PAYLOAD } : null;
+    if (slot.part !== 'quick_reply') return { reason: 'missing_parameter', detail: `${what()} has no value` };
+    return isStopButton(slot, def, options) ? { kind: 'text', text: STOP_PROMOTIONS_PAYLOAD } : null;
   }
   if (isMediaSource(source)) return { kind: 'media', media: source };
   let text: string;
@@ -233,7 +266,7 @@ function resolveSlot(
     if ('problem' in read && source.fallback === undefined) {
       return {
         reason: read.problem === 'is not text' ? 'invalid_parameter' : 'missing_parameter',
-        detail: `${what}: ${origin} ${read.problem}`,
+        detail: `${what()}: ${origin} ${read.problem}`,
       };
     }
     text = 'text' in read ? read.text : (source.fallback as string);
@@ -246,19 +279,33 @@ function resolveSlot(
   if (slot.part === 'url_suffix') text = encodeUrlSuffix(text);
   const problem = valueProblem(slot, text) ?? urlProblem(slot, def, text);
   if (problem !== null)
-    return { reason: problem === 'is empty' ? 'missing_parameter' : 'invalid_parameter', detail: `${what}: ${origin} ${problem}` };
+    return { reason: problem === 'is empty' ? 'missing_parameter' : 'invalid_parameter', detail: `${what()}: ${origin} ${problem}` };
   return { kind: 'text', text };
+}
+
+const STOP_BUTTON = new WeakMap<TemplateSlot, boolean>();
+
+/** Whether a quick-reply button reads as "stop promotions"; worked out once per slot, not per recipient. */
+function isStopButton(slot: TemplateSlot, def: TemplateDefinition, options: RenderOptions): boolean {
+  let stop = STOP_BUTTON.get(slot);
+  if (stop === undefined) {
+    stop = matchesAny(def.buttons[slot.buttonIndex ?? -1]?.text ?? null, options.stopButtons);
+    STOP_BUTTON.set(slot, stop);
+  }
+  return stop;
 }
 
 function urlProblem(slot: TemplateSlot, def: TemplateDefinition, suffix: string): string | null {
   if (slot.part !== 'url_suffix') return null;
   const url = def.buttons[slot.buttonIndex ?? -1]?.url ?? '';
+  if (url.length + suffix.length <= URL_MAX) return null;
   const length = url.replace(/\{\{[^{}]*\}\}$/, '').length + suffix.length;
   return length > URL_MAX ? `makes the URL ${length} characters; Meta allows ${URL_MAX}` : null;
 }
 
 /** Percent-encodes what a URL cannot carry (space, `|`, `:`, non-ASCII) and keeps escapes already there. */
 export function encodeUrlSuffix(value: string): string {
+  if (/^[A-Za-z0-9_.~-]*$/.test(value)) return value;
   return value
     .split(/(%[0-9A-Fa-f]{2})/)
     .map((part, i) => (i % 2 === 1 ? part : encodeURIComponent(part)))
