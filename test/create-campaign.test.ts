@@ -24,6 +24,34 @@ async function templates(store: Store): Promise<void> {
 }
 
 describe.each(BACKENDS)('createCampaign ($name)', (backend) => {
+  it('refuses a template Meta rejected, disabled or deleted, and stores nothing; a paused or pending one may still be approved', async () => {
+    const store = await backend.open();
+    const statuses = ['rejected', 'disabled', 'deleted', 'paused', 'pending'] as const;
+    await store.upsertTemplates(
+      statuses.map((status) => ({ name: `t_${status}`, language: 'en_US', category: 'utility', status, quality: null, pausedUntil: null })),
+      T0,
+    );
+    const outcomes = [];
+    for (const status of statuses) {
+      const r = await createCampaign(store, campaign({ template: { name: `t_${status}`, language: 'en_US' } }), T0);
+      outcomes.push(r.ok ? 'created' : r.problem);
+    }
+    expect(outcomes).toEqual(['template_unavailable', 'template_unavailable', 'template_unavailable', 'created', 'created']);
+    expect((await store.listCampaigns({})).map((c) => c.templateId)).toHaveLength(2);
+  });
+
+  it('refuses values for a template registered by hand, whose placeholders Pacer does not know', async () => {
+    const store = await backend.open();
+    await templates(store);
+    const r = await createCampaign(store, campaign({ parameters: { 'body.1': { value: 'x' } } }), T0);
+    expect(r).toEqual({
+      ok: false,
+      problem: 'parameters',
+      issues: [{ key: '(template)', message: expect.stringContaining('was registered by hand, so Pacer does not know its placeholders') }],
+    });
+    expect(await store.listCampaigns({})).toEqual([]);
+  });
+
   it('creates a draft from a registered template; marketing needs marketing consent unless the segment names consent', async () => {
     const store = await backend.open();
     expect(await createCampaign(store, campaign(), T0)).toEqual({ ok: false, problem: 'template_not_registered' });

@@ -239,4 +239,46 @@ describe('pacer send with template values', () => {
     const loneFallback = await runPacer('send', '--to', '+447911123456', '--template', 'order_ready', '--fallback', 'first_name=there');
     expect(loneFallback.err).toContain('a fallback goes with --param first_name=attribute:NAME');
   });
+
+  it('creates a campaign only from a mapping that covers the template, listing everything missing otherwise', async () => {
+    const args = ['campaign', 'create', '--name', 'Spring', '--template', 'spring_promo_named', '--language', 'en_GB'];
+    const half = await runPacer(...args, '--param', 'first_name=attribute:first_name', '--param', 'header=text:photo');
+    expect(half.code).toBe(2);
+    expect(half.err).toBe(
+      [
+        'pacer: The --param mapping does not fit template spring_promo_named (en_GB); nothing was created:',
+        '  header: header image takes a link, a media id or an attribute holding a link, not text',
+        '  body.discount: body {{discount}} has no value: map it to an attribute or a constant',
+        '  body.end_date: body {{end_date}} has no value: map it to an attribute or a constant',
+        '  button.0: button 0 (URL suffix) has no value: map it to an attribute or a constant',
+      ].join('\n'),
+    );
+    expect(JSON.parse((await runPacer('campaign', 'list', '--json')).out)).toEqual([]);
+    const full = await runPacer(
+      ...args,
+      '--param',
+      'header=link:https://cdn.example.com/spring.jpg',
+      '--param',
+      'first_name=attribute:first_name',
+      '--fallback',
+      'first_name=there',
+      '--param',
+      'discount=text:15%',
+      '--param',
+      'end_date=text:31 May',
+      '--param',
+      'button.0=attribute:coupon_code',
+      '--json',
+    );
+    expect(full.code).toBe(0);
+    expect(JSON.parse(full.out)).toMatchObject({
+      status: 'draft',
+      parameters: {
+        header: { link: 'https://cdn.example.com/spring.jpg' },
+        first_name: { attribute: 'first_name', fallback: 'there' },
+        discount: { value: '15%' },
+        'button.0': { attribute: 'coupon_code' },
+      },
+    });
+  });
 });
