@@ -134,21 +134,13 @@ async function insertRendered(
     result.scanned += page.scanned;
     result.matched += page.matched;
     if (page.contacts.length === 0) continue;
-    const rows = page.contacts.map((c): OutboxInput => {
+    const rows = page.contacts.map((c) => {
       const r = freeze(c);
       const intent = r.ok
         ? { ...p.base, template: { ...p.base.template, values: r.values } }
         : { ...p.base, parameterProblem: { reason: r.reason, detail: r.detail } };
-      return {
-        campaignId: p.campaignId,
-        contactId: c.id,
-        senderId: p.senderId,
-        category: p.category,
-        intent: intent as unknown as JsonObject,
-        idempotencyKey: null,
-        nextAttemptAt: p.nextAttemptAt,
-      };
+      return { contactId: c.id, intent: intent as unknown as JsonObject };
     });
-    result.inserted += (await store.insertOutbox(rows, now)).inserted;
+    result.inserted += (await store.insertCampaignRows(p, rows, now)).inserted;
   }
 }

@@ -1,4 +1,4 @@
-import type { SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
+import type { CampaignRowsPlan, JsonObject, SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { contactPage, PAGE_CONTACTS, segmentSql } from './segment-where.js';
 import { int, toJson } from './values.js';
@@ -51,4 +51,35 @@ async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: num
   const match = segmentSql(tx.caps, params).match(plan.segment, now);
   const [row] = await tx.query(`SELECT count(*) AS n ${PAGE_CONTACTS} AND ${match}`, params);
   return int(row?.['n']);
+}
+
+/**
+ * A page of rows, each with its own intent, as one JSON parameter the database expands itself
+ * (json_each / jsonb_array_elements): one bound value instead of ten per row, which is what made
+ * personalised starts slow.
+ */
+export function insertCampaignRows(
+  db: SqlSession,
+  plan: CampaignRowsPlan,
+  rows: ReadonlyArray<{ contactId: number; intent: JsonObject }>,
+  now: number,
+): Promise<{ inserted: number }> {
+  if (rows.length === 0) return Promise.resolve({ inserted: 0 });
+  return db.transaction('insertCampaignRows', async (tx) => {
+    const each =
+      tx.caps.dialect === 'sqlite'
+        ? `SELECT $1, json_extract(e.value, '$[0]'), $2, $3, json_extract(e.value, '$[1]'), NULL, 'queued', $4, $5, $5 FROM json_each($6) e WHERE true`
+        : `SELECT $1, (e ->> 0)::bigint, $2, $3, e -> 1, NULL, 'queued', $4, $5, $5 FROM jsonb_array_elements($6::jsonb) e`;
+    const payload = toJson(rows.map((r) => [r.contactId, r.intent]));
+    const inserted = await tx.execute(`INSERT INTO outbox (${COLUMNS}) ${each} ON CONFLICT DO NOTHING`, [
+      plan.campaignId,
+      plan.senderId,
+      plan.category,
+      plan.nextAttemptAt,
+      now,
+      payload,
+    ]);
+    if (inserted > 0) await tx.notifyQueued(plan.nextAttemptAt);
+    return { inserted };
+  });
 }
