@@ -93,10 +93,11 @@ const HEADER_FITS: Record<MediaKind, UploadKind> = { image: 'image', video: 'vid
  */
 export function headerMediaProblem(store: MediaStore, media: HeaderMedia, now: Millis): string | null {
   const wanted = HEADER_FITS[media.kind];
+  const header = `${media.kind === 'image' ? 'an' : 'a'} ${media.kind} header`;
   if ('id' in media) {
     const record = store.get(media.id, now);
     if (record === undefined) return `Media id ${media.id} was not found: it was never uploaded, was deleted or has expired.`;
-    if (record.kind !== wanted) return `Media id ${media.id} is ${record.mimeType}, which a ${media.kind} header cannot show.`;
+    if (record.kind !== wanted) return `Media id ${media.id} is ${record.mimeType}, which ${header} cannot show.`;
     return null;
   }
   let url: URL;
@@ -108,6 +109,6 @@ export function headerMediaProblem(store: MediaStore, media: HeaderMedia, now: M
   if (url.protocol !== 'https:') return `Media download error: ${media.link} is not an https URL.`;
   const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase();
   const fits = Object.values(MEDIA_TYPES).some((t) => t.kind === wanted && extension !== undefined && t.extensions.includes(extension));
-  if (!fits) return `Media download error: ${media.link} does not name a file a ${media.kind} header can show.`;
+  if (!fits) return `Media download error: ${media.link} does not name a file ${header} can show.`;
   return null;
 }
