@@ -31,6 +31,7 @@ const REQUIRED = [
   'GET /api/v1/templates',
   'GET /api/v1/campaigns',
   'GET /api/v1/campaigns/{id}',
+  'GET /api/v1/campaigns/{id}/preview',
   'POST /api/v1/campaigns/{id}/pause',
   'POST /api/v1/campaigns/{id}/resume',
   'POST /api/v1/campaigns/{id}/cancel',
@@ -92,6 +93,11 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
     expect(Object.keys(send?.responses ?? {})).toEqual(expect.arrayContaining(['200', '202', '400', '401', '429', '503']));
     expect(doc.paths['/api/v1/contacts']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['query:limit', 'query:after']);
     expect(doc.paths['/api/v1/contacts/{id}/explain']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id']);
+    expect(doc.paths['/api/v1/campaigns/{id}/preview']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'path:id',
+      'query:sample',
+      'query:contact',
+    ]);
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
   });

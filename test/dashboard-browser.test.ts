@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '../src/adapters/http/webhook-signature.js';
 import { createApiToken } from '../src/app/api-tokens.js';
+import { createCampaign } from '../src/app/create-campaign.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { HOUR } from '../src/core/time.js';
 import { startEngine, type Engine } from '../src/main/engine.js';
@@ -16,6 +17,9 @@ import { seedWorld, PAUSE_REASON, type SeededWorld } from './dashboard-seed.js';
 import { ensureChromium } from './ensure-chromium.js';
 import type { Place } from './store-backends.js';
 import { openStore } from '../src/adapters/storage/open-store.js';
+
+// The browser's own, for code run in the page (the project's TypeScript has no DOM library).
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string; borderTopLeftRadius: string };
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const SECRET = 'dashboard-browser-secret';
@@ -204,5 +208,56 @@ describe('Dashboard in a browser (sqlite)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ category: 'service', status: 'queued' });
     expect(JSON.parse(String(rows[0]?.['intent']))).toEqual({ phoneNumberId: PHONE_NUMBER_ID, text: 'Yes, it ships today.' });
+  });
+  it('shows a campaign’s message preview as a styled bubble', async () => {
+    await store.upsertSyncedTemplates(
+      [
+        {
+          name: 'order_note',
+          language: 'en_US',
+          category: 'utility',
+          status: 'approved',
+          quality: 'GREEN',
+          pausedUntil: null,
+          metaId: '7001',
+          subCategory: null,
+          parameterFormat: 'positional',
+          components: [
+            { type: 'BODY', text: 'Hello {{1}}, your order ships today.' },
+            { type: 'FOOTER', text: 'Reply for help' },
+            { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Thanks' }] },
+          ],
+        },
+      ],
+      T0,
+    );
+    const created = await createCampaign(
+      store,
+      {
+        name: 'order notes',
+        template: { name: 'order_note', language: 'en_US' },
+        sender: { phoneNumberId: PHONE_NUMBER_ID },
+        segment: {},
+        parameters: { 'body.1': { attribute: 'name', fallback: 'there' } },
+      },
+      T0,
+    );
+    if (!created.ok) throw new Error(created.problem);
+    await signIn();
+    await page.goto(`${engine.url}/campaigns/${created.campaign.id}`);
+    const bubble = page.locator('.wa-bubble');
+    await bubble.waitFor();
+    expect(await bubble.locator('.wa-body').innerText()).toMatch(/^Hello .+, your order ships today\.$/);
+    expect(await bubble.locator('.wa-footer').innerText()).toBe('Reply for help');
+    expect(await bubble.locator('.wa-buttons li').innerText()).toBe('Thanks');
+    // The stylesheet reaches it (the page allows no inline style): a white, rounded bubble.
+    const style = await bubble.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { background: s.backgroundColor, radius: s.borderTopLeftRadius };
+    });
+    expect(style.background).toBe('rgb(255, 255, 255)');
+    expect(style.radius).not.toBe('0px');
+    expect(await cell('p.preview-audience')).toMatch(/^\d+ matched now · \d+ would be sent · 0 would be skipped for a template value$/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-campaign-preview.png'), fullPage: true });
   });
 });

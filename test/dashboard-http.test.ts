@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HOUR } from '../src/core/time.js';
 import { ADMIN_TOKEN, csrfOf, startDashboard, T0 } from './dashboard-harness.js';
 import { BACKENDS } from './store-backends.js';
+import { createCouponCampaign, seedPreview } from './preview-seed.js';
 import { seedCampaign } from './store-seed.js';
 
 const sqlite = BACKENDS.filter((b) => b.name === 'sqlite');
@@ -222,5 +223,46 @@ describe.each(BACKENDS)('Dashboard campaign page: why recipients wait ($name)', 
       /<tr data-group="deferred:frequency_cap"><th>Deferred by your frequency cap<br><span class="until muted">until 2026-01-12 09:00 UTC<\/span><\/th><td class="num">3<\/td>/,
     );
     expect(page.text).toContain('Frequency cap: 2 per 7 days (PACER_FREQUENCY_CAP)');
+  });
+});
+
+describe.each(BACKENDS)('Dashboard campaign page: message preview ($name)', (backend) => {
+  it('shows one recipient’s message as a bubble, escaped, and the recipients a start would skip, by reason and slot', async () => {
+    const rig = await startDashboard(backend);
+    const { campaignId, contactIds } = await seedPreview(rig.store, T0);
+    await rig.store.upsertContacts([{ phoneE164: '+447700900101', attributes: { first_name: '<b>Ada</b>' } }], T0);
+    const cookie = await rig.login();
+    const page = await rig.get(`/campaigns/${campaignId}`, { cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      '<h2>Message preview</h2><div class="wa-bubble"><p class="wa-header">Your coupon</p><p class="wa-body">Hi &lt;b&gt;Ada&lt;/b&gt;, your ADA15 coupon is waiting.</p>' +
+        '<p class="wa-footer">Tap Stop promotions to opt out</p><ul class="wa-buttons"><li>Shop → https://shop.example/c/ADA15</li><li>Stop promotions</li></ul></div>',
+    );
+    expect(page.text).toContain(`As <a href="/contacts/${contactIds[0] ?? -1}">contact ${contactIds[0] ?? -1}</a> would read it.`);
+    expect(page.text).toContain('7 matched now · 2 would be sent · 5 would be skipped for a template value');
+    expect(page.text).toContain(
+      '<tr data-slot="body.1"><td class="num">2</td><td>missing_parameter</td><td><code>body.1</code></td><td>body {{1}}: first_name is missing</td></tr>',
+    );
+    expect(page.text).toContain('<td>body {{1}}: first_name is not text</td>');
+    expect(page.text).not.toContain('<b>Ada</b>');
+  });
+
+  it('says when the first recipients would all be skipped, and when the template’s text is not known', async () => {
+    const rig = await startDashboard(backend);
+    const { contactIds } = await seedPreview(rig.store, T0);
+    const nobody = await createCouponCampaign(rig.store, T0, {
+      'body.1': { attribute: 'nickname' },
+      'body.2': { attribute: 'coupon' },
+      'button.0': { attribute: 'coupon' },
+    });
+    const cookie = await rig.login();
+    const skipped = await rig.get(`/campaigns/${nobody}`, { cookie });
+    expect(skipped.text).toContain(
+      `<p class="error">The first recipients would all be skipped, e.g. <a href="/contacts/${contactIds[0] ?? -1}">contact ${contactIds[0] ?? -1}</a>: body {{1}}: nickname is missing</p>`,
+    );
+    expect(skipped.text).not.toContain('class="wa-bubble"');
+    const seed = await seedCampaign(rig.store, T0, 1);
+    const unknown = await rig.get(`/campaigns/${seed.campaignId}`, { cookie });
+    expect(unknown.text).toMatch(/<h2>Message preview<\/h2><p class="notice">promo\/en was registered by hand/);
   });
 });

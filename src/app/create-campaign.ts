@@ -1,7 +1,9 @@
 import type { CapSchedulePreset, FrequencyCap } from '../core/policy.js';
+import { checkMapping, type MappingIssue, type ParameterMapping } from '../core/template-parameters.js';
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
-import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, TemplateStore } from '../ports/store.js';
+import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, Template, TemplateStore } from '../ports/store.js';
+import { templateShape } from './template-mapping.js';
 
 /**
  * What Pacer assumes of a sending number Meta has told it nothing about yet: Meta's default
@@ -34,12 +36,20 @@ export interface NewCampaign {
   policyPreset?: string;
   /** The campaign's own frequency cap (`max` 0 turns it off); absent or null: the configured cap. */
   frequencyCap?: FrequencyCap | null;
+  /** Where each of the template's values comes from; it must cover every value the template needs. */
+  parameters?: ParameterMapping;
 }
 
 /** Why a campaign was refused before anything was stored; each caller words it for its users. */
-export type CreateCampaignProblem = 'template_not_registered' | 'ends_before_start';
+export type CreateCampaignProblem = 'template_not_registered' | 'template_unavailable' | 'ends_before_start' | 'parameters';
 
-export type CreateCampaignResult = { ok: true; campaign: Campaign } | { ok: false; problem: CreateCampaignProblem };
+export type CreateCampaignResult =
+  | { ok: true; campaign: Campaign }
+  | { ok: false; problem: Exclude<CreateCampaignProblem, 'parameters'> }
+  /** The mapping does not fit the template: every issue, each naming its slot. */
+  | { ok: false; problem: 'parameters'; issues: MappingIssue[] };
+
+const UNSENDABLE = new Set(['rejected', 'disabled', 'deleted']);
 
 /** Creates a draft campaign from a registered template and a segment (`pacer campaign create`, the demo). */
 export async function createCampaign(
@@ -49,6 +59,11 @@ export async function createCampaign(
 ): Promise<CreateCampaignResult> {
   const template = await store.getTemplate(c.template.name, c.template.language);
   if (template === null) return { ok: false, problem: 'template_not_registered' };
+  // Meta refuses these for good; paused and pending ones may be approved by the time it sends.
+  if (UNSENDABLE.has(template.status)) return { ok: false, problem: 'template_unavailable' };
+  const parameters = c.parameters ?? {};
+  const issues = mappingIssues(template, parameters);
+  if (issues.length > 0) return { ok: false, problem: 'parameters', issues };
   const scheduledAt = c.scheduledAt ?? null;
   const endsAt = c.endsAt ?? null;
   if (endsAt !== null && endsAt <= (scheduledAt ?? now)) return { ok: false, problem: 'ends_before_start' };
@@ -66,12 +81,25 @@ export async function createCampaign(
       frequencyCap: c.frequencyCap ?? null,
       policyPreset: c.policyPreset ?? DEFAULT_POLICY_PRESET,
       status: 'draft',
+      parameters: Object.keys(parameters).length === 0 ? null : (JSON.parse(JSON.stringify(parameters)) as JsonObject),
     },
     now,
   );
   const campaign = await store.getCampaign(id);
   if (campaign === null) throw new Error(`campaign ${id} was not stored`);
   return { ok: true, campaign };
+}
+
+function mappingIssues(template: Template, parameters: ParameterMapping): MappingIssue[] {
+  const shape = templateShape(template);
+  if (shape.kind === 'known') return checkMapping(shape.definition, shape.category, parameters);
+  if (Object.keys(parameters).length === 0) return [];
+  return [
+    {
+      key: '(template)',
+      message: `${template.name}/${template.language} was registered by hand, so Pacer does not know its placeholders: run \`pacer template sync\``,
+    },
+  ];
 }
 
 async function senderIdFor(store: SenderStore, sender: NewCampaign['sender'], now: Millis): Promise<number> {

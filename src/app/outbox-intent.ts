@@ -11,9 +11,22 @@ export const outboxIntentSchema = z
         name: z.string().min(1),
         language: z.string().min(1),
         components: z.array(z.looseObject({ type: z.string() })).optional(),
+        /** The recipient's template values, frozen when it was queued; the components are built from them at send time. */
+        values: z
+          .record(
+            z.string(),
+            z.union([
+              z.string(),
+              z.object({ link: z.string(), filename: z.string().optional() }),
+              z.object({ mediaId: z.string(), filename: z.string().optional() }),
+            ]),
+          )
+          .optional(),
       })
       .optional(),
     text: z.string().min(1).max(4096).optional(),
+    /** Set when the values were frozen: why this recipient's message cannot be sent. */
+    parameterProblem: z.object({ reason: z.enum(['missing_parameter', 'invalid_parameter']), detail: z.string() }).optional(),
   })
   .refine((i) => (i.template === undefined) !== (i.text === undefined), 'exactly one of template or text');
 

@@ -23,6 +23,8 @@ import { applyFailure, type FailureDeps } from './apply-failure.js';
 import { recipientOf } from './contact-address.js';
 import type { NumberPacing } from './number-pacing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
+import { cachedTemplateShape } from './template-mapping.js';
+import { composeComponents } from '../core/template-parameters.js';
 import { recipientRegion } from './recipient-region.js';
 import { retryMove, type RetryMove } from './retry-move.js';
 import { applyContactEvents, loadContactState } from './update-contact-state.js';
@@ -83,6 +85,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     ctx.policyFor(row.campaignId),
   ]);
   if (contact === null) throw new Error(`outbox row ${row.id}: contact ${row.contactId} does not exist`);
+  const composed = withComponents(intent, template);
   const now = ctx.now();
   const limit = intent.template ? await ctx.pacing.limitFor(store, sender, row.contactId, now) : null;
   const sendIntent: SendIntent = {
@@ -96,6 +99,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     marketingApiRefused: false,
     messagingLimit: limit,
     lastSentToContactAt: ctx.pacing.lastSentTo(row.contactId),
+    parameterProblem: intent.parameterProblem ?? (composed.ok ? null : composed.problem),
   };
   const decision = decide(state, sendIntent, now, policy);
   ctx.audit(auditOf(row, decision, now));
@@ -128,7 +132,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
       return {
         kind: 'send',
         row,
-        intent,
+        intent: composed.ok ? composed.intent : intent,
         path: decision.path,
         template,
         to: recipientOf(contact),
@@ -136,6 +140,22 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
       };
     }
   }
+}
+
+type Composed = { ok: true; intent: OutboxIntent } | { ok: false; problem: { reason: 'missing_parameter' | 'invalid_parameter'; detail: string } };
+
+/** The send components from the row's frozen values and the template as stored now. */
+function withComponents(intent: OutboxIntent, template: Template | null): Composed {
+  const t = intent.template;
+  if (t?.values === undefined) return { ok: true, intent };
+  const shape = template === null ? null : cachedTemplateShape(template);
+  if (shape === null || shape.kind === 'unknown') {
+    const detail = `the placeholders of ${t.name}/${t.language} are no longer known; run pacer template sync`;
+    return { ok: false, problem: { reason: 'invalid_parameter', detail } };
+  }
+  const c = composeComponents(shape.definition, shape.category, t.values);
+  if (!c.ok) return { ok: false, problem: { reason: 'missing_parameter', detail: c.detail } };
+  return { ok: true, intent: { ...intent, template: { ...t, components: c.components } } };
 }
 
 /** The HTTP call; no storage. A refusal by the Marketing Messages API falls back to /messages once. */

@@ -123,6 +123,14 @@ describe('rule 5: the user stopped marketing', () => {
     expect(decide(s, intent('utility'), T0 + MINUTE, P)).toMatchObject({ kind: 'send' });
   });
 
+  it('counts a tap on a button Pacer sent its stop payload with, even once the configured stop words changed', () => {
+    const words: Policy = { ...P, stopButtons: ['nein danke'], stopKeywords: [] };
+    const s = replay([ev.inbound(T0, 'Keine Werbung', 'button', 'STOP_PROMOTIONS')], words, base());
+    expect(decide(s, intent('marketing'), T0 + DAY, words)).toMatchObject({ kind: 'skip', reason: 'marketing_stopped' });
+    const other = replay([ev.inbound(T0, 'Keine Werbung', 'button', 'MORE_INFO')], words, base());
+    expect(decide(other, intent('marketing'), T0 + DAY, words).kind).toBe('send');
+  });
+
   it('lifts on a later resume, whatever order the two arrive in', () => {
     const stop = ev.preference(T0, 'stop');
     const resume = ev.preference(T0 + HOUR, 'resume');

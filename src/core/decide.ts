@@ -36,6 +36,14 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
     );
   }
 
+  const badValue = intent.parameterProblem;
+  if (badValue != null) {
+    return skip(
+      badValue.reason,
+      `This recipient's template values cannot be sent (${badValue.detail}); Meta would refuse the message. Fix the contact's data and send again.`,
+    );
+  }
+
   let reason: SendReason = 'eligible';
   const unreachable = unreachableCause(state);
   if (unreachable !== null) {

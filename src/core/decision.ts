@@ -24,6 +24,8 @@ export type SkipReason =
   | 'window_closed' // free-form outside the customer-service window
   | 'template_unavailable' // disabled, rejected, deleted, or paused with no known end
   | 'needs_phone_number' // authentication templates cannot go to a business-scoped user id (131062)
+  | 'missing_parameter' // a template value this recipient has none for (Meta would answer 132000)
+  | 'invalid_parameter' // a value Meta refuses (too long, a line break: 132018, 131009)
   | 'capped_exhausted'; // this message used its cap attempts; the contact stays eligible later
 
 export type SendReason =
@@ -61,4 +63,6 @@ export interface SendIntent {
   messagingLimit?: MessagingLimitUse | null;
   /** When this number last sent this person a message (any category); absent or null if not lately. */
   lastSentToContactAt?: Millis | null;
+  /** Why this recipient's template values cannot be sent (found when the values were frozen); absent when they can. */
+  parameterProblem?: { reason: 'missing_parameter' | 'invalid_parameter'; detail: string } | null;
 }

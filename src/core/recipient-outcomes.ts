@@ -67,6 +67,8 @@ const SKIP_LABELS: Record<SkipReason, string> = {
   window_closed: 'Skipped: customer-service window closed',
   template_unavailable: 'Skipped: template unavailable',
   needs_phone_number: 'Skipped: authentication needs the phone number (131062)',
+  missing_parameter: 'Skipped: a template value is missing',
+  invalid_parameter: 'Skipped: a template value Meta would refuse',
   capped_exhausted: 'Cap attempts used up',
 };
 const ENDED_UNSENT = 'campaign_ended';

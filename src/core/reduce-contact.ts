@@ -4,6 +4,7 @@ import { SEEN_LIMIT, RECENT_SENDS_LIMIT, type Cause, type ContactState, type Mar
 import { classifyCode } from './error-catalogue/index.js';
 import { assertNever } from './error-class.js';
 import { matchesAny } from './keyword.js';
+import { STOP_PROMOTIONS_PAYLOAD } from './template-parameters.js';
 import type { Policy } from './policy.js';
 import type { Millis } from './time.js';
 
@@ -149,7 +150,8 @@ function applyInbound(state: ContactState, event: Extract<ContactEvent, { type: 
   };
   const isButton = event.kind === 'button' || event.kind === 'interactive';
   const stopWords = isButton ? [...policy.stopButtons, ...policy.stopKeywords] : [];
-  if (isButton && (matchesAny(event.text, stopWords) || matchesAny(event.payload, stopWords))) {
+  // Pacer's own stop payload counts whatever the configured words are now: it was sent for a stop button.
+  if (isButton && (matchesAny(event.text, stopWords) || matchesAny(event.payload, [...stopWords, STOP_PROMOTIONS_PAYLOAD]))) {
     next = setStopped(next, cause(event, `button:${event.payload ?? event.text ?? ''}`));
   } else if (event.kind === 'text' && matchesAny(event.text, policy.stopKeywords)) {
     next = setStopped(next, cause(event, `keyword:${event.text ?? ''}`));

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../adapters/cli/cli-command.js';
 import { campaignCreateCommand } from '../adapters/cli/commands/campaign-create.js';
+import { campaignPreviewCommand } from '../adapters/cli/commands/campaign-preview.js';
 import { campaignRecipientsCommand } from '../adapters/cli/commands/campaign-recipients.js';
 import { campaignActionCommands, campaignStartCommand } from '../adapters/cli/commands/campaign-run.js';
 import { campaignListCommand, campaignStatusCommand } from '../adapters/cli/commands/campaign-status.js';
@@ -8,6 +9,7 @@ import { dbMigrateCommand } from '../adapters/cli/commands/db-migrate.js';
 import { diagnoseCommand } from '../adapters/cli/commands/diagnose.js';
 import { explainCommand } from '../adapters/cli/commands/explain.js';
 import { importContactsCommand } from '../adapters/cli/commands/import-contacts.js';
+import { mediaUploadCommand } from '../adapters/cli/commands/media.js';
 import { segmentPreviewCommand } from '../adapters/cli/commands/segment-preview.js';
 import { sendCommand } from '../adapters/cli/commands/send.js';
 import { templateAddCommand, templateListCommand, templateSyncCommand } from '../adapters/cli/commands/template.js';
@@ -26,6 +28,7 @@ export const CLI_GROUPS: Readonly<Record<string, string>> = {
   db: 'Database',
   webhooks: 'The webhook inbox',
   template: 'Message templates',
+  media: 'Media for template headers',
   campaign: 'Campaigns',
   segment: 'Segments',
   token: 'REST API tokens (only their SHA-256 is stored)',
@@ -45,11 +48,13 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   templateAddCommand,
   templateListCommand,
   templateSyncCommand,
+  mediaUploadCommand,
   campaignCreateCommand,
   campaignStartCommand,
   ...campaignActionCommands,
   campaignStatusCommand,
   campaignRecipientsCommand,
+  campaignPreviewCommand,
   campaignListCommand,
   segmentPreviewCommand,
   tokenCreateCommand,

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliFailure, EXIT, type ExitCode } from '../adapters/cli/exit-codes.js';
 import { registerCommands } from '../adapters/cli/register-commands.js';
+import { createMediaApiClient } from '../adapters/cloud-api/media-api-client.js';
 import { createTemplateApiClient } from '../adapters/cloud-api/template-api-client.js';
 import { ErrorsFile } from '../adapters/import/errors-file.js';
 import { contactFileFormat, openContactSource } from '../adapters/import/open-contact-source.js';
@@ -53,6 +54,17 @@ function cliDeps(out: (text: string) => void, env: Environment): MainDeps {
       return {
         wabaId: w.businessAccountId,
         api: createTemplateApiClient({ baseUrl: w.apiBaseUrl, apiVersion: w.apiVersion, accessToken: w.accessToken }),
+      };
+    },
+    mediaAccount: () => {
+      const w = config().whatsapp;
+      if (w.phoneNumberId === null)
+        throw new CliFailure('WHATSAPP_PHONE_NUMBER_ID is not set: media are uploaded to the number that sends them.', EXIT.usage);
+      if (w.accessToken === null)
+        throw new CliFailure('WHATSAPP_ACCESS_TOKEN is not set: uploading media needs the system-user token.', EXIT.usage);
+      return {
+        phoneNumberId: w.phoneNumberId,
+        api: createMediaApiClient({ baseUrl: w.apiBaseUrl, apiVersion: w.apiVersion, accessToken: w.accessToken }),
       };
     },
     contactFiles: { formatOf: contactFileFormat, open: openContactSource, openErrorsFile: (file, format) => ErrorsFile.open(file, format) },

@@ -116,3 +116,16 @@ export interface TemplateApi {
   getTemplate(id: string): Promise<{ kind: 'ok'; template: unknown } | ApiFailure>;
   close(): Promise<void>;
 }
+
+/** A file to upload, already checked against Meta's types and sizes. */
+export interface MediaFile {
+  bytes: Uint8Array;
+  fileName: string;
+  mimeType: string;
+}
+
+/** `POST /{PHONE_NUMBER_ID}/media`: media ids for headers, kept by Meta for 30 days. */
+export interface MediaApi {
+  upload(phoneNumberId: string, file: MediaFile): Promise<{ kind: 'ok'; id: string } | ApiFailure>;
+  close(): Promise<void>;
+}

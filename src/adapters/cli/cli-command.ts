@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Policy } from '../../core/policy.js';
 import type { Millis } from '../../core/time.js';
-import type { TemplateApi } from '../../ports/cloud-api.js';
+import type { MediaApi, TemplateApi } from '../../ports/cloud-api.js';
 import type { Store } from '../../ports/store.js';
 import type { ParseWebhook } from '../../ports/webhook-items.js';
 import type { ContactFiles } from './contact-files.js';
@@ -23,6 +23,8 @@ export interface CliDeps {
    * throws a usage failure naming what is not configured. The caller closes the client.
    */
   templateAccount: () => { wabaId: string; api: TemplateApi };
+  /** The sending number and a media client for it; throws a usage failure naming what is not configured. The caller closes it. */
+  mediaAccount: () => { phoneNumberId: string; api: MediaApi };
   contactFiles: ContactFiles;
   /** Where a progress bar may be drawn (standard error, when it is a terminal), or null. */
   terminal: { write: (text: string) => void; now: () => number } | null;

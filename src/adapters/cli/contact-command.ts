@@ -1,5 +1,5 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { recipientOf } from '../../app/contact-address.js';
+import { findContactByText } from '../../app/find-contact-by-text.js';
 import { recipientRegion } from '../../app/recipient-region.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import { explainContact } from '../../core/explain-contact.js';
@@ -14,15 +14,8 @@ import { renderContactExplain } from './render-contact-explain.js';
 export async function findContactByInput(store: Pick<ContactStore, 'findContact'>, input: string): Promise<Contact> {
   const raw = input.trim();
   if (raw === '') throw new CliFailure('Give a phone number (+447911123456), a wa_id or a business-scoped user id.', EXIT.usage);
-  if (/^[A-Z]{2}\.[A-Za-z0-9]+$/.test(raw)) {
-    const byUser = await store.findContact({ bsuid: raw });
-    if (byUser) return byUser;
-  }
-  const phone = parsePhoneNumberFromString(raw.startsWith('+') ? raw : `+${raw.replace(/\D/g, '')}`);
-  if (phone?.isPossible()) {
-    const found = (await store.findContact({ phoneE164: phone.number })) ?? (await store.findContact({ waId: phone.number.slice(1) }));
-    if (found) return found;
-  }
+  const found = await findContactByText(store, raw);
+  if (found !== null) return found;
   throw new CliFailure(`No contact matches ${mask(raw)}. Check the number, or import the contact first (pacer import contacts FILE).`);
 }
 

@@ -3,3 +3,4 @@ export { createCloudApiClient, type CloudApiClientOptions } from './cloud-api-cl
 export { parseSendResponse } from './parse-response.js';
 export { buildRequestBody, sendPath } from './request-body.js';
 export { createTemplateApiClient, TEMPLATE_FIELDS, type TemplateApiClientOptions } from './template-api-client.js';
+export { createMediaApiClient, type MediaApiClientOptions } from './media-api-client.js';

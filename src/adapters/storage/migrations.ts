@@ -14,6 +14,7 @@ import { latestDecisionPerRow } from './migrations/0013-latest-decision-per-row.
 import { webhookSignals } from './migrations/0014-webhook-signals.js';
 import { contactKeysNotEmpty } from './migrations/0015-contact-keys-not-empty.js';
 import { templateSync } from './migrations/0016-template-sync.js';
+import { campaignParameters } from './migrations/0017-campaign-parameters.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookSignals,
   contactKeysNotEmpty,
   templateSync,
+  campaignParameters,
 ];

@@ -33,6 +33,7 @@ import { recordDelivery, requeue, settle, wakeHeld } from './sql/outbox-settleme
 import { outboxTotals } from './sql/outbox-totals.js';
 import { complete, fail, recordAccepted, recordIntent, reschedule } from './sql/outbox-transitions.js';
 import { countSegment } from './sql/segment-counts.js';
+import { segmentContacts } from './sql/segment-contacts.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
 import { conversationOpenedAt, conversationWindow, recordConversation } from './sql/sender-conversations.js';
@@ -52,6 +53,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   listContacts,
   getContactsWithState,
   countSegment,
+  segmentContacts,
   setConsent,
   setConsents,
   getConsent,

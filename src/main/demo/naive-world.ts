@@ -1,7 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCloudApiClient } from '../../adapters/cloud-api/cloud-api-client.js';
-import { startSimulator, type GroundTruth, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
+import { createTemplateApiClient } from '../../adapters/cloud-api/template-api-client.js';
+import {
+  startSimulator,
+  type GroundTruth,
+  type Simulator,
+  type SimulatorConfigInput,
+  type SimUser,
+} from '../../adapters/simulator/index.js';
+import { DEFAULT_POLICY } from '../../core/policy.js';
+import { parseMetaTemplate, type MetaTemplate } from '../../core/template-definition.js';
+import { renderParameters, type SendComponent } from '../../core/template-parameters.js';
+import { demoAttributes, ORDER_UPDATE_PARAMETERS, SPRING_SALE_PARAMETERS } from './demo-content.js';
 import { parseWebhook } from '../../adapters/webhook/parse-webhook.js';
 import { VirtualClock } from '../../ports/clock.js';
 import { SECOND, type Millis } from '../../core/time.js';
@@ -28,6 +39,37 @@ export interface NaiveResult {
   utilitySkippedForSuppression: number;
 }
 
+/** The account's templates, as any sender reads them before filling them in. */
+async function listTemplates(sim: Simulator): Promise<Map<string, MetaTemplate>> {
+  const api = createTemplateApiClient({ baseUrl: sim.url, apiVersion: 'v24.0', accessToken: sim.config.accessToken });
+  const answer = await api.listTemplates(sim.config.wabaId);
+  await api.close();
+  if (answer.kind !== 'ok') throw new Error('naive demo: listing templates failed');
+  const out = new Map<string, MetaTemplate>();
+  for (const raw of answer.page.data) {
+    const parsed = parseMetaTemplate(raw);
+    if (parsed.ok) out.set(parsed.template.name, parsed.template);
+  }
+  return out;
+}
+
+/** The same values Pacer sends (a naive sender personalises too: what differs is what it does with failures). */
+function componentsFor(templates: ReadonlyMap<string, MetaTemplate>, job: Job, user: SimUser): { components?: SendComponent[] } {
+  const t = templates.get(job.template);
+  if (t === undefined) return {};
+  const mapping = job.category === 'marketing' ? SPRING_SALE_PARAMETERS : ORDER_UPDATE_PARAMETERS;
+  const r = renderParameters(
+    t.definition,
+    t.category,
+    mapping,
+    { name: null, attributes: demoAttributes(user, job.user) },
+    {
+      stopButtons: DEFAULT_POLICY.stopButtons,
+    },
+  );
+  return r.ok ? { components: r.components } : {};
+}
+
 export async function runNaiveWorld(
   plan: DemoPlan,
   simulator: SimulatorConfigInput,
@@ -46,6 +88,7 @@ export async function runNaiveWorld(
     maxConcurrency: 32,
   });
   const users = sim.users;
+  const templates = await listTemplates(sim);
   sender.sendWith(async (job) => {
     const user = users[job.user];
     if (user === undefined) return null;
@@ -54,7 +97,7 @@ export async function runNaiveWorld(
       endpoint: 'messages',
       to: { kind: 'phone', phone: user.phone },
       messageId: `naive:${job.user}`,
-      template: { name: job.template, language: job.language },
+      template: { name: job.template, language: job.language, ...componentsFor(templates, job, user) },
     });
     return result.kind === 'accepted' ? { accepted: result.wamid } : 'refused';
   });

@@ -18,6 +18,9 @@ import { VirtualClock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { startEngine } from '../engine.js';
 import { inShare, type DemoPlan } from './demo-plan.js';
+import { demoAttributes, ORDER_UPDATE_PARAMETERS, SPRING_SALE_PARAMETERS } from './demo-content.js';
+import { createTemplateApiClient } from '../../adapters/cloud-api/template-api-client.js';
+import { syncTemplates } from '../../app/sync-templates.js';
 import { seededRandom } from '../../adapters/simulator/prng.js';
 
 export interface PacerResult {
@@ -82,41 +85,30 @@ export async function runPacerWorld(
     phoneE164: `+${u.phone}`,
     name: u.name,
     tags: [],
-    attributes: { country: u.country },
+    attributes: demoAttributes(u, i),
     consent: { marketing: inShare(i, 1, plan.marketingOptIn), utility: true },
   }));
   const contactIds: number[] = [];
   for (let i = 0; i < records.length; i += 5000)
     contactIds.push(...(await importContactRecords(store, records.slice(i, i + 5000), 'demo-import', policy, start)).ids);
-  const [marketingId, utilityId] = await store.upsertTemplates(
-    [
-      {
-        name: plan.marketing.template,
-        language: plan.marketing.language,
-        category: 'marketing',
-        status: 'approved',
-        quality: 'GREEN',
-        pausedUntil: null,
-      },
-      {
-        name: plan.utility[0]?.template ?? 'order_update',
-        language: 'en_US',
-        category: 'utility',
-        status: 'approved',
-        quality: 'GREEN',
-        pausedUntil: null,
-      },
-    ],
-    start,
-  );
+  // Templates come from the business account, as `pacer template sync` reads them: Meta's categories and placeholders.
+  const templateApi = createTemplateApiClient({
+    baseUrl: sim.url,
+    apiVersion: 'v24.0',
+    accessToken: sim.config.accessToken,
+    scheduler: clock,
+  });
+  const synced = await syncTemplates({ store, api: templateApi, now: () => clock.now() }, sim.config.wabaId);
+  await templateApi.close();
+  if (!synced.ok) throw new Error(`demo: template sync failed (${synced.reason})`);
   const phoneNumberId = sim.config.phoneNumberId;
-  if (marketingId === undefined || utilityId === undefined) throw new Error('demo: setup failed');
   // The campaign goes to the contacts who opted in to marketing (the default for a marketing template).
   const created = await createCampaign(
     store,
     {
       name: 'Spring sale',
       template: { name: plan.marketing.template, language: plan.marketing.language },
+      parameters: SPRING_SALE_PARAMETERS,
       segment: {},
       scheduledAt: start + plan.marketing.at,
       sender: {
@@ -129,7 +121,10 @@ export async function runPacerWorld(
     },
     start,
   );
-  if (!created.ok) throw new Error(`demo: campaign refused (${created.problem})`);
+  if (!created.ok)
+    throw new Error(
+      `demo: campaign refused (${created.problem}${'issues' in created ? `: ${created.issues.map((i) => i.message).join('; ')}` : ''})`,
+    );
   const campaignId = created.campaign.id;
 
   clock.at(start + plan.marketing.at, () =>
@@ -165,7 +160,11 @@ async function sendOrderUpdates(
   const r = await queueOneOffBroadcast(
     store,
     recipients,
-    { category: 'utility', template: { name: u.template, language: u.language }, phoneNumberId: at.phoneNumberId },
+    {
+      category: 'utility',
+      template: { name: u.template, language: u.language, parameters: ORDER_UPDATE_PARAMETERS },
+      phoneNumberId: at.phoneNumberId,
+    },
     at.now,
     at.signal,
   );

@@ -15,6 +15,8 @@ export interface CampaignInput {
   frequencyCap?: FrequencyCap | null;
   policyPreset: string;
   status: CampaignStatus;
+  /** Where each template value comes from (a `ParameterMapping`); null or absent when the template takes none. */
+  parameters?: JsonObject | null;
 }
 export interface Campaign extends CampaignInput {
   id: number;

@@ -64,6 +64,11 @@ export interface SegmentCountsPage extends SegmentPage {
   matchedNow: Record<Reachability, number>;
 }
 
+/** One page of the contacts a segment selects, with the fields template values are read from. */
+export interface SegmentContactsPage extends SegmentPage {
+  contacts: Array<{ id: number; name: string | null; attributes: Record<string, unknown> }>;
+}
+
 /** The people Pacer writes to, found by any of their keys. */
 export interface ContactStore {
   upsertContacts(contacts: readonly ContactInput[], now: Millis): Promise<UpsertContactsResult>;
@@ -84,4 +89,6 @@ export interface ContactStore {
    * database and counts what it selects, and in which reachability states (segment previews).
    */
   countSegment(segment: SegmentDefinition, now: Millis, afterId: number, limit: number): Promise<SegmentCountsPage>;
+  /** The next `limit` contacts after `afterId` that the segment selects at `now`, in id order (personalised campaigns). */
+  segmentContacts(segment: SegmentDefinition, now: Millis, afterId: number, limit: number): Promise<SegmentContactsPage>;
 }

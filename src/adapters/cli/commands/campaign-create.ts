@@ -1,8 +1,15 @@
-import { createCampaign, DEFAULT_POLICY_PRESET, type CreateCampaignProblem, type NewCampaign } from '../../../app/create-campaign.js';
+import {
+  createCampaign,
+  DEFAULT_POLICY_PRESET,
+  type CreateCampaignProblem,
+  type CreateCampaignResult,
+  type NewCampaign,
+} from '../../../app/create-campaign.js';
 import { parseSegment } from '../../../app/segment-schema.js';
 import { parseFrequencyCap } from '../../../core/duration.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
+import { collect, parseParameterFlags } from '../parameter-flags.js';
 
 interface CreateOptions {
   name: string;
@@ -14,15 +21,24 @@ interface CreateOptions {
   preset: string;
   /** `1/7d` or `off`; absent: the configured frequency cap. */
   frequencyCap?: string;
+  param?: string[];
+  fallback?: string[];
 }
 
 const ENDS = '--ends must be an ISO time after the start, e.g. 2026-12-08T09:00:00Z';
 
-const PROBLEMS: Record<CreateCampaignProblem, (o: CreateOptions) => string> = {
+const PROBLEMS: Record<Exclude<CreateCampaignProblem, 'parameters'>, (o: CreateOptions) => string> = {
   template_not_registered: (o) =>
-    `Template ${o.template} (${o.language}) is not registered: pacer template add ${o.template} --language ${o.language} --category marketing`,
+    `Template ${o.template} (${o.language}) is not known: run pacer template sync (or, offline, pacer template add ${o.template} --language ${o.language} --category marketing)`,
+  template_unavailable: (o) => `Template ${o.template} (${o.language}) is rejected, disabled or deleted at Meta: it cannot be sent`,
   ends_before_start: () => ENDS,
 };
+
+function problemText(r: Extract<CreateCampaignResult, { ok: false }>, o: CreateOptions): string {
+  if (r.problem !== 'parameters') return PROBLEMS[r.problem](o);
+  const lines = r.issues.map((i) => `  ${i.key}: ${i.message}`);
+  return `The --param mapping does not fit template ${o.template} (${o.language}); nothing was created:\n${lines.join('\n')}`;
+}
 
 /** `pacer campaign create`: the template must be registered; the sender is the configured number. */
 export const campaignCreateCommand: CliCommand = {
@@ -38,6 +54,12 @@ export const campaignCreateCommand: CliCommand = {
       .option('--ends <iso>', 'end the campaign at this time: rows still held or not yet due are skipped')
       .option('--preset <name>', '131049 retry schedule: meta, 12h, 24h, 48h', DEFAULT_POLICY_PRESET)
       .option('--frequency-cap <cap>', "this campaign's own frequency cap, e.g. 1/7d, or off (default: PACER_FREQUENCY_CAP)")
+      .option(
+        '--param <key=source>',
+        'a template value: body.1=attribute:first_name, button.0=text:SAVE15, header=link:URL (repeat)',
+        collect,
+      )
+      .option('--fallback <key=text>', 'the text for a --param attribute a contact has no value for (repeat)', collect)
       .option('--json', 'JSON output'),
   run:
     ({ out, withStore, phoneNumberId, now }) =>
@@ -47,7 +69,7 @@ export const campaignCreateCommand: CliCommand = {
       const campaign = { ...parseCreateOptions(opts), sender: { phoneNumberId: sender } };
       await withStore(async (store) => {
         const r = await createCampaign(store, campaign, now());
-        if (!r.ok) throw new CliFailure(PROBLEMS[r.problem](opts), EXIT.usage);
+        if (!r.ok) throw new CliFailure(problemText(r, opts), EXIT.usage);
         out(
           opts.json
             ? JSON.stringify(r.campaign)
@@ -95,5 +117,6 @@ function parseCreateOptions(o: CreateOptions): Omit<NewCampaign, 'sender'> {
     endsAt,
     policyPreset: o.preset,
     frequencyCap,
+    parameters: parseParameterFlags(o.param, o.fallback),
   };
 }

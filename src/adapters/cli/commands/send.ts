@@ -8,6 +8,8 @@ import type { ContactStateStore, ContactStore, OutboxStore, TemplateStore } from
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { mask } from '../../presenters/mask.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
+import { collect, parseParameterFlags } from '../parameter-flags.js';
+import type { ParameterMapping } from '../../../core/template-parameters.js';
 
 interface SendFlags {
   to: string;
@@ -16,6 +18,8 @@ interface SendFlags {
   language: string;
   text?: string;
   key?: string;
+  param?: string[];
+  fallback?: string[];
 }
 
 export const sendCommand: CliCommand = {
@@ -28,6 +32,8 @@ export const sendCommand: CliCommand = {
       .option('--template <name>', 'approved template name')
       .option('--language <code>', 'template language', 'en_US')
       .option('--text <body>', 'free-form text (service category, inside the 24 h window only)')
+      .option('--param <key=source>', 'a template value: body.1=text:482913, body.1=attribute:first_name (repeat)', collect)
+      .option('--fallback <key=text>', 'the text for a --param attribute the contact has no value for (repeat)', collect)
       .option('--key <key>', 'idempotency key: the same key never queues twice')
       .option('--json', 'JSON output'),
   run:
@@ -36,7 +42,7 @@ export const sendCommand: CliCommand = {
       if (!isCategory(opts.category)) throw new CliFailure('--category must be marketing, utility, authentication or service', EXIT.usage);
       const from = phoneNumberId();
       if (from === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number to send from.', EXIT.usage);
-      const send = { ...opts, category: opts.category, phoneNumberId: from };
+      const send = { ...opts, category: opts.category, phoneNumberId: from, parameters: parseParameterFlags(opts.param, opts.fallback) };
       await withStore(async (store) => out(await queueOne(store, send, policy(), now(), opts.json === true)));
     },
 };
@@ -49,6 +55,7 @@ interface SendOptions {
   text?: string;
   key?: string;
   phoneNumberId: string;
+  parameters: ParameterMapping;
 }
 
 const PROBLEMS: Record<Exclude<OneOffProblem, 'invalid_phone'>, string> = {
@@ -76,7 +83,7 @@ async function queueOne(
       category: o.category,
       idempotencyKey: key,
       phoneNumberId: o.phoneNumberId,
-      ...(o.template !== undefined ? { template: { name: o.template, language: o.language ?? 'en_US' } } : {}),
+      ...(o.template !== undefined ? { template: { name: o.template, language: o.language ?? 'en_US', parameters: o.parameters } } : {}),
       ...(o.text !== undefined ? { text: o.text } : {}),
     },
     policy,
@@ -86,6 +93,10 @@ async function queueOne(
   if (!r.ok) {
     if (r.problem === 'invalid_phone')
       throw new CliFailure(`--to ${mask(o.to)} is not a valid phone number in international format (+ and country code).`, EXIT.usage);
+    if (r.problem === 'parameters') {
+      const lines = r.issues.map((i) => `  ${i.key}: ${i.message}`).join('\n');
+      throw new CliFailure(`The template's values do not fit it; nothing was queued:\n${lines}`, EXIT.usage);
+    }
     throw new CliFailure(PROBLEMS[r.problem], EXIT.usage);
   }
   const { decision } = r;

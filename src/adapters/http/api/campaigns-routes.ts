@@ -5,7 +5,9 @@ import { outcomesJson } from '../../presenters/outcomes-json.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
 import { iso } from '../../../core/time.js';
 import type { Campaign, CampaignCounters } from '../../../ports/store.js';
+import { parameterMappingSchema, readMapping } from '../../../app/template-mapping.js';
 import type { ApiDeps } from './api-deps.js';
+import { campaignPreviewRoute } from './campaign-preview-route.js';
 import { ApiError, notFound } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';
 import { idParams, isoOrNull, isoTime } from './schemas.js';
@@ -30,6 +32,7 @@ const campaignSchema = z.object({
   frequencyCap: frequencyCapSchema
     .nullable()
     .describe("the campaign's own frequency cap (max 0: none); null: the configured PACER_FREQUENCY_CAP"),
+  parameters: parameterMappingSchema.nullable().describe('where each template value comes from; null when the template takes none'),
   createdAt: isoTime,
   updatedAt: isoTime,
 });
@@ -81,6 +84,7 @@ function campaignJson(c: Campaign): z.output<typeof campaignSchema> {
     scheduledAt: isoOrNull(c.scheduledAt),
     policyPreset: c.policyPreset,
     frequencyCap: c.frequencyCap ?? null,
+    parameters: c.parameters === null || c.parameters === undefined ? null : readMapping(c.parameters, `campaign ${c.id}`),
     createdAt: iso(c.createdAt),
     updatedAt: iso(c.updatedAt),
   };
@@ -170,6 +174,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
         };
       },
     }),
+    campaignPreviewRoute(deps),
     ...actions,
   ];
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-off-message.js';
+import { parameterMappingSchema } from '../../../app/template-mapping.js';
+import type { ParameterMapping, SlotSource } from '../../../core/template-parameters.js';
 import { iso } from '../../../core/time.js';
 import { mask } from '../../presenters/mask.js';
 import type { ApiDeps } from './api-deps.js';
@@ -12,9 +14,18 @@ const messageBody = z.object({
   to: z.string().trim().min(1).max(40).describe('recipient phone number, international format (+ and country code)'),
   category: categorySchema,
   template: z
-    .object({ name: z.string().min(1).max(512), language: z.string().min(2).max(15).default('en_US') })
+    .strictObject({
+      name: z.string().min(1).max(512),
+      language: z.string().min(2).max(15).default('en_US'),
+      parameters: z
+        .record(z.string().min(1).max(100), z.union([z.string().max(32768), parameterMappingSchema.valueType]))
+        .optional()
+        .describe(
+          "the template's values by slot (`body.1`, `header`, `button.0`, or a placeholder name): a string, or {attribute, fallback?}, {value}, {link}, {mediaId}",
+        ),
+    })
     .optional()
-    .describe('an approved template (marketing, utility, authentication)'),
+    .describe('an approved template (marketing, utility, authentication); Meta-shaped `components` are not taken: give `parameters`'),
   text: z.string().min(1).max(4096).optional().describe('free-form text: service category only, inside the 24 h window'),
   idempotencyKey: z.string().min(1).max(200).optional().describe('the same key never queues twice; one is generated when absent'),
 });
@@ -37,6 +48,11 @@ const PROBLEMS: Record<OneOffProblem, Issue> = {
   template_not_service: { path: 'category', message: 'templates are marketing, utility or authentication; service is for free-form text' },
   invalid_phone: { path: 'to', message: 'not a valid phone number in international format (+ and country code)' },
 };
+
+/** A string is a constant; the rest are sources as a campaign's mapping has them. */
+function mappingOf(values: Record<string, string | SlotSource> | undefined): ParameterMapping {
+  return Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
+}
 
 /** One-off messages: queued in the outbox like `pacer send`, judged by the same decision as campaigns. */
 export function messageRoutes(deps: ApiDeps): AnyRoute[] {
@@ -64,13 +80,22 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
             category: body.category,
             idempotencyKey: key,
             phoneNumberId: deps.phoneNumberId,
-            ...(body.template ? { template: body.template } : {}),
+            ...(body.template ? { template: { ...body.template, parameters: mappingOf(body.template.parameters) } } : {}),
             ...(body.text !== undefined ? { text: body.text } : {}),
           },
           deps.policy,
           deps.clock.now(),
           deps.signal,
         );
+        if (!r.ok && r.problem === 'parameters') {
+          const issues = r.issues.map((i) => ({ path: `template.parameters.${i.key}`, message: i.message }));
+          throw new ApiError(
+            400,
+            'invalid_parameters',
+            `the template's values do not fit it: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+            issues,
+          );
+        }
         if (!r.ok) {
           const issue = PROBLEMS[r.problem];
           throw new ApiError(400, 'invalid_body', `the request body is not valid: ${issue.path}: ${issue.message}`, [issue]);

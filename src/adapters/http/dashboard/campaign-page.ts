@@ -4,6 +4,7 @@ import type { Campaign, OutboxListRow, RetryRecovery } from '../../../ports/stor
 import type { DashboardDeps } from './dashboard-deps.js';
 import { frequencyCapInEffect } from '../../../app/campaign-outcomes.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
+import { previewCampaign } from '../../../app/preview-campaign.js';
 import { frequencyCapText } from '../../../core/duration.js';
 import { paceSentence } from '../../../core/messaging-limit.js';
 import { errorLink } from './error-link.js';
@@ -11,6 +12,7 @@ import { failureChart } from './failure-chart.js';
 import { count, percent, when } from './format.js';
 import { funnelView } from './funnel-view.js';
 import { html, type Html } from './html.js';
+import { messagePreviewView } from './message-preview-view.js';
 import { csrfField, type Viewer } from './layout.js';
 import { barChart } from './svg-chart.js';
 
@@ -50,12 +52,19 @@ export async function campaignPage(
   const waiting = breakdown.filter((r) => r.status === 'queued' || r.status === 'held').reduce((n, r) => n + r.count, 0);
   const pace = await campaignPace(store, campaign, waiting, now);
   const cap = frequencyCapInEffect(campaign, deps.policy);
+  // A page view counts a bounded share of the audience: rendering a million recipients would take seconds.
+  const preview = await previewCampaign(store, id, now, {
+    sample: 3,
+    stopButtons: deps.policy.stopButtons,
+    countUpTo: PREVIEW_COUNT_UP_TO,
+  });
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
 <p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
 <p>Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}</p>
 <p class="pace">${paceSentence(pace)}</p>
 <p class="frequency-cap">Frequency cap: ${frequencyCapText(cap.cap)} ${cap.from === 'campaign' ? "(this campaign's own)" : '(PACER_FREQUENCY_CAP)'}</p>
 ${actions(campaign, viewer)}
+${preview.ok ? html`<h2>Message preview</h2>${messagePreviewView(preview.preview)}` : null}
 <h2>Funnel</h2>${funnelView(funnel)}
 <h2>Outcomes by class</h2>${outcomesView(recipientOutcomes(breakdown, skips, deps.policy.capCodes, waitingRows))}
 <h2>Retry recovery</h2>${recoveryView(recovery)}
@@ -64,6 +73,8 @@ ${actions(campaign, viewer)}
 <h2>Held recipients</h2><p class="muted">Held for Meta's marketing experiment (130472): they go when the contact writes in.</p>${rowList(id, held, 'held', q)}`;
   return { title: `Campaign ${campaign.name}`, body };
 }
+
+const PREVIEW_COUNT_UP_TO = 20_000;
 
 const ALLOWED: Record<'pause' | 'resume' | 'cancel', readonly Campaign['status'][]> = {
   pause: ['running', 'scheduled'],

@@ -29,6 +29,12 @@ button.danger { background: #c53030; border-color: #c53030; }
 input[type=text], input[type=password], textarea { padding: 0.35rem; border: 1px solid #a0aec0; border-radius: 4px; }
 textarea { width: 100%; max-width: 40rem; min-height: 4rem; }
 .muted { color: #718096; }
+.wa-bubble { max-width: 26rem; background: #fff; border: 1px solid #e2e8f0; border-radius: 0.6rem; padding: 0.5rem 0.75rem; margin: 0.4rem 0; box-shadow: 0 1px 1px rgba(0, 0, 0, 0.08); }
+.wa-bubble p { margin: 0 0 0.35rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.wa-header { font-weight: 600; }
+.wa-footer { color: #718096; font-size: 0.85rem; }
+.wa-buttons { list-style: none; padding: 0; margin: 0.4rem -0.75rem -0.5rem; }
+.wa-buttons li { border-top: 1px solid #e2e8f0; padding: 0.4rem 0.75rem; text-align: center; color: #2b6cb0; overflow-wrap: anywhere; }
 ol.timeline { list-style: none; padding: 0; }
 ol.timeline li { padding: 0.35rem 0; border-bottom: 1px solid #e2e8f0; }
 ol.timeline .at { color: #4a5568; font-variant-numeric: tabular-nums; margin-right: 0.6rem; }

@@ -1,4 +1,4 @@
-import type { Campaign, CampaignInput, CampaignStatus } from '../../../ports/store.js';
+import type { Campaign, CampaignInput, CampaignStatus, JsonObject } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
 import { int, intOrNull, json, textOrNull, toJson } from './values.js';
@@ -13,6 +13,7 @@ function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
     scheduledAt: intOrNull(row['scheduled_at']),
     endsAt: intOrNull(row['ends_at']),
     frequencyCap: frequencyCapOf(row),
+    parameters: row['parameters'] === null || row['parameters'] === undefined ? null : json<JsonObject>(caps, row['parameters']),
     policyPreset: String(row['policy_preset']),
     status: String(row['status']) as CampaignStatus,
     pauseReason: textOrNull(row['pause_reason']),
@@ -27,8 +28,8 @@ function frequencyCapOf(row: SqlRow): Campaign['frequencyCap'] {
 }
 
 const CREATE = `INSERT INTO campaigns (name, template_id, sender_id, segment, scheduled_at, policy_preset, status, created_at, updated_at, ends_at,
-  frequency_cap_max, frequency_cap_window_ms)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11) RETURNING id`;
+  frequency_cap_max, frequency_cap_window_ms, parameters)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11, $12) RETURNING id`;
 
 export async function createCampaign(db: SqlRunner, c: CampaignInput, now: number): Promise<number> {
   const cap = c.frequencyCap ?? null;
@@ -44,6 +45,7 @@ export async function createCampaign(db: SqlRunner, c: CampaignInput, now: numbe
     c.endsAt ?? null,
     cap?.max ?? null,
     cap?.windowMs ?? null,
+    c.parameters == null ? null : toJson(c.parameters),
   ]);
   return int(rows[0]?.['id']);
 }
