@@ -7,6 +7,7 @@ import { MINUTE } from '../src/core/time.js';
 import { startEngine } from '../src/main/engine.js';
 import { VirtualClock } from '../src/ports/clock.js';
 import { BACKENDS } from './store-backends.js';
+import { plainTemplates } from './plain-templates.js';
 
 const SECRET = 'api-engine-secret';
 const ADMIN = 'api-engine-admin-token-0001';
@@ -29,7 +30,14 @@ describe.each(BACKENDS)('REST API inside the engine ($name)', (backend) => {
       api: { adminToken: ADMIN, phoneNumberId: PHONE_NUMBER_ID },
       cloudApi: async (url) => {
         sim = await startSimulator(
-          { seed: 3, population: { size: 20 }, appSecret: SECRET, phoneNumberId: PHONE_NUMBER_ID, callbackUrl: `${url}/webhooks/whatsapp` },
+          {
+            seed: 3,
+            templates: plainTemplates(),
+            population: { size: 20 },
+            appSecret: SECRET,
+            phoneNumberId: PHONE_NUMBER_ID,
+            callbackUrl: `${url}/webhooks/whatsapp`,
+          },
           { clock },
         );
         return { baseUrl: sim.url, apiVersion: 'v24.0', phoneNumberId: PHONE_NUMBER_ID, accessToken: sim.config.accessToken };

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../src/adapters/simulator/index.js';
 import { runCli } from '../src/main/cli.js';
 import { eventually } from './await-state.js';
+import { plainTemplates } from './plain-templates.js';
 
 const SECRET = 'serve-test-secret';
 let sim: Simulator | null = null;
@@ -49,6 +50,7 @@ async function world() {
   const fast = { min: 1, max: 5 };
   sim = await startSimulator({
     seed: 5,
+    templates: plainTemplates(),
     appSecret: SECRET,
     callbackUrl: `http://127.0.0.1:${port}/webhooks/whatsapp`,
     population: { size: 20, notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0, countries: { GB: 1 } },

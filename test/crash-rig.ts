@@ -13,6 +13,7 @@ import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { OutboxRow, Store } from '../src/ports/store.js';
 import { eventually } from './await-state.js';
 import { onlyCountries } from './engine-rig.js';
+import { plainTemplates } from './plain-templates.js';
 
 /**
  * Pieces for crash tests of `pacer serve` as a real child process: the simulated Cloud API in this
@@ -50,6 +51,7 @@ export async function setUpCrashWorld(
     seed: options.seed,
     appSecret: APP_SECRET,
     callbackUrl: `${webhooks.url}/webhooks/whatsapp`,
+    templates: plainTemplates(),
     // Uncapped countries, nobody stopped, no negative reactions: every recipient can get the message once.
     population: { size: options.population, countries: onlyCountries('GB', 'DE'), notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0 },
     rateLimits: { throughputMps: 1000 },

@@ -9,6 +9,7 @@ import { VirtualClock } from '../src/ports/clock.js';
 import type { OutboxInput, Store } from '../src/ports/store.js';
 import { attemptsByRow } from './engine-rig.js';
 import { BACKENDS } from './store-backends.js';
+import { plainTemplates } from './plain-templates.js';
 
 const SECRET = 'numbers-test-secret';
 const START: Millis = Date.UTC(2026, 2, 2, 8, 0, 0);
@@ -33,7 +34,14 @@ async function startPair(store: Store, clock: VirtualClock): Promise<{ engines: 
         cloudApi: async (url) => {
           // A seed of its own: message ids never collide between the two numbers.
           const sim = await startSimulator(
-            { seed: 4 + k, ...number, population: { size: 40 }, appSecret: SECRET, callbackUrl: `${url}/webhooks/whatsapp` },
+            {
+              seed: 4 + k,
+              templates: plainTemplates(),
+              ...number,
+              population: { size: 40 },
+              appSecret: SECRET,
+              callbackUrl: `${url}/webhooks/whatsapp`,
+            },
             { clock },
           );
           sims.push(sim);

@@ -14,6 +14,7 @@ import { startEngine, type Engine } from '../src/main/engine.js';
 import { systemClock } from '../src/ports/clock.js';
 import type { Store } from '../src/ports/store.js';
 import { BACKENDS, PG_URL, type Place } from './store-backends.js';
+import { plainTemplates } from './plain-templates.js';
 
 const SECRET = 'queued-wake-secret';
 const ADMIN = 'queued-wake-admin-token-0001';
@@ -57,6 +58,7 @@ async function startWorker(store: Store, options: { watchQueued?: boolean } = {}
     cloudApi: async (url) => {
       sim = await startSimulator({
         seed: 5,
+        templates: plainTemplates(),
         population: { size: 20 },
         appSecret: SECRET,
         phoneNumberId: PHONE_NUMBER_ID,

@@ -23,6 +23,7 @@ import { VirtualClock } from '../src/ports/clock.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { OutboxInput, OutboxRow, Store } from '../src/ports/store.js';
 import type { Place, TestBackend } from './store-backends.js';
+import { plainTemplates } from './plain-templates.js';
 
 /**
  * Pacer as deployed (store, webhook server, inbox pump, dispatcher, breakers) against the Cloud API
@@ -133,6 +134,7 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
       const s = await startSimulator(
         {
           seed: 11,
+          templates: plainTemplates(),
           ...options.sim,
           population: { size: 300, ...options.sim?.population },
           appSecret: APP_SECRET,

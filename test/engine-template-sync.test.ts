@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SIMULATOR_CONFIG } from '../src/adapters/simulator/index.js';
 import { MINUTE, SECOND } from '../src/core/time.js';
 import { advanceUntil } from './await-state.js';
 import type { JsonValue } from '../src/ports/json.js';
@@ -21,7 +22,9 @@ function recordingLogger(): Logger & { warnings: { message: string; fields?: Log
 
 describe.each(BACKENDS)('serve’s template sync ($name)', (backend) => {
   it('syncs at start, then fetches a template again when Meta’s webhook says it was edited or recategorised', async () => {
-    await withRig(backend, { templateSync: true, sim: { webhooks: ORDERLY, population: { size: 20 } } }, async (rig) => {
+    // The simulator's own templates (placeholders, a media header, buttons): what the sync reads is their shape.
+    const sim = { templates: DEFAULT_SIMULATOR_CONFIG.templates, webhooks: ORDERLY, population: { size: 20 } };
+    await withRig(backend, { templateSync: true, sim }, async (rig) => {
       const templates = rig.engine.templates!;
       await templates.idle();
       // One virtual second at a time, each fetch finished before the next: a fetch in flight while

@@ -102,7 +102,7 @@ describe('strict Meta webhook schema: users with a username', () => {
 
 /**
  * One seeded run in which everything the simulator can post happens: statuses of every kind, the
- * five asynchronous failures, sends by phone and by business-scoped id, free and paid pricing, the
+ * six asynchronous failures, sends by phone and by business-scoped id, free and paid pricing, the
  * Marketing Messages API, replies, "Stop promotions" taps, marketing stop and resume, template
  * quality changes, pauses, a reinstatement and a disabling, and the number's quality going both ways.
  */
@@ -124,6 +124,16 @@ async function seededRun(): Promise<{ h: Harness; bodies: Array<{ name: string; 
       { name: 'gentle_promo', language: 'en_US', category: 'MARKETING', relevance: 0.3 },
       { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },
       { name: 'new_season', language: 'en_US', category: 'MARKETING', relevance: 0.6 },
+      {
+        name: 'receipt_copy',
+        language: 'en_US',
+        category: 'UTILITY',
+        relevance: 0.9,
+        components: [
+          { type: 'HEADER', format: 'DOCUMENT' },
+          { type: 'BODY', text: 'Your receipt is attached.' },
+        ],
+      },
     ],
     reactions: {
       blockRate: 0.1,
@@ -207,6 +217,21 @@ async function seededRun(): Promise<{ h: Harness; bodies: Array<{ name: string; 
   }
   await h.sim.advance(3 * HOUR);
   for (const u of users.slice(500, 650)) await send(u.phone, 'new_season');
+  // A document header Meta cannot fetch (not https): accepted, then failed with 131053.
+  await h.sim.advance(SECOND); // past the second of throughput the sends above used
+  accepted(
+    await h.client.send({
+      type: 'template',
+      endpoint: 'messages',
+      to: { kind: 'phone', phone: users[660]!.phone },
+      messageId: `strict-${++n}`,
+      template: {
+        name: 'receipt_copy',
+        language: 'en_US',
+        components: [{ type: 'header', parameters: [{ type: 'document', document: { link: 'http://files.example/receipt.pdf' } }] }],
+      },
+    }),
+  );
   await h.sim.advance(2 * DAY);
   const bodies = h.receiver.received.map((r, i) => ({ name: `POST ${i}`, body: JSON.parse(r.raw.toString('utf8')) as unknown }));
   return { h, bodies };
@@ -248,7 +273,7 @@ describe('strict Meta webhook schema: everything the simulator posts', () => {
           .map((e) => e.code),
       ),
     );
-    expect([...codes].sort()).toEqual([130472, 131026, 131047, 131049, 131050]);
+    expect([...codes].sort()).toEqual([130472, 131026, 131047, 131049, 131050, 131053]);
   });
 
   it('passes the strict schema, as Meta documents the current version and as it ever documented it', () => {

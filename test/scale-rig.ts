@@ -11,6 +11,7 @@ import { eventually } from './await-state.js';
 import { freePort, startHop, type Hop } from './crash-rig.js';
 import { onlyCountries } from './engine-rig.js';
 import { BACKENDS, type Place } from './store-backends.js';
+import { plainTemplates } from './plain-templates.js';
 
 /**
  * Pacer deployed as in production on PostgreSQL: one `pacer serve --no-dispatch` taking the
@@ -115,6 +116,7 @@ export async function setUpScaleWorld(o: ScaleOptions, deadline: number): Promis
     seed: o.seed,
     appSecret: APP_SECRET,
     callbackUrl: `${webhooks.url}/webhooks/whatsapp`,
+    templates: plainTemplates(),
     ...o.sim,
     // Uncapped countries, nobody stopped, no negative reactions: every recipient can get the message once.
     population: {

@@ -9,6 +9,7 @@ import { runCli } from '../src/main/cli.js';
 import { eventually } from './await-state.js';
 import { freePort } from './crash-rig.js';
 import { killHard, startPacer, stopGracefully, type PacerProcess } from './scale-rig.js';
+import { plainTemplates } from './plain-templates.js';
 
 // A real `pacer serve` at the most verbose log level, taken through a whole flow (API sends, refused
 // tokens and signatures, a bad number, the webhook handshake, Meta's signed webhooks, an inbound
@@ -53,6 +54,7 @@ describe('pacer serve logs', () => {
     const fast = { min: 1, max: 5 };
     const s = await startSimulator({
       seed: 8,
+      templates: plainTemplates(),
       appSecret: APP_SECRET,
       callbackUrl: `${origin}/webhooks/whatsapp`,
       population: { size: 5, notOnWhatsAppRate: 0, experimentRate: 0, stoppedRate: 0, countries: { GB: 1 } },

@@ -2,6 +2,7 @@ import { createCloudApiClient, type CloudApiClientOptions } from '../src/adapter
 import { startSimulator, type SimulatorConfigInput, type Simulator, type SimUser } from '../src/adapters/simulator/index.js';
 import type { CloudApi, SendResult } from '../src/ports/cloud-api.js';
 import { VirtualClock } from '../src/ports/clock.js';
+import { plainTemplates } from './plain-templates.js';
 import { TestReceiver } from './simulator-test-receiver.js';
 
 export const APP_SECRET = 'test-app-secret';
@@ -25,7 +26,8 @@ export async function startHarness(
 ): Promise<Harness> {
   const clock = new VirtualClock();
   const receiver = await new TestReceiver(receiverSecrets, () => clock.now()).start();
-  const sim = await startSimulator({ appSecret: APP_SECRET, callbackUrl: receiver.url, ...config }, { clock });
+  // Templates without placeholders unless a test names its own: a send without components fits them.
+  const sim = await startSimulator({ appSecret: APP_SECRET, callbackUrl: receiver.url, templates: plainTemplates(), ...config }, { clock });
   const api = createCloudApiClient({
     baseUrl: sim.url,
     apiVersion: API_VERSION,

@@ -4,6 +4,7 @@ import { startSimulator, type Simulator } from '../src/adapters/simulator/index.
 import type { CloudApi } from '../src/ports/cloud-api.js';
 import { API_VERSION, APP_SECRET } from './simulator-harness.js';
 import { TestReceiver } from './simulator-test-receiver.js';
+import { plainTemplates } from './plain-templates.js';
 
 let sim: Simulator | null = null;
 let receiver: TestReceiver | null = null;
@@ -23,6 +24,7 @@ describe('simulator on real time (as `pacer simulator` runs it)', () => {
     const fast = { min: 1, max: 2 };
     sim = await startSimulator({
       seed: 71,
+      templates: plainTemplates(),
       appSecret: APP_SECRET,
       callbackUrl: receiver.url,
       population: { size: 20, notOnWhatsAppRate: 0 },

@@ -19,6 +19,7 @@ import {
   type Harness,
 } from './simulator-harness.js';
 import { TestReceiver } from './simulator-test-receiver.js';
+import { plainTemplates } from './plain-templates.js';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -123,6 +124,7 @@ describe('simulator webhooks: whatever order same-moment timers run in (as on re
     const sim = await startSimulator(
       {
         seed: 48,
+        templates: plainTemplates(),
         appSecret: APP_SECRET,
         callbackUrl: receiver.url,
         // Utility messages to readers are always read; every read comes in place of `delivered`, in

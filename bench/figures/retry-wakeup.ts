@@ -13,6 +13,7 @@ import type { Store, TxStore } from '../../src/ports/store.js';
 import { seedWorld, UTILITY_TEMPLATE } from '../fixtures/dispatch-rig.js';
 import { lateness } from '../fixtures/lateness.js';
 import type { Benchmark, Sample } from '../harness/types.js';
+import { plainTemplates } from '../../test/plain-templates.js';
 
 const TARGET_P99_MS = 1_000;
 const START: Millis = Date.UTC(2026, 10, 2, 0, 0, 0);
@@ -83,7 +84,13 @@ const benchmark: Benchmark<Ctx> = {
     await store.migrate();
     const clock = new VirtualClock(START);
     const sim = await startSimulator(
-      { seed: 3, population: { size: quick ? 200 : 1_000 }, rateLimits: { throughputMps: 1e9, pairBurst: 1e9 }, callbackUrl: null },
+      {
+        seed: 3,
+        templates: plainTemplates(),
+        population: { size: quick ? 200 : 1_000 },
+        rateLimits: { throughputMps: 1e9, pairBurst: 1e9 },
+        callbackUrl: null,
+      },
       { clock },
     );
     const phones = sim.users.map((u) => u.phone);

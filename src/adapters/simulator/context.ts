@@ -1,18 +1,26 @@
 import type { Scheduler } from '../../ports/clock.js';
 import type { SimulatorConfig } from './config.js';
 import type { GroundTruthLog } from './ground-truth.js';
+import type { MediaStore } from './media-store.js';
 import type { Population } from './population.js';
 import type { QualityModel } from './quality.js';
 import type { RateLimits } from './rate-limits.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
+import { hash32 } from './prng.js';
 
 /** Ids shaped like Meta's, unique within a run and reproducible from the seed. */
 export class IdFactory {
   private outbound = 0;
   private inbound = 0;
   private trace = 0;
+  private media = 0;
 
   constructor(private readonly seed: number) {}
+
+  /** Numeric, 16 digits, like Meta's media ids. */
+  mediaId(): string {
+    return `${1000 + (hash32(`media:${this.seed}`) % 9000)}${String(++this.media).padStart(12, '0')}`;
+  }
 
   wamid(): string {
     return `wamid.${Buffer.from(`SIM:${this.seed}:OUT:${++this.outbound}`).toString('base64url')}`;
@@ -37,4 +45,6 @@ export interface SimContext {
   truth: GroundTruthLog;
   limits: RateLimits;
   ids: IdFactory;
+  /** Files uploaded to the number, by media id. */
+  media: MediaStore;
 }

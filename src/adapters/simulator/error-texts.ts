@@ -32,6 +32,18 @@ const TEXTS: Record<number, ErrorText> = {
     httpStatus: 400,
     transient: false,
   },
+  131009: {
+    title: 'Parameter value is not valid',
+    details: 'One or more parameter values are invalid.',
+    httpStatus: 400,
+    transient: false,
+  },
+  131053: {
+    title: 'Media upload error',
+    details: 'Unable to upload the media used in the message.',
+    httpStatus: 400,
+    transient: false,
+  },
   131016: { title: 'Service unavailable', details: 'A service is temporarily unavailable.', httpStatus: 500, transient: true },
   131062: {
     title: 'Business-scoped user ID recipients not supported',
@@ -73,6 +85,24 @@ const TEXTS: Record<number, ErrorText> = {
     title: 'Template name does not exist in the translation',
     details: 'No approved template with this name and language.',
     httpStatus: 404,
+    transient: false,
+  },
+  132000: {
+    title: 'Template Param Count Mismatch',
+    details: 'The number of parameters does not match the number of variables the template defines.',
+    httpStatus: 400,
+    transient: false,
+  },
+  132012: {
+    title: 'Template Parameter Format Mismatch',
+    details: 'The parameter values are not in the format the template defines.',
+    httpStatus: 400,
+    transient: false,
+  },
+  132018: {
+    title: 'Template validation error',
+    details: 'There was an issue with the parameters in your template.',
+    httpStatus: 400,
     transient: false,
   },
   132015: { title: 'Template is Paused', details: 'The template is paused because of low quality.', httpStatus: 400, transient: false },

@@ -4,6 +4,16 @@ import type { DeliveryStats } from './webhook-delivery.js';
 
 export type SimCategory = 'marketing' | 'utility' | 'authentication' | 'service';
 
+/** What the recipient reads (reference §2.2): the header, the body with its values in, the footer, the buttons. */
+export interface Rendered {
+  /** Text with its value in, or the media as `[image https://…]` / `[image id …]`; null without a header. */
+  header: string | null;
+  body: string;
+  footer: string | null;
+  /** Each button's label; URL buttons as `label → full URL`, code buttons as `label → code`. */
+  buttons: string[];
+}
+
 /** What really happened to one accepted message, whatever the webhooks said or failed to say. */
 export interface MessageTruth {
   wamid: string;
@@ -21,6 +31,8 @@ export interface MessageTruth {
   errorCode: number | null;
   deliveredAt: Millis | null;
   readAt: Millis | null;
+  /** What the message shows on the recipient's phone, as the send filled it in. */
+  rendered: Rendered;
 }
 
 export interface ReactionCounts {
@@ -78,7 +90,7 @@ export class GroundTruthLog {
         status: t.status,
         pauses: t.pauses,
       })),
-      messages: [...this.messages.values()].map((m) => ({ ...m })),
+      messages: [...this.messages.values()].map((m) => ({ ...m, rendered: { ...m.rendered, buttons: [...m.rendered.buttons] } })),
       deliveredTo,
       requests: this.requests,
       accepted: this.messages.size,

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimContext } from './context.js';
-import { errorText } from './error-texts.js';
 import type { Faults } from './faults.js';
+import { graphError, type HandlerAnswer } from './graph-error.js';
+import { deleteMedia, getMedia, MAX_UPLOAD_BODY_BYTES, uploadMedia } from './media-api.js';
 import { apiErrorBody } from './payloads.js';
-import { handleSend, type HandlerAnswer } from './send-handler.js';
+import { handleSend } from './send-handler.js';
 import { getTemplate, listTemplates, templateById } from './template-api.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,9 +19,11 @@ export interface RunningServer {
 /** The simulator's Graph API front: bearer auth, injected faults, then the send handler. */
 export async function startHttpServer(ctx: SimContext, faults: Faults): Promise<RunningServer> {
   const server = createServer((req, res) => {
-    readBody(req, (raw, tooLarge) => {
+    // Media uploads may be as large as Meta's largest file; every other body is small JSON.
+    const upload = req.method === 'POST' && /\/media\/?(\?|$)/.test(req.url ?? '');
+    readBody(req, upload ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES, (raw, tooLarge) => {
       if (!applyFault(ctx, faults, req, res)) return;
-      const answer = tooLarge ? graphError(ctx, 100, 'Request body too large.') : route(ctx, req, raw);
+      const answer = tooLarge && !upload ? graphError(ctx, 100, 'Request body too large.') : route(ctx, req, tooLarge ? null : raw);
       send(res, answer);
     });
   });
@@ -40,7 +43,8 @@ export async function startHttpServer(ctx: SimContext, faults: Faults): Promise<
   };
 }
 
-function route(ctx: SimContext, req: IncomingMessage, raw: string): HandlerAnswer {
+/** `raw` is null when an upload was larger than any file Meta takes (and was not kept). */
+function route(ctx: SimContext, req: IncomingMessage, raw: Buffer | null): HandlerAnswer {
   if (req.headers.authorization !== `Bearer ${ctx.config.accessToken}`) return graphError(ctx, 190);
   const url = new URL(req.url ?? '/', 'http://simulator');
   const segments = url.pathname.split('/').filter((s) => s !== '');
@@ -52,6 +56,10 @@ function route(ctx: SimContext, req: IncomingMessage, raw: string): HandlerAnswe
   }
   const template = req.method === 'GET' && segments.length === 2 ? templateById(ctx, objectId ?? '') : undefined;
   if (template !== undefined) return getTemplate(ctx, template, url.searchParams);
+  if (segments.length === 2 && (req.method === 'GET' || req.method === 'DELETE')) {
+    const media = (req.method === 'GET' ? getMedia : deleteMedia)(ctx, objectId ?? '', url.searchParams);
+    if (media !== undefined) return media;
+  }
   if (objectId !== ctx.config.phoneNumberId) {
     return graphError(ctx, 100, `Object with ID '${objectId ?? ''}' does not exist or cannot be loaded with this token.`);
   }
@@ -66,10 +74,11 @@ function route(ctx: SimContext, req: IncomingMessage, raw: string): HandlerAnswe
       },
     };
   }
+  if (req.method === 'POST' && segments.length === 3 && edge === 'media') return uploadMedia(ctx, req.headers['content-type'], raw);
   if (req.method === 'POST' && segments.length === 3 && (edge === 'messages' || edge === 'marketing_messages')) {
     let json: unknown;
     try {
-      json = JSON.parse(raw);
+      json = JSON.parse(raw?.toString('utf8') ?? '');
     } catch {
       return graphError(ctx, 100, 'The request body is not valid JSON.');
     }
@@ -78,27 +87,24 @@ function route(ctx: SimContext, req: IncomingMessage, raw: string): HandlerAnswe
   return graphError(ctx, 100, `Unsupported ${req.method ?? ''} request.`);
 }
 
-function graphError(ctx: SimContext, code: number, details?: string): HandlerAnswer {
-  ctx.truth.syncError(code);
-  return { status: errorText(code).httpStatus, body: apiErrorBody(code, ctx.ids.fbtraceId(), details) };
-}
-
 function send(res: ServerResponse, answer: HandlerAnswer): void {
   const body = JSON.stringify(answer.body);
   res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
-function readBody(req: IncomingMessage, done: (raw: string, tooLarge: boolean) => void): void {
-  const chunks: Buffer[] = [];
+function readBody(req: IncomingMessage, limit: number, done: (raw: Buffer, tooLarge: boolean) => void): void {
+  let chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
   req.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) tooLarge = true;
-    else chunks.push(chunk);
+    if (size > limit) {
+      tooLarge = true;
+      chunks = []; // read on to the end, keeping nothing
+    } else chunks.push(chunk);
   });
-  req.on('end', () => done(tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge));
+  req.on('end', () => done(tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge));
   req.on('error', () => undefined); // a client that went away needs no answer
 }
 

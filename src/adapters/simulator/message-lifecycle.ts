@@ -8,9 +8,10 @@ import type { TemplateState } from './quality.js';
 import { maybeReply, reactToMarketing } from './user-actions.js';
 
 /**
- * What happens to a message after the API accepted it: an asynchronous failure (131026, 131047,
- * 131049, 130472, 131050), or sent → delivered → read with realistic delays, the user's reaction,
- * and the feedback that moves quality. Time comes from the scheduler, randomness from the user.
+ * What happens to a message after the API accepted it: an asynchronous failure (131053, 131026,
+ * 131047, 131049, 130472, 131050), or sent → delivered → read with realistic delays, the user's
+ * reaction, and the feedback that moves quality. Time comes from the scheduler, randomness from the user.
+ * `mediaProblem` says why Meta could not fetch or use the header's media, when it could not.
  */
 export function startLifecycle(
   ctx: SimContext,
@@ -18,6 +19,7 @@ export function startLifecycle(
   user: SimUser | undefined,
   template: TemplateState | null,
   addressedBy: AddressedBy,
+  mediaProblem: string | null = null,
 ): void {
   const now = ctx.scheduler.now();
   const emitStatus = (status: StatusObject['status'], at: Millis, extra: StatusExtra): void => {
@@ -35,11 +37,13 @@ export function startLifecycle(
   const sentDelay = user === undefined ? r.sentDelayMs.min : user.reactRng.logUniform(r.sentDelayMs.min, r.sentDelayMs.max);
   const sentAt = now + Math.round(sentDelay);
 
-  const failWith = (code: number): void => {
+  const failWith = (code: number, details?: string): void => {
     ctx.truth.failed(msg, code);
-    ctx.scheduler.at(sentAt, () => emitStatus('failed', sentAt, { errors: [statusError(code)] }));
+    ctx.scheduler.at(sentAt, () => emitStatus('failed', sentAt, { errors: [statusError(code, details)] }));
   };
 
+  // Meta fetches a header's media before it tries to deliver anything.
+  if (mediaProblem !== null) return failWith(131053, mediaProblem);
   if (user === undefined || !user.onWhatsApp) return failWith(131026);
   const windowOpen = user.state.windowOpenUntil > now;
   if (msg.category === 'service' && !windowOpen) return failWith(131047);

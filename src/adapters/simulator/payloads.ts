@@ -85,9 +85,9 @@ export function unixSeconds(ms: Millis): number {
   return Math.floor(ms / 1000);
 }
 
-export function statusError(code: number): StatusError {
+export function statusError(code: number, details?: string): StatusError {
   const t = errorText(code);
-  return { code, title: t.title, message: t.title, error_data: { details: t.details }, href: ERROR_DOCS_HREF };
+  return { code, title: t.title, message: t.title, error_data: { details: details ?? t.details }, href: ERROR_DOCS_HREF };
 }
 
 /** A Graph API error answer for a synchronous failure. */

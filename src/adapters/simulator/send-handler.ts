@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { SimContext } from './context.js';
-import { errorText } from './error-texts.js';
-import type { MessageTruth, SimCategory } from './ground-truth.js';
+import { graphError, type HandlerAnswer } from './graph-error.js';
+import type { MessageTruth, Rendered, SimCategory } from './ground-truth.js';
+import { headerMediaProblem } from './media-store.js';
 import { startLifecycle } from './message-lifecycle.js';
-import { apiErrorBody, sendSuccessBody } from './payloads.js';
-
-export interface HandlerAnswer {
-  status: number;
-  body: unknown;
-}
+import { sendSuccessBody } from './payloads.js';
+import { renderText } from './template-render.js';
+import { checkTemplateSend } from './template-send-check.js';
+import { shapeOf } from './template-shape.js';
 
 const sendBody = z.object({
   messaging_product: z.literal('whatsapp'),
@@ -29,16 +28,15 @@ const sendBody = z.object({
 
 /**
  * One `POST /{phone-number-id}/messages` (or `/marketing_messages`): the synchronous checks Meta
- * makes before it takes a message (throughput 130429, template state 132001/132015/132016,
- * pair rate 131056, request shape 100/131008), then acceptance and the message's lifecycle.
+ * makes before it takes a message (throughput 130429, template state 132001/132015/132016, the
+ * template's parameters 132000/132012/132018/131008/131009, pair rate 131056, request shape
+ * 100/131008), then acceptance and the message's lifecycle. Header media Meta cannot fetch fails
+ * the accepted message later (131053).
  */
 export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_messages', raw: unknown): HandlerAnswer {
   const now = ctx.scheduler.now();
   ctx.truth.requests++;
-  const fail = (code: number, details?: string): HandlerAnswer => {
-    ctx.truth.syncError(code);
-    return { status: errorText(code).httpStatus, body: apiErrorBody(code, ctx.ids.fbtraceId(), details) };
-  };
+  const fail = (code: number, details?: string): HandlerAnswer => graphError(ctx, code, details);
 
   const parsed = sendBody.safeParse(raw);
   if (!parsed.success) {
@@ -55,6 +53,8 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
 
   let category: SimCategory = 'service';
   let template = null;
+  let rendered: Rendered;
+  let mediaProblem: string | null = null;
   if (req.type === 'template') {
     if (req.template === undefined) return fail(131008, 'The parameter template is required.');
     template = ctx.quality.template(req.template.name, req.template.language.code) ?? null;
@@ -65,8 +65,14 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
     if (endpoint === 'marketing_messages' && category !== 'marketing') return fail(134100);
     // Authentication templates need the phone number (`to`); `recipient` alone is refused.
     if (category === 'authentication' && req.to === undefined) return fail(131062);
+    const check = checkTemplateSend(shapeOf(template.config), req.template.components);
+    if (!check.ok) return fail(check.code, check.details);
+    rendered = check.rendered;
+    if (check.headerMedia !== null) mediaProblem = headerMediaProblem(ctx.media, check.headerMedia, now);
   } else if (req.text === undefined) {
     return fail(131008, 'The parameter text is required.');
+  } else {
+    rendered = renderText(req.text.body);
   }
 
   const digits = req.to?.replace(/[^0-9]/g, '');
@@ -89,11 +95,12 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
     errorCode: null,
     deliveredAt: null,
     readAt: null,
+    rendered,
   };
   ctx.truth.messages.set(wamid, msg);
   // Messaging the number itself lets Meta disclose it in this user's webhooks from now on.
   if (user !== undefined && digits !== undefined) user.state.phoneShared = true;
-  startLifecycle(ctx, msg, user, template, msg.addressedBy);
+  startLifecycle(ctx, msg, user, template, msg.addressedBy, mediaProblem);
 
   const input = req.to ?? req.recipient ?? '';
   const contact = req.to !== undefined ? { wa_id: recipientKey } : { user_id: req.recipient ?? '' };

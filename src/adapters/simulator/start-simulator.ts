@@ -5,6 +5,7 @@ import type { Fault } from './faults.js';
 import { Faults } from './faults.js';
 import { GroundTruthLog, type GroundTruth } from './ground-truth.js';
 import { startHttpServer } from './http-server.js';
+import { MediaStore } from './media-store.js';
 import { generatePopulation, maskPhone, type SimUser } from './population.js';
 import { hash32, Prng } from './prng.js';
 import { QualityModel } from './quality.js';
@@ -73,6 +74,7 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
     truth: new GroundTruthLog(),
     limits: new RateLimits(config.rateLimits, start),
     ids: new IdFactory(config.seed),
+    media: new MediaStore(),
   };
   const faults = new Faults();
   const server = await startHttpServer(ctx, faults);

@@ -4,7 +4,8 @@ import type { TemplateCategory } from './config.js';
 import type { SimContext } from './context.js';
 import { unixSeconds } from './payloads.js';
 import type { TemplateState } from './quality.js';
-import type { HandlerAnswer } from './send-handler.js';
+import type { HandlerAnswer } from './graph-error.js';
+import { componentsOf } from './template-shape.js';
 
 /** `GET /{WABA_ID}/message_templates` and `GET /{TEMPLATE_ID}`, in Meta's shapes (§1.1, §1.5). */
 
@@ -20,7 +21,7 @@ function templateObject(t: TemplateState, now: Millis): Record<string, JsonValue
     status: t.status,
     category: c.category,
     parameter_format: c.parameterFormat ?? 'POSITIONAL',
-    components: c.components ?? [{ type: 'BODY', text: `A message from the ${c.name.replace(/_/g, ' ')} template.` }],
+    components: componentsOf(c),
     quality_score: { score: t.quality, date: unixSeconds(now) },
   };
   if (c.subCategory !== undefined) object['sub_category'] = c.subCategory;
