@@ -25,7 +25,17 @@ describe('the demo', () => {
     expect(lines.join('\n')).toMatch(/131049 failures\s+[\d,]+\s+[\d,]+/);
     const report = readFileSync(path.join(dir, 'report.html'), 'utf8');
     expect(report).toContain('<svg');
-    expect(report).not.toMatch(/https?:\/\//); // works offline: nothing fetched from anywhere
+    // Works offline: nothing is fetched from anywhere (links inside the sample message are text, not loads).
+    expect(report).not.toMatch(/(?:src|href|action)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\/|@import/i);
+    // The personalisation made visible: one recipient's own message, in the terminal and the report.
+    const sample = lines.slice(
+      lines.indexOf("One message of Pacer's campaign, as its recipient read it:") + 1,
+      lines.indexOf("One message of Pacer's campaign, as its recipient read it:") + 5,
+    );
+    expect(sample[0]).toBe('  [image https://cdn.example.com/spring-sale.jpg]');
+    expect(sample[1]).toMatch(/^ {2}Hi (?:\p{L}+|there), our spring sale is on: 20% off everything until Sunday\.$/u);
+    expect(sample[3]).toMatch(/^ {2}\[Shop now → https:\/\/shop\.example\.com\/spring\/SPRING-[0-9A-Z]+\] \[Stop promotions\]$/);
+    expect(report).toContain(sample[1]?.trim());
     expect(existsSync(path.join(dir, 'pacer-data', 'pacer.sqlite'))).toBe(true);
     // It leaves the way to its dashboard: a token, then serve on the demo's data directory.
     expect(lines.join('\n')).toContain(

@@ -46,7 +46,14 @@ function winner(r: Row): 'pacer' | 'naive' | null {
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A self-contained HTML page (no network): the table and two charts drawn as inline SVG. */
-export function renderHtml(title: string, subtitle: string, rows: readonly Row[], p: StrategyMetrics, n: StrategyMetrics): string {
+export function renderHtml(
+  title: string,
+  subtitle: string,
+  rows: readonly Row[],
+  p: StrategyMetrics,
+  n: StrategyMetrics,
+  sample: readonly string[] = [],
+): string {
   const fmt = (v: number | string) => esc(typeof v === 'number' ? v.toLocaleString('en-US') : v);
   const table = rows
     .map(
@@ -58,7 +65,7 @@ export function renderHtml(title: string, subtitle: string, rows: readonly Row[]
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:960px;color:#1f2933}
 table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .8rem;border-bottom:1px solid #e4e7eb;text-align:right}
 th{text-align:left;font-weight:500}td.win{background:#e3f9e5;font-weight:600}.legend span{display:inline-block;width:12px;height:12px;margin:0 .3rem 0 1rem}
-figure{margin:2rem 0}figcaption{font-weight:600;margin-bottom:.5rem}
+figure{margin:2rem 0}figcaption{font-weight:600;margin-bottom:.5rem}.bubble{background:#dcf8c6;border-radius:8px;padding:.6rem .9rem;max-width:32rem;margin:0}
 </style></head><body><h1>${esc(title)}</h1><p>${esc(subtitle)}</p>
 <table><thead><tr><th></th><th>Pacer</th><th>naive</th></tr></thead><tbody>${table}</tbody></table>
 <figure><figcaption>Delivered messages per day</figcaption>${bars(
@@ -69,6 +76,7 @@ figure{margin:2rem 0}figcaption{font-weight:600;margin-bottom:.5rem}
     p.daily.map((d) => d.caps),
     n.daily.map((d) => d.caps),
   )}</figure>
+${sample.length === 0 ? '' : `<figure><figcaption>One message of Pacer's campaign, as its recipient read it</figcaption><blockquote class="bubble">${sample.map(esc).join('<br>')}</blockquote></figure>`}
 <p class="legend"><span style="background:#2f80ed"></span>Pacer<span style="background:#d64545"></span>naive: sends at once, resends every failure at once, drops anyone who fails twice</p>
 </body></html>`;
 }
@@ -91,4 +99,9 @@ function bars(a: readonly number[], b: readonly number[]): string {
     )
     .join('');
   return `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img"><text x="0" y="12" font-size="11">${max}</text><line x1="${pad}" y1="${H - pad}" x2="${W}" y2="${H - pad}" stroke="#9aa5b1"/>${a.map((v, i) => rect(i, 0, v, '#2f80ed')).join('')}${b.map((v, i) => rect(i, 1, v, '#d64545')).join('')}${labels}</svg>`;
+}
+
+/** One message as its recipient read it, from the simulator's record: the personalisation made visible. */
+export function renderedMessage(r: { header: string | null; body: string; footer: string | null; buttons: readonly string[] }): string[] {
+  return [r.header, r.body, r.footer, r.buttons.map((b) => `[${b}]`).join(' ')].filter((l): l is string => l !== null && l !== '');
 }

@@ -6,7 +6,7 @@ import { unreachableCause } from '../../core/contact-facts.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import { defaultDemoPlan, type DemoPlan } from './demo-plan.js';
 import { measure, reachableAmong, retriesFromTruth } from './demo-metrics.js';
-import { comparisonRows, renderHtml, renderTable } from './demo-report.js';
+import { comparisonRows, renderedMessage, renderHtml, renderTable } from './demo-report.js';
 import type { NaiveResult } from './naive-world.js';
 import { runPacerWorld } from './pacer-world.js';
 
@@ -75,6 +75,14 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   out('');
   out(renderTable(rows));
   out('');
+  // Personalised per recipient: first name (or "there"), a coupon of their own in the shop link.
+  const first = pacer.truth.messages.find((m) => m.template === plan.marketing.template && m.status !== 'failed');
+  const sample = first === undefined ? [] : renderedMessage(first.rendered);
+  if (sample.length > 0) {
+    out("One message of Pacer's campaign, as its recipient read it:");
+    for (const line of sample) out(`  ${line}`);
+    out('');
+  }
   const report = path.join(options.outDir, 'report.html');
   writeFileSync(
     report,
@@ -84,6 +92,7 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
       rows,
       p,
       n,
+      sample,
     ),
   );
   out(`Report: ${report}`);
