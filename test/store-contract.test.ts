@@ -291,6 +291,7 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       ...input,
       id,
       frequencyCap: null,
+      parameters: null,
       status: 'paused',
       pauseReason: 'cap share 40% over 1000 sends',
       createdAt: T0,
@@ -300,5 +301,9 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     const capped: CampaignInput = { ...input, name: 'Capped', frequencyCap: { max: 3, windowMs: 14 * 24 * HOUR } };
     const cappedId = await store.createCampaign(capped, T0);
     expect(await store.getCampaign(cappedId)).toMatchObject({ name: 'Capped', frequencyCap: { max: 3, windowMs: 14 * 24 * HOUR } });
+    // A template value mapping comes back as it was given, text with any character included.
+    const parameters = { 'body.1': { attribute: 'first name', fallback: 'there "friend"' }, header: { link: 'https://cdn.example/a.jpg' } };
+    const mapped = await store.createCampaign({ ...input, name: 'Mapped', parameters }, T0);
+    expect((await store.getCampaign(mapped))?.parameters).toEqual(parameters);
   });
 });

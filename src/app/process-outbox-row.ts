@@ -142,7 +142,8 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
   }
 }
 
-type Composed = { ok: true; intent: OutboxIntent } | { ok: false; problem: { reason: 'missing_parameter' | 'invalid_parameter'; detail: string } };
+type Composed =
+  { ok: true; intent: OutboxIntent } | { ok: false; problem: { reason: 'missing_parameter' | 'invalid_parameter'; detail: string } };
 
 /** The send components from the row's frozen values and the template as stored now. */
 function withComponents(intent: OutboxIntent, template: Template | null): Composed {

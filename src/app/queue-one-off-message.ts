@@ -15,15 +15,7 @@ import {
   type RecipientFields,
   type RenderOptions,
 } from '../core/template-parameters.js';
-import type {
-  ContactStateStore,
-  ContactStore,
-  JsonObject,
-  OutboxInput,
-  OutboxStore,
-  Template,
-  TemplateStore,
-} from '../ports/store.js';
+import type { ContactStateStore, ContactStore, JsonObject, OutboxInput, OutboxStore, Template, TemplateStore } from '../ports/store.js';
 import { templateShape } from './template-mapping.js';
 import type { WorkQueued } from '../ports/work-signal.js';
 import { recipientRegion } from './recipient-region.js';

@@ -83,20 +83,25 @@ export class PostgresExecutor implements SqlExecutor {
     const check = (): void => {
       if (!open) throw new Error('transaction runner used after its transaction ended');
     };
+    // One statement at a time on the transaction's client, in the order asked: callers may start
+    // several at once (Promise.all), which pg only queues with a deprecation warning.
+    let chain: Promise<unknown> = Promise.resolve();
+    const inTurn = <R>(run: () => Promise<R>): Promise<R> => {
+      const next = chain.then(() => {
+        check();
+        return run();
+      });
+      chain = next.catch(() => undefined);
+      return next;
+    };
     const tx: SqlRunner = {
       caps: this.caps,
-      query: async (sql, params = []) => {
-        check();
-        return (await client.query<SqlRow>(sql, params.map(toPg))).rows;
-      },
-      execute: async (sql, params = []) => {
-        check();
-        return (await client.query(sql, params.map(toPg))).rowCount ?? 0;
-      },
-      notifyQueued: async (at) => {
-        check();
-        await client.query(NOTIFY, [this.channel, String(at)]);
-      },
+      query: (sql, params = []) => inTurn(async () => (await client.query<SqlRow>(sql, params.map(toPg))).rows),
+      execute: (sql, params = []) => inTurn(async () => (await client.query(sql, params.map(toPg))).rowCount ?? 0),
+      notifyQueued: (at) =>
+        inTurn(async () => {
+          await client.query(NOTIFY, [this.channel, String(at)]);
+        }),
     };
     let broken = false;
     // A checked-out client has no error listener of the pool's: a connection ended by the server
@@ -109,10 +114,12 @@ export class PostgresExecutor implements SqlExecutor {
     try {
       await client.query('BEGIN');
       const result = await work(tx);
-      await client.query('COMMIT');
+      // After every statement the work started, even one it did not wait for.
+      await inTurn(() => client.query('COMMIT'));
       return result;
     } catch (error) {
       try {
+        await chain;
         await client.query('ROLLBACK');
       } catch {
         broken = true; // the connection is gone; do not return it to the pool
