@@ -15,7 +15,8 @@ const CONSTANT = /^[A-Z][A-Z0-9_]*$/;
  */
 const PLACEHOLDERS = /^(valuesList|inList|bind)\(/;
 const REVIEWED: Record<string, string> = {
-  'outbox-segment.ts: each': 'one of two fixed SELECTs over json_each / jsonb_array_elements of a $6 parameter, by dialect',
+  'outbox-segment.ts: intent': "SEGMENT_INSERT() is called with '$6' or the fixed call pacer_row_intent(c.name, c.attributes)",
+  'outbox-segment.ts: pageMatch': 'segmentSql().match(): the segment as fixed SQL, every value a $n placeholder',
   'segment-contacts.ts: match': 'segmentSql().match(): the segment as fixed SQL, every value a $n placeholder',
   'outbox-claim.ts: status': "dueOf() and firstDue() are called with the literals 'queued' and 'held' only",
   'outbox-claim.ts: only': "fromNumber(): '' or a fixed jsonValue() condition on the row's number, compared with a $n placeholder",

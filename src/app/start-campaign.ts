@@ -1,16 +1,7 @@
 import { DEFAULT_POLICY } from '../core/policy.js';
-import type { SegmentDefinition } from '../core/segment.js';
 import { freezeValues, renderParameters, valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
-import type {
-  CampaignOutboxStore,
-  CampaignStore,
-  ContactStore,
-  JsonObject,
-  OutboxInput,
-  OutboxStore,
-  TemplateStore,
-} from '../ports/store.js';
+import type { CampaignOutboxStore, CampaignStore, JsonObject, TemplateStore } from '../ports/store.js';
 import type { WorkQueued } from '../ports/work-signal.js';
 import type { OutboxIntent } from './outbox-intent.js';
 import { parseSegment } from './segment-schema.js';
@@ -26,11 +17,7 @@ export interface StartCampaignResult {
   inserted: number;
 }
 
-type StartStore = CampaignStore &
-  TemplateStore &
-  CampaignOutboxStore &
-  Pick<ContactStore, 'segmentContacts'> &
-  Pick<OutboxStore, 'insertOutbox'>;
+type StartStore = CampaignStore & TemplateStore & CampaignOutboxStore;
 
 /**
  * Expands a campaign's segment into one outbox row per contact and sets it running. Rows are due at
@@ -59,10 +46,22 @@ export async function startCampaign(
   const base = { phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language } };
   const row = { campaignId, senderId: campaign.senderId, category: template.category, nextAttemptAt: dueAt };
 
-  const perRecipient = Object.values(mapping).some((s) => 'attribute' in s);
-  const result = perRecipient
-    ? await insertRendered(store, { ...row, base, shape, mapping, segment, options }, now)
-    : await insertShared(store, { ...row, intent: sharedIntent(base, shape, mapping, options, campaignId), segment }, now);
+  // Values from attributes are each recipient's own; constants are rendered once for all.
+  const personal = Object.values(mapping).some((s) => 'attribute' in s);
+  const plan = personal
+    ? { ...row, segment, intent: base, intentFor: perRecipient(base, shape, mapping, options, campaignId) }
+    : { ...row, segment, intent: sharedIntent(base, shape, mapping, options, campaignId) };
+  const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
+  // The segment is matched inside the store (matchesSegment's rules as SQL), a page at a time:
+  // memory stays flat whatever the audience.
+  for (let afterId = 0; ;) {
+    const page = await store.insertSegmentOutbox(plan, afterId, PAGE, now);
+    if (page.lastContactId === null) break;
+    afterId = page.lastContactId;
+    result.scanned += page.scanned;
+    result.matched += page.matched;
+    result.inserted += page.inserted;
+  }
   // Starting again never lifts a pause: a breaker's or an operator's pause ends only with a resume.
   if (campaign.status !== 'paused') {
     await store.setCampaignStatus(campaignId, 'running', null, now);
@@ -82,65 +81,15 @@ function sharedIntent(base: Base, shape: TemplateShape, mapping: ParameterMappin
   return intent as unknown as JsonObject;
 }
 
-async function insertShared(
-  store: StartStore,
-  plan: {
-    campaignId: number;
-    senderId: number;
-    category: OutboxInput['category'];
-    nextAttemptAt: Millis;
-    intent: JsonObject;
-    segment: SegmentDefinition;
-  },
-  now: Millis,
-): Promise<StartCampaignResult> {
-  const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
-  // The segment is matched inside the store (matchesSegment's rules as SQL): no contact is loaded here.
-  for (let afterId = 0; ;) {
-    const page = await store.insertSegmentOutbox(plan, afterId, PAGE, now);
-    if (page.lastContactId === null) return result;
-    afterId = page.lastContactId;
-    result.scanned += page.scanned;
-    result.matched += page.matched;
-    result.inserted += page.inserted;
-  }
-}
-
-async function insertRendered(
-  store: StartStore,
-  p: {
-    campaignId: number;
-    senderId: number;
-    category: OutboxInput['category'];
-    nextAttemptAt: Millis;
-    base: Base;
-    shape: TemplateShape;
-    mapping: ParameterMapping;
-    segment: SegmentDefinition;
-    options: RenderOptions;
-  },
-  now: Millis,
-): Promise<StartCampaignResult> {
-  const { shape } = p;
-  if (shape.kind === 'unknown')
-    throw new Error(`campaign ${p.campaignId}: its template's placeholders are not known; run \`pacer template sync\``);
-  const freeze = valueFreezer(shape.definition, shape.category, p.mapping, p.options);
-  const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
-  // A page of matching contacts at a time: memory stays flat whatever the audience.
-  for (let afterId = 0; ;) {
-    const page = await store.segmentContacts(p.segment, now, afterId, PAGE);
-    if (page.lastContactId === null) return result;
-    afterId = page.lastContactId;
-    result.scanned += page.scanned;
-    result.matched += page.matched;
-    if (page.contacts.length === 0) continue;
-    const rows = page.contacts.map((c) => {
-      const r = freeze(c);
-      const intent = r.ok
-        ? { ...p.base, template: { ...p.base.template, values: r.values } }
-        : { ...p.base, parameterProblem: { reason: r.reason, detail: r.detail } };
-      return { contactId: c.id, intent: intent as unknown as JsonObject };
-    });
-    result.inserted += (await store.insertCampaignRows(p, rows, now)).inserted;
-  }
+/** Each recipient's values, checked and frozen into its row; one Meta would refuse gets a row that says why. */
+function perRecipient(base: Base, shape: TemplateShape, mapping: ParameterMapping, options: RenderOptions, id: number) {
+  if (shape.kind === 'unknown') throw new Error(`campaign ${id}: its template's placeholders are not known; run \`pacer template sync\``);
+  const freeze = valueFreezer(shape.definition, shape.category, mapping, options);
+  return (contact: { name: string | null; attributes: JsonObject }): JsonObject => {
+    const r = freeze(contact);
+    const intent = r.ok
+      ? { ...base, template: { ...base.template, values: r.values } }
+      : { ...base, parameterProblem: { reason: r.reason, detail: r.detail } };
+    return intent as unknown as JsonObject;
+  };
 }

@@ -19,6 +19,12 @@ export interface SqlRunner {
    * processes poll its data version).
    */
   notifyQueued(at: number): Promise<void>;
+  /**
+   * SQLite only (absent on PostgreSQL): while `work` runs, `pacer_row_intent(name, attributes)` in
+   * SQL calls `fn` with each row's contact name and attributes (JSON text) and stores what it returns,
+   * so a statement can write per-row values computed by the core without the rows leaving SQLite.
+   */
+  withRowIntent?<T>(fn: (name: string | null, attributesJson: string) => string, work: () => Promise<T>): Promise<T>;
 }
 
 /** What a store operation is given: a connection, or an open transaction that its own `transaction` joins. */

@@ -28,7 +28,7 @@ import { claimDue, nextWorkAt, sweepExpiredLeases } from './sql/outbox-claim.js'
 import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { listOutboxRows } from './sql/outbox-list.js';
 import { waitingReasons } from './sql/waiting-reasons.js';
-import { insertCampaignRows, insertSegmentOutbox } from './sql/outbox-segment.js';
+import { insertSegmentOutbox } from './sql/outbox-segment.js';
 import { recordDelivery, requeue, settle, wakeHeld } from './sql/outbox-settlement.js';
 import { outboxTotals } from './sql/outbox-totals.js';
 import { complete, fail, recordAccepted, recordIntent, reschedule } from './sql/outbox-transitions.js';
@@ -83,7 +83,6 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   insertOutbox,
   getOutbox,
   insertSegmentOutbox,
-  insertCampaignRows,
   campaignOpenRows,
   cancelCampaignRows,
   releaseHeldRows,

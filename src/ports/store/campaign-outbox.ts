@@ -10,6 +10,11 @@ export interface SegmentOutboxPlan {
   senderId: number;
   category: Category;
   intent: JsonObject;
+  /**
+   * Each row's own intent, from its contact (template values frozen per recipient); absent: `intent`
+   * for every row. Called once per new row, inside the page's transaction; it must not do I/O.
+   */
+  intentFor?: (contact: { name: string | null; attributes: JsonObject }) => JsonObject;
   nextAttemptAt: Millis;
   segment: SegmentDefinition;
 }
@@ -17,14 +22,6 @@ export interface SegmentOutboxPlan {
 export interface SegmentOutboxPage extends SegmentPage {
   /** New outbox rows: matches that already had one in this campaign are left as they are. */
   inserted: number;
-}
-
-/** The rows of a page of a campaign's recipients, each with an intent of its own (its frozen template values). */
-export interface CampaignRowsPlan {
-  campaignId: number;
-  senderId: number;
-  category: Category;
-  nextAttemptAt: Millis;
 }
 
 /** A campaign's rows as a whole: planned from its segment, still open or not, ended together. */
@@ -36,15 +33,6 @@ export interface CampaignOutboxStore {
    * into the process, so memory does not grow with the audience.
    */
   insertSegmentOutbox(plan: SegmentOutboxPlan, afterId: number, limit: number, now: Millis): Promise<SegmentOutboxPage>;
-  /**
-   * Queues one row per recipient with its own intent, in one statement and one transaction,
-   * idempotently as with `insertOutbox` (a contact that already has a row in the campaign keeps it).
-   */
-  insertCampaignRows(
-    plan: CampaignRowsPlan,
-    rows: ReadonlyArray<{ contactId: number; intent: JsonObject }>,
-    now: Millis,
-  ): Promise<{ inserted: number }>;
   /** 1 when some row is still to send, being sent, or accepted within `settleMs` (a failure may yet requeue it); else 0. */
   campaignOpenRows(campaignId: number, now: Millis, settleMs: number): Promise<number>;
   /**

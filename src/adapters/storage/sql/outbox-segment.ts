@@ -1,7 +1,7 @@
-import type { CampaignRowsPlan, JsonObject, SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
+import type { JsonObject, SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { contactPage, PAGE_CONTACTS, segmentSql } from './segment-where.js';
-import { int, toJson } from './values.js';
+import { int, json, textOrNull, toJson } from './values.js';
 
 const ROWS_IN_PAGE = 'SELECT count(*) AS n FROM outbox WHERE campaign_id = $1 AND contact_id > $2 AND contact_id <= $3';
 const COLUMNS = 'campaign_id, contact_id, sender_id, category, intent, idempotency_key, status, next_attempt_at, created_at, updated_at';
@@ -33,10 +33,7 @@ export function insertSegmentOutbox(
       now,
     ];
     const match = segmentSql(tx.caps, params).match(plan.segment, now);
-    const inserted = await tx.execute(
-      `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, $6, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`,
-      params,
-    );
+    const inserted = await insertPage(tx, plan, params, match, afterId, lastId, now);
     // A page without a row of this campaign before (a first start) inserted every match; otherwise
     // some matches were already there, and only counting them again tells how many.
     // A campaign not yet running has no due rows; its start notifies again (setCampaignStatus).
@@ -46,6 +43,39 @@ export function insertSegmentOutbox(
   });
 }
 
+const SEGMENT_INSERT = (intent: string, match: string): string =>
+  `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`;
+
+/**
+ * The page's rows: one intent for all; or each contact's own, computed by `intentFor` inside SQLite
+ * as the rows are written (pacer_row_intent), or on PostgreSQL from the page's contacts read here.
+ */
+async function insertPage(
+  tx: SqlRunner,
+  plan: SegmentOutboxPlan,
+  params: SqlParam[],
+  match: string,
+  afterId: number,
+  lastId: number,
+  now: number,
+): Promise<number> {
+  const intentFor = plan.intentFor;
+  if (intentFor === undefined) return tx.execute(SEGMENT_INSERT('$6', match), params);
+  if (tx.withRowIntent !== undefined) {
+    const render = (name: string | null, attributes: string): string =>
+      toJson(intentFor({ name, attributes: JSON.parse(attributes) as JsonObject }));
+    return tx.withRowIntent(render, () => tx.execute(SEGMENT_INSERT('pacer_row_intent(c.name, c.attributes)', match), params));
+  }
+  const pageParams: SqlParam[] = [afterId, lastId];
+  const pageMatch = segmentSql(tx.caps, pageParams).match(plan.segment, now);
+  const contacts = await tx.query(`SELECT c.id, c.name, c.attributes ${PAGE_CONTACTS} AND ${pageMatch} ORDER BY c.id`, pageParams);
+  const rows = contacts.map((c): [number, JsonObject] => [
+    int(c['id']),
+    intentFor({ name: textOrNull(c['name']), attributes: json<JsonObject>(tx.caps, c['attributes']) }),
+  ]);
+  return insertEach(tx, plan, rows, now);
+}
+
 async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: number, lastId: number, now: number): Promise<number> {
   const params: SqlParam[] = [afterId, lastId];
   const match = segmentSql(tx.caps, params).match(plan.segment, now);
@@ -53,33 +83,11 @@ async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: num
   return int(row?.['n']);
 }
 
-/**
- * A page of rows, each with its own intent, as one JSON parameter the database expands itself
- * (json_each / jsonb_array_elements): one bound value instead of ten per row, which is what made
- * personalised starts slow.
- */
-export function insertCampaignRows(
-  db: SqlSession,
-  plan: CampaignRowsPlan,
-  rows: ReadonlyArray<{ contactId: number; intent: JsonObject }>,
-  now: number,
-): Promise<{ inserted: number }> {
-  if (rows.length === 0) return Promise.resolve({ inserted: 0 });
-  return db.transaction('insertCampaignRows', async (tx) => {
-    const each =
-      tx.caps.dialect === 'sqlite'
-        ? `SELECT $1, json_extract(e.value, '$[0]'), $2, $3, json_extract(e.value, '$[1]'), NULL, 'queued', $4, $5, $5 FROM json_each($6) e WHERE true`
-        : `SELECT $1, (e ->> 0)::bigint, $2, $3, e -> 1, NULL, 'queued', $4, $5, $5 FROM jsonb_array_elements($6::jsonb) e`;
-    const payload = toJson(rows.map((r) => [r.contactId, r.intent]));
-    const inserted = await tx.execute(`INSERT INTO outbox (${COLUMNS}) ${each} ON CONFLICT DO NOTHING`, [
-      plan.campaignId,
-      plan.senderId,
-      plan.category,
-      plan.nextAttemptAt,
-      now,
-      payload,
-    ]);
-    if (inserted > 0) await tx.notifyQueued(plan.nextAttemptAt);
-    return { inserted };
-  });
+/** PostgreSQL: the rows as one JSON parameter the database expands, not ten bound values per row. */
+async function insertEach(tx: SqlRunner, plan: SegmentOutboxPlan, rows: Array<[number, JsonObject]>, now: number): Promise<number> {
+  if (rows.length === 0) return 0;
+  return tx.execute(
+    `INSERT INTO outbox (${COLUMNS}) SELECT $1, (e ->> 0)::bigint, $2, $3, e -> 1, NULL, 'queued', $4, $5, $5 FROM jsonb_array_elements($6::jsonb) e ON CONFLICT DO NOTHING`,
+    [plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now, toJson(rows)],
+  );
 }

@@ -80,7 +80,9 @@ export class SqliteExecutor implements SqlExecutor {
       // SQLite's lower() folds ASCII only; segments compare attributes as JavaScript does (caps.lowerText).
       db.function('unicode_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
       const file = path.resolve(options.file);
-      return new SqliteExecutor(db, file, acquireQueue(file), background ? BackgroundCheckpointer.start(file) : null);
+      const executor = new SqliteExecutor(db, file, acquireQueue(file), background ? BackgroundCheckpointer.start(file) : null);
+      db.function('pacer_row_intent', { deterministic: false }, (name: unknown, attributes: unknown) => executor.rowIntent(name, attributes));
+      return executor;
     } catch (error) {
       throw sqliteStoreError(error, 'open');
     }
@@ -114,6 +116,14 @@ export class SqliteExecutor implements SqlExecutor {
         query: (sql, params = []) => guard(() => this.all(sql, params)),
         execute: (sql, params = []) => guard(() => this.run(sql, params)),
         notifyQueued: () => Promise.resolve(),
+        withRowIntent: async (fn, work) => {
+          this.rowIntentFn = fn;
+          try {
+            return await work();
+          } finally {
+            this.rowIntentFn = null;
+          }
+        },
       };
       // IMMEDIATE takes the write lock up front, so two processes never both read then both write.
       this.db.exec('BEGIN IMMEDIATE');
@@ -128,6 +138,14 @@ export class SqliteExecutor implements SqlExecutor {
         open = false;
       }
     });
+  }
+
+  private rowIntentFn: ((name: string | null, attributesJson: string) => string) | null = null;
+
+  /** `pacer_row_intent(name, attributes)`: only inside `withRowIntent`, where the transaction is this connection's alone. */
+  rowIntent(name: unknown, attributes: unknown): string {
+    if (this.rowIntentFn === null) throw new Error('pacer_row_intent() used outside withRowIntent');
+    return this.rowIntentFn(typeof name === 'string' ? name : null, String(attributes));
   }
 
   lockForMigration(_tx: SqlRunner): Promise<void> {
