@@ -81,7 +81,9 @@ export class SqliteExecutor implements SqlExecutor {
       db.function('unicode_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
       const file = path.resolve(options.file);
       const executor = new SqliteExecutor(db, file, acquireQueue(file), background ? BackgroundCheckpointer.start(file) : null);
-      db.function('pacer_row_intent', { deterministic: false }, (name: unknown, attributes: unknown) => executor.rowIntent(name, attributes));
+      db.function('pacer_row_intent', { deterministic: false }, (name: unknown, attributes: unknown) =>
+        executor.rowIntent(name, attributes),
+      );
       return executor;
     } catch (error) {
       throw sqliteStoreError(error, 'open');
