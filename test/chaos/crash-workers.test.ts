@@ -10,6 +10,12 @@ const SEED = 9091;
 const RECIPIENTS = Number(process.env.CHAOS_RECIPIENTS ?? 20_000);
 const WORKERS = 3;
 const LEASE_MS = 5000;
+/**
+ * A guard against a hang, not a speed target (throughput is the benchmarks' business): on a busy
+ * two-core machine three workers, the edge, PostgreSQL and the simulator share the cores, and the
+ * campaign has drained in 250-280 s there.
+ */
+const DRAIN_DEADLINE_MS = 360_000;
 
 let world: ScaleWorld | null = null;
 
@@ -21,7 +27,7 @@ afterEach(async () => {
 describe('three pacer workers on PostgreSQL, one SIGKILLed every few seconds and started again', () => {
   it('sends a 20,000-recipient campaign with nobody messaged twice and nothing lost', async () => {
     const started = Date.now();
-    const deadline = started + 200_000;
+    const deadline = started + DRAIN_DEADLINE_MS;
     const network = seededRandom(SEED + 1);
     world = await setUpScaleWorld(
       {
