@@ -7,8 +7,7 @@ import type { Millis } from '../core/time.js';
 import { DEFAULT_POLICY } from '../core/policy.js';
 import {
   checkMapping,
-  freezeValues,
-  renderParameters,
+  valueFreezer,
   type MappingIssue,
   type ParameterMapping,
   type ParameterProblemReason,
@@ -66,8 +65,10 @@ export async function queueOneOffMessage(
   const existing = await store.findContact({ phoneE164: phone.number });
   const template = m.template === undefined ? null : await store.getTemplate(m.template.name, m.template.language);
   // Checked before anything is written: a refused message leaves no contact and no row behind.
-  const values = renderOneOff(m, template, existing ?? { name: null, attributes: {} }, options);
-  if (!values.ok) return { ok: false, problem: 'parameters', issues: values.issues };
+  const renderer = oneOffRenderer(m, template, options);
+  if (!renderer.ok) return { ok: false, problem: 'parameters', issues: renderer.issues };
+  const values = renderer.render(existing ?? { name: null, attributes: {} });
+  if (!values.ok) return { ok: false, problem: 'parameters', issues: [{ key: values.slot, message: values.problem.detail }] };
   const contactId = existing?.id ?? (await store.upsertContacts([{ phoneE164: phone.number, waId: phone.number.slice(1) }], now)).ids[0];
   if (contactId === undefined) throw new Error('could not record the contact');
   const { inserted } = await store.insertOutbox([oneOffRow(contactId, m.idempotencyKey, m, values.intent, now)], now);
@@ -116,14 +117,14 @@ export async function queueOneOffBroadcast(
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
   const template = m.template === undefined ? null : await store.getTemplate(m.template.name, m.template.language);
-  const mappingProblems = broadcastMappingIssues(m, template);
-  if (mappingProblems.length > 0) return { ok: false, problem: 'parameters', issues: mappingProblems };
+  const renderer = oneOffRenderer(m, template, options);
+  if (!renderer.ok) return { ok: false, problem: 'parameters', issues: renderer.issues };
   const perRecipient = Object.values(m.template?.parameters ?? {}).some((s) => 'attribute' in s);
   const contacts = perRecipient ? await store.getContactsWithState(recipients.map((r) => r.contactId)) : [];
   const fields = new Map(contacts.map(({ contact }) => [contact.id, contact]));
   const none = { name: null, attributes: {} };
   const rows = recipients.map((r) => {
-    const values = renderOneOff(m, template, fields.get(r.contactId) ?? none, options);
+    const values = renderer.render(fields.get(r.contactId) ?? none);
     // Checked above: what is left is one recipient's data, skipped with its reason like a campaign's.
     const intent = values.ok ? values.intent : { ...baseIntent(m), parameterProblem: values.problem };
     return oneOffRow(r.contactId, r.idempotencyKey, m, intent, now);
@@ -146,37 +147,40 @@ function baseIntent(m: OneOffContent): JsonObject {
     : { phoneNumberId: m.phoneNumberId, template: { name: m.template?.name ?? '', language: m.template?.language ?? 'en_US' } };
 }
 
-type Rendered =
-  { ok: true; intent: JsonObject } | { ok: false; issues: MappingIssue[]; problem: { reason: ParameterProblemReason; detail: string } };
+type Rendered = { ok: true; intent: JsonObject } | { ok: false; slot: string; problem: { reason: ParameterProblemReason; detail: string } };
 
-/** The intent with this recipient's values frozen in; a template Pacer knows is checked as Meta would check it. */
-function renderOneOff(m: OneOffContent, template: Template | null, fields: RecipientFields, options: RenderOptions): Rendered {
+/**
+ * The mapping checked against the template once, then a renderer of each recipient's intent with
+ * its values frozen in; issues when the mapping does not fit the template (or Pacer cannot know).
+ */
+function oneOffRenderer(
+  m: OneOffContent,
+  template: Template | null,
+  options: RenderOptions,
+): { ok: true; render: (fields: RecipientFields) => Rendered } | { ok: false; issues: MappingIssue[] } {
   const base = baseIntent(m);
-  if (m.template === undefined) return { ok: true, intent: base };
-  const mapping = m.template.parameters ?? {};
-  const issues = broadcastMappingIssues(m, template);
-  const problem = { reason: 'missing_parameter' as const, detail: issues[0]?.message ?? '' };
-  if (issues.length > 0) return { ok: false, issues, problem };
-  const shape = template === null ? ({ kind: 'unknown' } as const) : templateShape(template);
-  if (shape.kind === 'unknown') return { ok: true, intent: base };
-  const r = renderParameters(shape.definition, shape.category, mapping, fields, options);
-  if (!r.ok) return { ok: false, issues: [{ key: r.slot, message: r.detail }], problem: { reason: r.reason, detail: r.detail } };
-  if (r.values.size === 0) return { ok: true, intent: base };
-  return { ok: true, intent: { ...base, template: { ...(base['template'] as JsonObject), values: freezeValues(r.values) as JsonObject } } };
-}
-
-function broadcastMappingIssues(m: OneOffContent, template: Template | null): MappingIssue[] {
-  if (m.template === undefined) return [];
+  const same = { ok: true as const, render: (): Rendered => ({ ok: true, intent: base }) };
+  if (m.template === undefined) return same;
   const mapping = m.template.parameters ?? {};
   const shape = template === null ? ({ kind: 'unknown' } as const) : templateShape(template);
-  if (shape.kind === 'known') return checkMapping(shape.definition, shape.category, mapping);
-  if (Object.keys(mapping).length === 0) return [];
-  return [
-    {
-      key: '(template)',
-      message: `Pacer does not know the placeholders of ${m.template.name}/${m.template.language}: run \`pacer template sync\``,
+  if (shape.kind === 'unknown') {
+    if (Object.keys(mapping).length === 0) return same;
+    const message = `Pacer does not know the placeholders of ${m.template.name}/${m.template.language}: run \`pacer template sync\``;
+    return { ok: false, issues: [{ key: '(template)', message }] };
+  }
+  const issues = checkMapping(shape.definition, shape.category, mapping);
+  if (issues.length > 0) return { ok: false, issues };
+  const freeze = valueFreezer(shape.definition, shape.category, mapping, options);
+  const templateIntent = base['template'] as JsonObject;
+  return {
+    ok: true,
+    render: (fields) => {
+      const r = freeze(fields);
+      if (!r.ok) return { ok: false, slot: r.slot, problem: { reason: r.reason, detail: r.detail } };
+      if (Object.keys(r.values).length === 0) return { ok: true, intent: base };
+      return { ok: true, intent: { ...base, template: { ...templateIntent, values: r.values as JsonObject } } };
     },
-  ];
+  };
 }
 
 function oneOffRow(contactId: number, idempotencyKey: string, m: OneOffContent, intent: JsonObject, now: Millis): OutboxInput {

@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY } from '../core/policy.js';
-import { freezeValues, renderParameters, valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
+import { valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
 import type { CampaignOutboxStore, CampaignStore, JsonObject, TemplateStore } from '../ports/store.js';
 import type { WorkQueued } from '../ports/work-signal.js';
@@ -75,9 +75,9 @@ type Base = { phoneNumberId: string; template: { name: string; language: string 
 /** Values the same for everyone (constants, media) are rendered once; the rows are planned inside the store. */
 function sharedIntent(base: Base, shape: TemplateShape, mapping: ParameterMapping, options: RenderOptions, id: number): JsonObject {
   if (shape.kind === 'unknown') return base satisfies OutboxIntent;
-  const r = renderParameters(shape.definition, shape.category, mapping, { name: null, attributes: {} }, options);
+  const r = valueFreezer(shape.definition, shape.category, mapping, options)({ name: null, attributes: {} });
   if (!r.ok) throw new Error(`campaign ${id}: ${r.detail}`);
-  const intent = r.values.size === 0 ? base : { ...base, template: { ...base.template, values: freezeValues(r.values) } };
+  const intent = Object.keys(r.values).length === 0 ? base : { ...base, template: { ...base.template, values: r.values } };
   return intent as unknown as JsonObject;
 }
 

@@ -210,7 +210,7 @@ function resolveSlots(
 /** Values as an outbox row keeps them: text as a string, media as its source. */
 export type FrozenValues = Record<string, string | MediaSource>;
 
-export function freezeValues(values: ReadonlyMap<string, ResolvedValue>): FrozenValues {
+function freezeValues(values: ReadonlyMap<string, ResolvedValue>): FrozenValues {
   const out: FrozenValues = {};
   for (const [key, v] of values) out[key] = v.kind === 'text' ? v.text : v.media;
   return out;
