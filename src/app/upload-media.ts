@@ -14,19 +14,21 @@ export type UploadMediaResult =
 export async function uploadMedia(
   api: MediaApi,
   phoneNumberId: string,
-  file: { fileName: string; bytes: Uint8Array },
+  /** `read` is called only once the name and size pass: a file Meta would refuse is never read. */
+  file: { fileName: string; size: number; read: () => Promise<Uint8Array> },
   now: Millis,
 ): Promise<UploadMediaResult> {
-  const check = checkMediaFile(file.fileName, file.bytes.byteLength);
+  const check = checkMediaFile(file.fileName, file.size);
   if (!check.ok) return { ok: false, stage: 'check', reason: check.reason };
-  const answer = await api.upload(phoneNumberId, { bytes: file.bytes, fileName: file.fileName, mimeType: check.mime });
+  const bytes = await file.read();
+  const answer = await api.upload(phoneNumberId, { bytes, fileName: file.fileName, mimeType: check.mime });
   if (answer.kind !== 'ok') return { ok: false, stage: 'upload', failure: answer };
   return {
     ok: true,
     id: answer.id,
     mimeType: check.mime,
     kind: check.kind,
-    bytes: file.bytes.byteLength,
+    bytes: bytes.byteLength,
     expiresAt: now + MEDIA_ID_LIFETIME_MS,
   };
 }

@@ -2,12 +2,9 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describeFailure } from '../../../app/sync-templates.js';
 import { uploadMedia } from '../../../app/upload-media.js';
-import { MEDIA_MAX_BYTES } from '../../../core/media-limits.js';
 import { iso } from '../../../core/time.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-
-const LARGEST = Math.max(...Object.values(MEDIA_MAX_BYTES));
 
 /** `pacer media upload FILE`: a media id for a template header (`--param header=media:ID`). */
 export const mediaUploadCommand: CliCommand = {
@@ -24,9 +21,12 @@ export const mediaUploadCommand: CliCommand = {
       try {
         const info = await stat(file).catch(() => null);
         if (info === null || !info.isFile()) throw new CliFailure(`${file}: no such file`, EXIT.usage);
-        // Read only what could be taken: a file over every limit is refused by its size alone.
-        const bytes = info.size > LARGEST ? new Uint8Array(info.size) : await readFile(file);
-        const r = await uploadMedia(api, phoneNumberId, { fileName: path.basename(file), bytes }, now());
+        const r = await uploadMedia(
+          api,
+          phoneNumberId,
+          { fileName: path.basename(file), size: info.size, read: () => readFile(file) },
+          now(),
+        );
         if (!r.ok && r.stage === 'check') throw new CliFailure(r.reason, EXIT.usage);
         if (!r.ok) throw new CliFailure(`upload failed, nothing was stored at Meta: ${describeFailure(r.failure)}`, EXIT.failure);
         const result = { id: r.id, mimeType: r.mimeType, kind: r.kind, bytes: r.bytes, expiresAt: iso(r.expiresAt) };
