@@ -2,6 +2,8 @@ import { problemPattern } from '../core/parameter-problem-pattern.js';
 import type { SegmentDefinition } from '../core/segment.js';
 import {
   renderParameters,
+  valueFreezer,
+  type FreezeResult,
   type ParameterProblemReason,
   type RecipientFields,
   type RenderOptions,
@@ -123,7 +125,13 @@ export async function previewCampaign(
     shape.kind === 'unknown' && perRecipient
       ? { ...(await sameForAll(store, segment, now, render, limit)), wouldSend: 0 }
       : perRecipient
-        ? await renderEach(store, segment, now, render, limit)
+        ? await renderEach(
+            store,
+            segment,
+            now,
+            shape.kind === 'known' ? valueFreezer(shape.definition, shape.category, mapping, options) : () => null,
+            limit,
+          )
         : await sameForAll(store, segment, now, render, limit);
   return {
     ok: true,
@@ -194,7 +202,10 @@ async function segmentSamples(
 type Audience = CampaignPreview['audience'];
 
 /** Every recipient rendered, a page at a time; skips grouped by reason, slot and problem. */
-async function renderEach(store: PreviewStore, segment: SegmentDefinition, now: Millis, render: Render, limit: number): Promise<Audience> {
+/** Counting needs only whether each recipient's values hold, not their send components. */
+type Check = (fields: RecipientFields) => FreezeResult | null;
+
+async function renderEach(store: PreviewStore, segment: SegmentDefinition, now: Millis, render: Check, limit: number): Promise<Audience> {
   const groups = new Map<string, SkipGroup>();
   let matched = 0;
   let wouldSend = 0;
