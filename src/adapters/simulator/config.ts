@@ -1,5 +1,6 @@
 import { DAY, HOUR, SECOND, type Millis } from '../../core/time.js';
 import type { JsonValue } from '../../ports/json.js';
+import { derivedAccount, resolveAccounts, type SimAccountConfig } from './accounts-config.js';
 import type { CountryCode } from './countries.js';
 
 export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
@@ -31,15 +32,21 @@ export interface SimulatorConfig {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** Bearer token the API accepts. */
+  /** Bearer token of the first account (`accounts[0].accessToken`). */
   accessToken: string;
-  /** Key for `X-Hub-Signature-256` on webhooks. */
+  /** Key for `X-Hub-Signature-256` on the first account's webhooks (`accounts[0].appSecret`). */
   appSecret: string;
   /** Where webhooks go; null keeps them in ground truth only. */
   callbackUrl: string | null;
+  /** The first account's WABA id and its first number (`accounts[0]`, `accounts[0].numbers[0]`). */
   wabaId: string;
   phoneNumberId: string;
   displayPhoneNumber: string;
+  /**
+   * Every WhatsApp Business Account and its numbers. Without it, one account with one number is
+   * derived from the fields above (and `rateLimits.throughputMps`, `quality.messagingTier`).
+   */
+  accounts: SimAccountConfig[];
   templates: SimTemplateConfig[];
   population: {
     size: number;
@@ -80,7 +87,7 @@ export interface SimulatorConfig {
     pairIntervalMs: Millis;
     /** ...with bursts borrowing up to this many. */
     pairBurst: number;
-    /** Messages per second per business number. */
+    /** Messages per second of the first number (`accounts[0].numbers[0].throughputMps`). */
     throughputMps: number;
   };
   reactions: {
@@ -112,7 +119,7 @@ export interface SimulatorConfig {
     yellowAt: number;
     redAt: number;
     template: { minSample: number; yellowAt: number; redAt: number; pauseMs: Millis[] };
-    /** Messaging tier reported in `phone_number_quality_update`. */
+    /** The first account's portfolio messaging limit (`accounts[0].messagingLimit`). */
     messagingTier: string;
   };
   webhooks: {
@@ -170,16 +177,25 @@ export const UNCAPPED_REGIONS = [
   'ZA',
 ];
 
+const FIRST_NUMBER = {
+  accessToken: 'sim-access-token',
+  appSecret: 'sim-app-secret',
+  wabaId: '100200300400500',
+  phoneNumberId: '106540352242922',
+  displayPhoneNumber: '15550783881',
+} as const;
+
 export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
   seed: 1,
   host: '127.0.0.1',
   port: 0,
-  accessToken: 'sim-access-token',
-  appSecret: 'sim-app-secret',
+  accessToken: FIRST_NUMBER.accessToken,
+  appSecret: FIRST_NUMBER.appSecret,
   callbackUrl: null,
-  wabaId: '100200300400500',
-  phoneNumberId: '106540352242922',
-  displayPhoneNumber: '15550783881',
+  wabaId: FIRST_NUMBER.wabaId,
+  phoneNumberId: FIRST_NUMBER.phoneNumberId,
+  displayPhoneNumber: FIRST_NUMBER.displayPhoneNumber,
+  accounts: [derivedAccount(FIRST_NUMBER, 80, 'TIER_2K')],
   templates: [
     {
       name: 'spring_sale',
@@ -326,9 +342,13 @@ export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
 type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 export type SimulatorConfigInput = DeepPartial<SimulatorConfig>;
 
-/** Defaults overlaid with `input` (objects merge, arrays and scalars replace), then checked. */
+/**
+ * Defaults overlaid with `input` (objects merge, arrays and scalars replace), then checked. The
+ * top-level identity fields and `accounts` always agree: either is derived from the other.
+ */
 export function resolveSimulatorConfig(input: SimulatorConfigInput = {}): SimulatorConfig {
-  const config = merge(DEFAULT_SIMULATOR_CONFIG, input) as SimulatorConfig;
+  const merged = merge(DEFAULT_SIMULATOR_CONFIG, input) as SimulatorConfig;
+  const config = resolveAccounts(merged, input);
   validate(config);
   return config;
 }

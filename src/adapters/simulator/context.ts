@@ -2,9 +2,8 @@ import type { Scheduler } from '../../ports/clock.js';
 import type { SimulatorConfig } from './config.js';
 import type { GroundTruthLog } from './ground-truth.js';
 import type { MediaStore } from './media-store.js';
+import type { BusinessNumbers } from './business-numbers.js';
 import type { Population } from './population.js';
-import type { QualityModel } from './quality.js';
-import type { RateLimits } from './rate-limits.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
 import { hash32 } from './prng.js';
 
@@ -40,11 +39,11 @@ export interface SimContext {
   config: SimulatorConfig;
   scheduler: Scheduler;
   population: Population;
-  quality: QualityModel;
+  /** The accounts and their numbers, each with its own limits and quality. */
+  numbers: BusinessNumbers;
   delivery: WebhookDelivery;
   truth: GroundTruthLog;
-  limits: RateLimits;
   ids: IdFactory;
-  /** Files uploaded to the number, by media id. */
+  /** Files uploaded to the numbers, by media id. */
   media: MediaStore;
 }

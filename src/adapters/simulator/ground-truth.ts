@@ -1,5 +1,7 @@
 import type { Millis } from '../../core/time.js';
-import type { Rating, TemplateState } from './quality.js';
+import type { BusinessNumbers } from './business-numbers.js';
+import type { Rating } from './quality.js';
+import type { TemplateState } from './template-quality.js';
 import type { DeliveryStats } from './webhook-delivery.js';
 
 export type SimCategory = 'marketing' | 'utility' | 'authentication' | 'service';
@@ -17,6 +19,9 @@ export interface Rendered {
 /** What really happened to one accepted message, whatever the webhooks said or failed to say. */
 export interface MessageTruth {
   wamid: string;
+  /** The number it was sent from, and that number's account. */
+  phoneNumberId: string;
+  wabaId: string;
   /** Our id, from `biz_opaque_callback_data`. */
   messageId: string | null;
   /** wa_id (or the number as sent, when no such user exists). */
@@ -44,9 +49,30 @@ export interface ReactionCounts {
   reports: number;
 }
 
-export interface GroundTruth {
+export interface TemplateTruth {
+  name: string;
+  language: string;
+  category: string;
+  quality: Rating;
+  status: string;
+  pauses: number;
+}
+
+export interface NumberTruth {
+  wabaId: string;
+  phoneNumberId: string;
+  displayPhoneNumber: string;
   qualityRating: Rating;
-  templates: Array<{ name: string; language: string; category: string; quality: Rating; status: string; pauses: number }>;
+  /** Messages the number's API took. */
+  accepted: number;
+}
+
+export interface GroundTruth {
+  /** The first number's rating and the first account's templates (`numbers` and `accounts` have all). */
+  qualityRating: Rating;
+  templates: TemplateTruth[];
+  numbers: NumberTruth[];
+  accounts: Array<{ wabaId: string; templates: TemplateTruth[] }>;
   messages: MessageTruth[];
   /** How many of our messages were really delivered to each wa_id. */
   deliveredTo: Record<string, number>;
@@ -75,21 +101,23 @@ export class GroundTruthLog {
     this.asyncFailures.set(code, (this.asyncFailures.get(code) ?? 0) + 1);
   }
 
-  snapshot(rating: Rating, templates: readonly TemplateState[], webhooks: DeliveryStats): GroundTruth {
+  snapshot(numbers: BusinessNumbers, webhooks: DeliveryStats): GroundTruth {
     const deliveredTo: Record<string, number> = {};
+    const acceptedBy = new Map<string, number>();
     for (const m of this.messages.values()) {
       if (m.deliveredAt !== null) deliveredTo[m.to] = (deliveredTo[m.to] ?? 0) + 1;
+      acceptedBy.set(m.phoneNumberId, (acceptedBy.get(m.phoneNumberId) ?? 0) + 1);
     }
+    const accounts = numbers.accounts.map((a) => ({ wabaId: a.config.wabaId, templates: a.templates.templates.map(templateTruth) }));
     return {
-      qualityRating: rating,
-      templates: templates.map((t) => ({
-        name: t.config.name,
-        language: t.config.language,
-        category: t.config.category,
-        quality: t.quality,
-        status: t.status,
-        pauses: t.pauses,
+      qualityRating: numbers.first.quality.rating,
+      templates: accounts[0]?.templates ?? [],
+      numbers: numbers.all().map((n) => ({
+        ...n.who,
+        qualityRating: n.quality.rating,
+        accepted: acceptedBy.get(n.who.phoneNumberId) ?? 0,
       })),
+      accounts,
       messages: [...this.messages.values()].map((m) => ({ ...m, rendered: { ...m.rendered, buttons: [...m.rendered.buttons] } })),
       deliveredTo,
       requests: this.requests,
@@ -100,4 +128,15 @@ export class GroundTruthLog {
       webhooks: { ...webhooks, failures: { ...webhooks.failures } },
     };
   }
+}
+
+function templateTruth(t: TemplateState): TemplateTruth {
+  return {
+    name: t.config.name,
+    language: t.config.language,
+    category: t.config.category,
+    quality: t.quality,
+    status: t.status,
+    pauses: t.pauses,
+  };
 }

@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { SimContext } from './context.js';
 import type { Faults } from './faults.js';
-import { graphError, type HandlerAnswer } from './graph-error.js';
+import { graphError, unsupportedRequest, type HandlerAnswer } from './graph-error.js';
 import { deleteMedia, getMedia, MAX_UPLOAD_BODY_BYTES, uploadMedia } from './media-api.js';
 import { apiErrorBody } from './payloads.js';
+import { getPhoneNumber, listPhoneNumbers } from './phone-number-api.js';
 import { handleSend } from './send-handler.js';
 import { getTemplate, listTemplates, templateById } from './template-api.js';
 
@@ -43,48 +44,48 @@ export async function startHttpServer(ctx: SimContext, faults: Faults): Promise<
   };
 }
 
-/** `raw` is null when an upload was larger than any file Meta takes (and was not kept). */
+/**
+ * `raw` is null when an upload was larger than any file Meta takes (and was not kept). The bearer
+ * token decides which accounts a request reaches: an object of any other account answers as if
+ * it did not exist, as Graph does.
+ */
 function route(ctx: SimContext, req: IncomingMessage, raw: Buffer | null): HandlerAnswer {
-  if (req.headers.authorization !== `Bearer ${ctx.config.accessToken}`) return graphError(ctx, 190);
+  const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const reachable = ctx.numbers.reachable(token);
+  if (reachable.length === 0) return graphError(ctx, 190);
   const url = new URL(req.url ?? '/', 'http://simulator');
   const segments = url.pathname.split('/').filter((s) => s !== '');
-  const [version, objectId, edge] = segments;
+  const [version, objectId = '', edge] = segments;
   if (version === undefined || !VERSION.test(version)) return graphError(ctx, 100, 'Unknown API version in path.');
-  if (req.method === 'GET' && objectId === ctx.config.wabaId && edge === 'message_templates' && segments.length === 3) {
-    const answer = listTemplates(ctx, version, url.searchParams);
+  const method = req.method;
+
+  const account = ctx.numbers.account(objectId);
+  if (account !== undefined && method === 'GET' && segments.length === 3 && (edge === 'message_templates' || edge === 'phone_numbers')) {
+    if (!reachable.includes(account)) return unsupportedRequest(ctx, method, objectId);
+    if (edge === 'phone_numbers') return listPhoneNumbers(ctx, account, version, url.searchParams);
+    const answer = listTemplates(ctx, account, version, url.searchParams);
     return 'error' in answer ? graphError(ctx, 100, answer.error) : answer;
   }
-  const template = req.method === 'GET' && segments.length === 2 ? templateById(ctx, objectId ?? '') : undefined;
+  const template = method === 'GET' && segments.length === 2 ? templateById(reachable, objectId) : undefined;
   if (template !== undefined) return getTemplate(ctx, template, url.searchParams);
-  if (segments.length === 2 && (req.method === 'GET' || req.method === 'DELETE')) {
-    const media = (req.method === 'GET' ? getMedia : deleteMedia)(ctx, objectId ?? '', url.searchParams);
+  if (segments.length === 2 && (method === 'GET' || method === 'DELETE')) {
+    const media = (method === 'GET' ? getMedia : deleteMedia)(ctx, reachable, objectId, url.searchParams);
     if (media !== undefined) return media;
   }
-  if (objectId !== ctx.config.phoneNumberId) {
-    return graphError(ctx, 100, `Object with ID '${objectId ?? ''}' does not exist or cannot be loaded with this token.`);
-  }
-  if (req.method === 'GET' && segments.length === 2) {
-    return {
-      status: 200,
-      body: {
-        id: ctx.config.phoneNumberId,
-        display_phone_number: ctx.config.displayPhoneNumber,
-        quality_rating: ctx.quality.rating,
-        throughput: { level: 'STANDARD' },
-      },
-    };
-  }
-  if (req.method === 'POST' && segments.length === 3 && edge === 'media') return uploadMedia(ctx, req.headers['content-type'], raw);
-  if (req.method === 'POST' && segments.length === 3 && (edge === 'messages' || edge === 'marketing_messages')) {
+  const number = ctx.numbers.number(objectId);
+  if (number === undefined || !reachable.includes(number.account)) return unsupportedRequest(ctx, method, objectId);
+  if (method === 'GET' && segments.length === 2) return getPhoneNumber(ctx, number, version, url.searchParams);
+  if (method === 'POST' && segments.length === 3 && edge === 'media') return uploadMedia(ctx, number, req.headers['content-type'], raw);
+  if (method === 'POST' && segments.length === 3 && (edge === 'messages' || edge === 'marketing_messages')) {
     let json: unknown;
     try {
       json = JSON.parse(raw?.toString('utf8') ?? '');
     } catch {
       return graphError(ctx, 100, 'The request body is not valid JSON.');
     }
-    return handleSend(ctx, edge, json);
+    return handleSend(ctx, number, edge, json);
   }
-  return graphError(ctx, 100, `Unsupported ${req.method ?? ''} request.`);
+  return graphError(ctx, 100, `Unsupported ${method ?? ''} request.`);
 }
 
 function send(res: ServerResponse, answer: HandlerAnswer): void {

@@ -7,8 +7,18 @@ export {
   type SimulatorConfigInput,
   type SimTemplateConfig,
 } from './config.js';
+export {
+  simulatedAccounts,
+  MESSAGING_LIMITS,
+  type MessagingLimit,
+  type NameStatus,
+  type PhoneNumberStatus,
+  type SimAccountConfig,
+  type SimNumberConfig,
+  type SimulatedAccountsOptions,
+} from './accounts-config.js';
 export type { Fault } from './faults.js';
-export type { GroundTruth, MessageTruth } from './ground-truth.js';
+export type { GroundTruth, MessageTruth, NumberTruth, TemplateTruth } from './ground-truth.js';
 export type { SimUser } from './population.js';
 export type { Rating } from './quality.js';
 export { STOP_BUTTON } from './user-actions.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SimAccount, SimNumber } from './business-numbers.js';
 import type { SimContext } from './context.js';
 import { graphError, type HandlerAnswer } from './graph-error.js';
 import { MAX_BYTES, uploadKindOf } from './media-store.js';
@@ -18,7 +19,7 @@ import { unixSeconds } from './payloads.js';
 /** Largest body read: the biggest file Meta takes (a 100 MB document) plus room for the form around it. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_BYTES.document + 64 * 1024;
 
-export function uploadMedia(ctx: SimContext, contentType: string | undefined, body: Buffer | null): HandlerAnswer {
+export function uploadMedia(ctx: SimContext, number: SimNumber, contentType: string | undefined, body: Buffer | null): HandlerAnswer {
   const boundary = boundaryOf(contentType);
   if (boundary === null) return graphError(ctx, 100, 'The request must be multipart/form-data with a boundary.');
   if (body === null) return graphError(ctx, 131053, `The file is larger than any media WhatsApp takes (${MAX_BYTES.document} bytes).`);
@@ -50,17 +51,23 @@ export function uploadMedia(ctx: SimContext, contentType: string | undefined, bo
     fileSize: file.data.length,
     sha256: createHash('sha256').update(file.data).digest('hex'),
     uploadedAt: ctx.scheduler.now(),
+    phoneNumberId: number.config.phoneNumberId,
   });
   return { status: 200, body: { id } };
 }
 
-/** The answer for a media id, or undefined when the id is no (live) media of this number. */
-export function getMedia(ctx: SimContext, id: string, query: URLSearchParams): HandlerAnswer | undefined {
+/**
+ * The answer for a media id, or undefined when the id is no (live) media of a number of the
+ * accounts the token reaches.
+ */
+export function getMedia(ctx: SimContext, reachable: readonly SimAccount[], id: string, query: URLSearchParams): HandlerAnswer | undefined {
   const now = ctx.scheduler.now();
   const record = ctx.media.get(id, now);
   if (record === undefined) return undefined;
+  const owner = ctx.numbers.number(record.phoneNumberId);
+  if (owner === undefined || !reachable.includes(owner.account)) return undefined;
   const phone = query.get('phone_number_id');
-  if (phone !== null && phone !== ctx.config.phoneNumberId) {
+  if (phone !== null && phone !== record.phoneNumberId) {
     return graphError(ctx, 100, `Media ${id} was not uploaded on phone number ${phone}.`);
   }
   // Meta's download URL lives about five minutes; the simulator does not serve the bytes.
@@ -78,8 +85,8 @@ export function getMedia(ctx: SimContext, id: string, query: URLSearchParams): H
   };
 }
 
-export function deleteMedia(ctx: SimContext, id: string, query: URLSearchParams): HandlerAnswer | undefined {
-  const answer = getMedia(ctx, id, query);
+export function deleteMedia(ctx: SimContext, reachable: readonly SimAccount[], id: string, query: URLSearchParams): HandlerAnswer | undefined {
+  const answer = getMedia(ctx, reachable, id, query);
   if (answer === undefined || answer.status !== 200) return answer;
   ctx.media.delete(id, ctx.scheduler.now());
   return { status: 200, body: { success: true } };

@@ -59,6 +59,8 @@ export interface MediaRecord {
   fileSize: number;
   sha256: string;
   uploadedAt: Millis;
+  /** The number it was uploaded on; only its account's token reaches it. */
+  phoneNumberId: string;
 }
 
 export class MediaStore {

@@ -1,20 +1,23 @@
 import type { Millis } from '../../core/time.js';
+import type { SimNumber } from './business-numbers.js';
 import { marketingVerdict } from './cap-model.js';
 import type { SimContext } from './context.js';
 import type { MessageTruth } from './ground-truth.js';
 import { statusError, unixSeconds, type Pricing, type StatusObject } from './payloads.js';
 import { shownPhone, type SimUser } from './population.js';
-import type { TemplateState } from './quality.js';
+import type { TemplateState } from './template-quality.js';
 import { maybeReply, reactToMarketing } from './user-actions.js';
 
 /**
  * What happens to a message after the API accepted it: an asynchronous failure (131053, 131026,
  * 131047, 131049, 130472, 131050), or sent → delivered → read with realistic delays, the user's
- * reaction, and the feedback that moves quality. Time comes from the scheduler, randomness from the user.
+ * reaction, and the feedback that moves the sending number's quality. Time comes from the
+ * scheduler, randomness from the user. Webhooks name `from`, the number that sent it.
  * `mediaProblem` says why Meta could not fetch or use the header's media, when it could not.
  */
 export function startLifecycle(
   ctx: SimContext,
+  from: SimNumber,
   msg: MessageTruth,
   user: SimUser | undefined,
   template: TemplateState | null,
@@ -31,7 +34,7 @@ export function startLifecycle(
       ...(msg.messageId === null ? {} : { biz_opaque_callback_data: msg.messageId }),
       ...extra,
     };
-    ctx.delivery.emit({ kind: 'status', status: object }, at);
+    ctx.delivery.emit({ kind: 'status', status: object }, at, from);
   };
   const r = ctx.config.reactions;
   const sentDelay = user === undefined ? r.sentDelayMs.min : user.reactRng.logUniform(r.sentDelayMs.min, r.sentDelayMs.max);
@@ -53,7 +56,7 @@ export function startLifecycle(
       if (verdict.code === 131049 && verdict.why === 'retry_inside_penalty') {
         // Resending into a cap looks like spam: the user's patience and the number's quality suffer.
         user.state.annoyance += r.capRetryAnnoyance;
-        ctx.quality.signal(now, ctx.config.quality.capRetrySignal);
+        from.signal(now, ctx.config.quality.capRetrySignal);
       }
       return failWith(verdict.code);
     }
@@ -89,8 +92,8 @@ export function startLifecycle(
     msg.status = 'read';
     msg.readAt = at;
     emitStatus('read', at, skipDelivered ? { pricing } : {});
-    if (msg.category === 'marketing') reactToMarketing(ctx, user, template, msg.wamid, at);
-    else maybeReply(ctx, user, at, msg.wamid, 1);
+    if (msg.category === 'marketing') reactToMarketing(ctx, from, user, template, msg.wamid, at);
+    else maybeReply(ctx, from, user, at, msg.wamid, 1);
   };
   ctx.scheduler.at(deliveredAt, () => {
     if (user.state.blocked) {
@@ -101,7 +104,7 @@ export function startLifecycle(
     msg.status = 'delivered';
     msg.deliveredAt = deliveredAt;
     if (msg.category === 'marketing') user.state.ourMarketing.push(deliveredAt);
-    ctx.quality.delivered(template, deliveredAt);
+    from.delivered(template, deliveredAt);
     if (!skipDelivered) emitStatus('delivered', deliveredAt, { pricing });
     if (readWaiting) read();
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SimNumber } from './business-numbers.js';
 import type { SimContext } from './context.js';
 import { graphError, type HandlerAnswer } from './graph-error.js';
 import type { MessageTruth, Rendered, SimCategory } from './ground-truth.js';
@@ -31,9 +32,10 @@ const sendBody = z.object({
  * makes before it takes a message (throughput 130429, template state 132001/132015/132016, the
  * template's parameters 132000/132012/132018/131008/131009, pair rate 131056, request shape
  * 100/131008), then acceptance and the message's lifecycle. Header media Meta cannot fetch fails
- * the accepted message later (131053).
+ * the accepted message later (131053). Throughput, pair rate and templates are the sending
+ * number's own (and its account's); the per-user marketing cap is the recipient's, whoever sends.
  */
-export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_messages', raw: unknown): HandlerAnswer {
+export function handleSend(ctx: SimContext, number: SimNumber, endpoint: 'messages' | 'marketing_messages', raw: unknown): HandlerAnswer {
   const now = ctx.scheduler.now();
   ctx.truth.requests++;
   const fail = (code: number, details?: string): HandlerAnswer => graphError(ctx, code, details);
@@ -45,7 +47,7 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
   }
   const req = parsed.data;
   // Every request counts against the number's throughput, accepted or not.
-  if (!ctx.limits.takeThroughput(now)) return fail(130429);
+  if (!number.limits.takeThroughput(now)) return fail(130429);
 
   if (req.to === undefined && req.recipient === undefined) return fail(100, 'Either to or recipient is required.');
   if (req.type !== 'template' && req.type !== 'text') return fail(100, `Message type ${req.type} is not supported by the simulator.`);
@@ -57,7 +59,7 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
   let mediaProblem: string | null = null;
   if (req.type === 'template') {
     if (req.template === undefined) return fail(131008, 'The parameter template is required.');
-    template = ctx.quality.template(req.template.name, req.template.language.code) ?? null;
+    template = number.account.templates.template(req.template.name, req.template.language.code) ?? null;
     if (template === null) return fail(132001, `template name (${req.template.name}) does not exist in ${req.template.language.code}`);
     if (template.status === 'PAUSED') return fail(132015);
     if (template.status === 'DISABLED') return fail(132016);
@@ -78,12 +80,14 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
   const digits = req.to?.replace(/[^0-9]/g, '');
   const user = digits !== undefined ? ctx.population.byPhone(digits) : ctx.population.byUserId(req.recipient ?? '');
   const recipientKey = user?.phone ?? digits ?? req.recipient ?? '';
-  if (!ctx.limits.pairAvailable(recipientKey, now)) return fail(131056);
-  ctx.limits.takePair(recipientKey, now);
+  if (!number.limits.pairAvailable(recipientKey, now)) return fail(131056);
+  number.limits.takePair(recipientKey, now);
 
   const wamid = ctx.ids.wamid();
   const msg: MessageTruth = {
     wamid,
+    phoneNumberId: number.who.phoneNumberId,
+    wabaId: number.who.wabaId,
     messageId: req.biz_opaque_callback_data ?? null,
     to: recipientKey,
     addressedBy: req.to !== undefined ? 'phone' : 'user_id',
@@ -100,7 +104,7 @@ export function handleSend(ctx: SimContext, endpoint: 'messages' | 'marketing_me
   ctx.truth.messages.set(wamid, msg);
   // Messaging the number itself lets Meta disclose it in this user's webhooks from now on.
   if (user !== undefined && digits !== undefined) user.state.phoneShared = true;
-  startLifecycle(ctx, msg, user, template, msg.addressedBy, mediaProblem);
+  startLifecycle(ctx, number, msg, user, template, msg.addressedBy, mediaProblem);
 
   const input = req.to ?? req.recipient ?? '';
   const contact = req.to !== undefined ? { wa_id: recipientKey } : { user_id: req.recipient ?? '' };

@@ -1,4 +1,5 @@
 import { systemClock, VirtualClock, type Scheduler } from '../../ports/clock.js';
+import { BusinessNumbers, type SimAccount, type SimNumber } from './business-numbers.js';
 import { resolveSimulatorConfig, type SimulatorConfig, type SimulatorConfigInput } from './config.js';
 import { IdFactory, type SimContext } from './context.js';
 import type { Fault } from './faults.js';
@@ -8,8 +9,6 @@ import { startHttpServer } from './http-server.js';
 import { MediaStore } from './media-store.js';
 import { generatePopulation, maskPhone, type SimUser } from './population.js';
 import { hash32, Prng } from './prng.js';
-import { QualityModel } from './quality.js';
-import { RateLimits } from './rate-limits.js';
 import type { JsonValue } from '../../ports/json.js';
 import type { TemplateCategory } from './config.js';
 import { editTemplate, recategoriseTemplate, removeTemplate } from './template-api.js';
@@ -34,17 +33,23 @@ export interface Simulator {
     /** Drops the connection of every request held so far (the client sees a reset). */
     releaseHeld(): void;
   };
-  /** Things a user does on their phone, on demand (each posts Meta's webhook). */
+  /**
+   * Things a user does on their phone, on demand (each posts Meta's webhook). `to` is the phone
+   * number id the user writes to (or whose business they stop); the first number when left out.
+   */
   act: {
-    writes(phone: string, text?: string): void;
-    stopsMarketing(phone: string): void;
-    resumesMarketing(phone: string): void;
+    writes(phone: string, text?: string, to?: string): void;
+    stopsMarketing(phone: string, to?: string): void;
+    resumesMarketing(phone: string, to?: string): void;
   };
-  /** Changes to the account's templates, on demand (each posts Meta's webhook for it). */
+  /**
+   * Changes to an account's templates, on demand (each posts Meta's webhook for it); `wabaId` picks
+   * the account, the first when left out.
+   */
   templates: {
-    recategorise(name: string, language: string, category: TemplateCategory): void;
-    edit(name: string, language: string, components: JsonValue[]): void;
-    remove(name: string, language: string): void;
+    recategorise(name: string, language: string, category: TemplateCategory, wabaId?: string): void;
+    edit(name: string, language: string, components: JsonValue[], wabaId?: string): void;
+    remove(name: string, language: string, wabaId?: string): void;
   };
   stop(): Promise<void>;
 }
@@ -57,22 +62,15 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
   const config = resolveSimulatorConfig(input);
   const clock = options.clock ?? systemClock;
   const start = clock.now();
-  const delivery = new WebhookDelivery(
-    clock,
-    new Prng(hash32(`${config.seed}:webhooks`)),
-    config.webhooks,
-    config.callbackUrl,
-    config.appSecret,
-    { wabaId: config.wabaId, phoneNumberId: config.phoneNumberId, displayPhoneNumber: config.displayPhoneNumber },
-  );
+  const delivery = new WebhookDelivery(clock, new Prng(hash32(`${config.seed}:webhooks`)), config.webhooks, config.callbackUrl);
+  const numbers = new BusinessNumbers(config, clock, delivery, start);
   const ctx: SimContext = {
     config,
     scheduler: clock,
     population: generatePopulation(config, start),
-    quality: new QualityModel(config, clock, (event, at) => delivery.emit(event, at)),
+    numbers,
     delivery,
     truth: new GroundTruthLog(),
-    limits: new RateLimits(config.rateLimits, start),
     ids: new IdFactory(config.seed),
     media: new MediaStore(),
   };
@@ -84,6 +82,16 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
     if (user === undefined) throw new Error(`simulator: no user with number ${maskPhone(phone)}`);
     return user;
   };
+  const numberById = (id: string | undefined): SimNumber => {
+    const found = id === undefined ? numbers.first : numbers.number(id);
+    if (found === undefined) throw new Error(`simulator: no business number ${id ?? ''}`);
+    return found;
+  };
+  const accountById = (wabaId: string | undefined): SimAccount => {
+    const found = wabaId === undefined ? numbers.first.account : numbers.account(wabaId);
+    if (found === undefined) throw new Error(`simulator: no business account ${wabaId ?? ''}`);
+    return found;
+  };
 
   return {
     url: server.url,
@@ -94,7 +102,7 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
       if (!(clock instanceof VirtualClock)) throw new Error('simulator: advance() needs a VirtualClock');
       return clock.advance(ms);
     },
-    groundTruth: () => ctx.truth.snapshot(ctx.quality.rating, ctx.quality.templates, delivery.stats),
+    groundTruth: () => ctx.truth.snapshot(numbers, delivery.stats),
     faults: {
       inject: (fault, opts) => faults.inject(fault, opts, clock.now()),
       clear: () => faults.clear(),
@@ -102,14 +110,15 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
       releaseHeld: () => faults.releaseHeld(),
     },
     act: {
-      writes: (phone, text) => userWrites(ctx, userByPhone(phone), clock.now(), text),
-      stopsMarketing: (phone) => setMarketingPreference(ctx, userByPhone(phone), clock.now(), 'stop'),
-      resumesMarketing: (phone) => setMarketingPreference(ctx, userByPhone(phone), clock.now(), 'resume'),
+      writes: (phone, text, to) => userWrites(ctx, numberById(to), userByPhone(phone), clock.now(), text),
+      stopsMarketing: (phone, to) => setMarketingPreference(ctx, numberById(to), userByPhone(phone), clock.now(), 'stop'),
+      resumesMarketing: (phone, to) => setMarketingPreference(ctx, numberById(to), userByPhone(phone), clock.now(), 'resume'),
     },
     templates: {
-      recategorise: (name, language, category) => recategoriseTemplate(ctx, name, language, category, clock.now()),
-      edit: (name, language, components) => editTemplate(ctx, name, language, components, clock.now()),
-      remove: (name, language) => removeTemplate(ctx, name, language, clock.now()),
+      recategorise: (name, language, category, wabaId) =>
+        recategoriseTemplate(ctx, accountById(wabaId), name, language, category, clock.now()),
+      edit: (name, language, components, wabaId) => editTemplate(ctx, accountById(wabaId), name, language, components, clock.now()),
+      remove: (name, language, wabaId) => removeTemplate(ctx, accountById(wabaId), name, language, clock.now()),
     },
     async stop() {
       faults.releaseHeld();

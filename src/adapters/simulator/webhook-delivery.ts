@@ -28,8 +28,15 @@ export interface DeliveryStats {
   failures: Record<string, number>;
 }
 
+/** Whose webhook an event is: the number (or account) it names, and the app secret that signs it. */
+export interface WebhookSender {
+  who: NumberIdentity;
+  appSecret: string;
+}
+
 interface PendingStatus {
   event: OutEvent;
+  from: WebhookSender;
   dueAt: Millis;
   taken: boolean;
 }
@@ -37,9 +44,9 @@ interface PendingStatus {
 const BATCH_WINDOW_MS = 5 * SECOND;
 
 /**
- * Posts webhooks the way Meta does: signed with the app secret, after a delay, sometimes several
- * statuses in one POST, sometimes twice, sometimes out of order, and again with growing gaps while
- * the endpoint answers anything but 200 (for up to 7 days).
+ * Posts webhooks the way Meta does: signed with the sending account's app secret, after a delay,
+ * sometimes several statuses of one number in one POST, sometimes twice, sometimes out of order,
+ * and again with growing gaps while the endpoint answers anything but 200 (for up to 7 days).
  */
 export class WebhookDelivery {
   readonly stats: DeliveryStats = { attempts: 0, accepted: 0, failedAttempts: 0, duplicates: 0, abandoned: 0, events: 0, failures: {} };
@@ -52,22 +59,20 @@ export class WebhookDelivery {
     private readonly rng: Prng,
     private readonly config: SimulatorConfig['webhooks'],
     private readonly callbackUrl: string | null,
-    private readonly appSecret: string,
-    private readonly who: NumberIdentity,
   ) {}
 
-  /** Hands over an event that happened at `at`; it is posted after the network's delay. */
-  emit(event: OutEvent, at: Millis): void {
+  /** Hands over an event of `from` that happened at `at`; it is posted after the network's delay. */
+  emit(event: OutEvent, at: Millis, from: WebhookSender): void {
     if (this.stopped) return;
     this.stats.events++;
     let dueAt = at + this.rng.logUniform(Math.max(1, this.config.latencyMs.min), Math.max(1, this.config.latencyMs.max));
     if (event.kind !== 'status') {
-      this.scheduler.at(dueAt, () => this.post(this.serialise([event]), 0, this.scheduler.now()));
+      this.scheduler.at(dueAt, () => this.post(JSON.stringify(webhookBody(from.who, [event])), from.appSecret, 0, this.scheduler.now()));
       return;
     }
     // Held back long enough that the message's next status can overtake it.
     if (this.rng.chance(this.config.outOfOrderRate)) dueAt += this.rng.between(5 * SECOND, 90 * SECOND);
-    const item: PendingStatus = { event, dueAt, taken: false };
+    const item: PendingStatus = { event, from, dueAt, taken: false };
     this.pending.push(item);
     this.scheduler.at(dueAt, () => this.flush(item));
   }
@@ -85,14 +90,16 @@ export class WebhookDelivery {
       const horizon = this.scheduler.now() + BATCH_WINDOW_MS;
       for (const p of this.pending) {
         if (batch.length >= this.config.maxBatch) break;
-        if (!p.taken && p.dueAt <= horizon) {
+        // One body names one number in its metadata, so only that number's statuses share it.
+        if (!p.taken && p.dueAt <= horizon && p.from.who.phoneNumberId === first.from.who.phoneNumberId) {
           p.taken = true;
           batch.push(p);
         }
       }
     }
     this.compactPending();
-    await this.post(this.serialise(batch.map((b) => b.event)), 0, this.scheduler.now());
+    const body = JSON.stringify(webhookBody(first.from.who, batch.map((b) => b.event)));
+    await this.post(body, first.from.appSecret, 0, this.scheduler.now());
   }
 
   private compactPending(): void {
@@ -102,12 +109,8 @@ export class WebhookDelivery {
     this.pending.push(...live);
   }
 
-  private serialise(events: readonly OutEvent[]): string {
-    return JSON.stringify(webhookBody(this.who, events));
-  }
-
   /** One POST of exact bytes; retries resend the same bytes, as Meta does. */
-  private async post(body: string, attempt: number, firstAt: Millis, duplicate = false): Promise<void> {
+  private async post(body: string, appSecret: string, attempt: number, firstAt: Millis, duplicate = false): Promise<void> {
     if (this.stopped || this.callbackUrl === null) return;
     this.stats.attempts++;
     let ok = false;
@@ -117,7 +120,7 @@ export class WebhookDelivery {
         origin: new URL(this.callbackUrl).origin,
         path: pathOf(this.callbackUrl),
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, this.appSecret) },
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(body, appSecret) },
         body,
         headersTimeout: this.config.requestTimeoutMs,
         bodyTimeout: this.config.requestTimeoutMs,
@@ -135,7 +138,7 @@ export class WebhookDelivery {
       this.stats.accepted++;
       if (!duplicate && this.rng.chance(this.config.duplicateRate)) {
         this.stats.duplicates++;
-        this.scheduler.at(now + this.rng.between(SECOND, 60 * SECOND), () => this.post(body, 0, now, true));
+        this.scheduler.at(now + this.rng.between(SECOND, 60 * SECOND), () => this.post(body, appSecret, 0, now, true));
       }
       return;
     }
@@ -146,7 +149,7 @@ export class WebhookDelivery {
       this.stats.abandoned++;
       return;
     }
-    this.scheduler.at(now + gap, () => this.post(body, attempt + 1, firstAt, duplicate));
+    this.scheduler.at(now + gap, () => this.post(body, appSecret, attempt + 1, firstAt, duplicate));
   }
 }
 
