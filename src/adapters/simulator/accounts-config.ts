@@ -1,5 +1,3 @@
-import type { SimulatorConfig, SimulatorConfigInput } from './config.js';
-
 /** A business portfolio's messaging limit, as `whatsapp_business_manager_messaging_limit` names it (reference §3.3). */
 export const MESSAGING_LIMITS = ['TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'] as const;
 export type MessagingLimit = (typeof MESSAGING_LIMITS)[number];
@@ -54,6 +52,19 @@ export interface SimAccountConfig {
 export const DEFAULT_PORTFOLIO_ID = '500600700800900';
 export const DEFAULT_VERIFIED_NAME = 'Simulated Shop';
 
+/** The simulator config's fields that describe accounts (config.ts has the whole). */
+interface AccountFields extends FirstNumber {
+  accounts: SimAccountConfig[];
+  rateLimits: { throughputMps: number };
+  quality: { messagingTier: string };
+}
+
+interface AccountFieldsInput extends Partial<FirstNumber> {
+  accounts?: SimAccountConfig[];
+  rateLimits?: { throughputMps?: number };
+  quality?: { messagingTier?: string };
+}
+
 interface FirstNumber {
   accessToken: string;
   appSecret: string;
@@ -105,8 +116,10 @@ export interface SimulatedAccountsOptions {
 export function simulatedAccounts(options: SimulatedAccountsOptions = {}): SimAccountConfig[] {
   const accounts = options.accounts ?? 1;
   const numbers = options.numbers ?? 1;
-  if (!Number.isInteger(accounts) || accounts < 1 || accounts > 50) throw new Error(`simulated accounts: accounts must be 1-50, got ${accounts}`);
-  if (!Number.isInteger(numbers) || numbers < 1 || numbers > 100) throw new Error(`simulated accounts: numbers must be 1-100, got ${numbers}`);
+  if (!Number.isInteger(accounts) || accounts < 1 || accounts > 50)
+    throw new Error(`simulated accounts: accounts must be 1-50, got ${accounts}`);
+  if (!Number.isInteger(numbers) || numbers < 1 || numbers > 100)
+    throw new Error(`simulated accounts: numbers must be 1-100, got ${numbers}`);
   const token = options.accessToken ?? 'sim-access-token';
   const secret = options.appSecret ?? 'sim-app-secret';
   return Array.from({ length: accounts }, (_, k) => ({
@@ -135,14 +148,15 @@ const fail = (path: string, what: string): never => {
  * sets the top-level fields from its first number. A top-level field given alongside `accounts`
  * must agree with it, so that neither is silently ignored.
  */
-export function resolveAccounts(merged: SimulatorConfig, input: SimulatorConfigInput): SimulatorConfig {
+export function resolveAccounts<C extends AccountFields>(merged: C, input: AccountFieldsInput): C {
   if (input.accounts === undefined) {
     if (!(MESSAGING_LIMITS as readonly string[]).includes(merged.quality.messagingTier)) {
       fail('quality.messagingTier', `must be one of ${MESSAGING_LIMITS.join(', ')}, got ${JSON.stringify(merged.quality.messagingTier)}`);
     }
     if (!GRAPH_ID.test(merged.wabaId)) fail('wabaId', 'must be a Graph id (digits)');
     if (!GRAPH_ID.test(merged.phoneNumberId)) fail('phoneNumberId', 'must be a Graph id (digits)');
-    if (!DIGITS.test(merged.displayPhoneNumber)) fail('displayPhoneNumber', 'must be the number as 7-15 digits (webhook metadata carries it so)');
+    if (!DIGITS.test(merged.displayPhoneNumber))
+      fail('displayPhoneNumber', 'must be the number as 7-15 digits (webhook metadata carries it so)');
     text('accessToken', merged.accessToken);
     text('appSecret', merged.appSecret);
     return { ...merged, accounts: [derivedAccount(merged, merged.rateLimits.throughputMps, merged.quality.messagingTier)] };
@@ -153,7 +167,10 @@ export function resolveAccounts(merged: SimulatorConfig, input: SimulatorConfigI
   const number = account.numbers[0] as SimNumberConfig;
   const agree = (path: string, given: unknown, derived: unknown, from: string, secret = false): void => {
     if (given !== undefined && given !== derived) {
-      fail(path, `${secret ? 'differs from' : `is ${JSON.stringify(given)} but`} ${from}${secret ? '' : ` is ${JSON.stringify(derived)}`}: give one or make them agree`);
+      fail(
+        path,
+        `${secret ? 'differs from' : `is ${JSON.stringify(given)} but`} ${from}${secret ? '' : ` is ${JSON.stringify(derived)}`}: give one or make them agree`,
+      );
     }
   };
   agree('wabaId', input.wabaId, account.wabaId, 'accounts[0].wabaId');
@@ -180,7 +197,8 @@ const GRAPH_ID = /^\d{1,20}$/;
 const DIGITS = /^\d{7,15}$/;
 
 function oneOf(path: string, value: unknown, allowed: readonly string[]): void {
-  if (typeof value !== 'string' || !allowed.includes(value)) fail(path, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !allowed.includes(value))
+    fail(path, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
 function text(path: string, value: unknown): void {
@@ -209,13 +227,17 @@ function validateAccounts(accounts: unknown): asserts accounts is SimAccountConf
     const shared = portfolioLimits.get(a.portfolioId as string);
     if (shared === undefined) portfolioLimits.set(a.portfolioId as string, { limit: a.messagingLimit as string, path: at });
     else if (shared.limit !== a.messagingLimit) {
-      fail(`${at}.messagingLimit`, `is ${String(a.messagingLimit)} but ${shared.path}, of the same portfolio, has ${shared.limit}: the limit is the portfolio's`);
+      fail(
+        `${at}.messagingLimit`,
+        `is ${String(a.messagingLimit)} but ${shared.path}, of the same portfolio, has ${shared.limit}: the limit is the portfolio's`,
+      );
     }
     if (!Array.isArray(a.numbers) || a.numbers.length === 0) fail(`${at}.numbers`, 'must list at least one number');
     (a.numbers as Array<Record<string, unknown>>).forEach((n, j) => {
       const nat = `${at}.numbers[${j}]`;
       if (typeof n !== 'object' || n === null) fail(nat, 'must be an object');
-      if (typeof n.phoneNumberId !== 'string' || !GRAPH_ID.test(n.phoneNumberId)) fail(`${nat}.phoneNumberId`, 'must be a Graph id (digits)');
+      if (typeof n.phoneNumberId !== 'string' || !GRAPH_ID.test(n.phoneNumberId))
+        fail(`${nat}.phoneNumberId`, 'must be a Graph id (digits)');
       unique(ids, n.phoneNumberId as string, `${nat}.phoneNumberId`);
       if (typeof n.displayPhoneNumber !== 'string' || !DIGITS.test(n.displayPhoneNumber)) {
         fail(`${nat}.displayPhoneNumber`, 'must be the number as 7-15 digits (webhook metadata carries it so)');

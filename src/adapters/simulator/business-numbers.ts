@@ -69,7 +69,12 @@ export class SimAccount implements WebhookSender {
   ) {
     this.appSecret = config.appSecret;
     // The first account's template ids stay what they were when there was only one account.
-    this.templates = new TemplateQuality(sim, scheduler, (event, at) => delivery.emit(event, at, this), index === 0 ? '' : `${config.wabaId}:`);
+    this.templates = new TemplateQuality(
+      sim,
+      scheduler,
+      (event, at) => delivery.emit(event, at, this),
+      index === 0 ? '' : `${config.wabaId}:`,
+    );
     this.numbers = config.numbers.map((n) => new SimNumber(this, n, sim, delivery, start));
   }
 

@@ -85,7 +85,12 @@ export function getMedia(ctx: SimContext, reachable: readonly SimAccount[], id: 
   };
 }
 
-export function deleteMedia(ctx: SimContext, reachable: readonly SimAccount[], id: string, query: URLSearchParams): HandlerAnswer | undefined {
+export function deleteMedia(
+  ctx: SimContext,
+  reachable: readonly SimAccount[],
+  id: string,
+  query: URLSearchParams,
+): HandlerAnswer | undefined {
   const answer = getMedia(ctx, reachable, id, query);
   if (answer === undefined || answer.status !== 200) return answer;
   ctx.media.delete(id, ctx.scheduler.now());

@@ -108,7 +108,14 @@ export function recategoriseTemplate(
 }
 
 /** The business edits the template; Meta's webhook carries the new body text only. */
-export function editTemplate(ctx: SimContext, account: SimAccount, name: string, language: string, components: JsonValue[], at: Millis): void {
+export function editTemplate(
+  ctx: SimContext,
+  account: SimAccount,
+  name: string,
+  language: string,
+  components: JsonValue[],
+  at: Millis,
+): void {
   const t = find(account, name, language);
   t.config.components = components;
   const body = components.find((c) => typeof c === 'object' && c !== null && !Array.isArray(c) && c['type'] === 'BODY');
@@ -120,7 +127,14 @@ export function editTemplate(ctx: SimContext, account: SimAccount, name: string,
 export function removeTemplate(ctx: SimContext, account: SimAccount, name: string, language: string, at: Millis): void {
   const t = find(account, name, language);
   t.removed = true;
-  emit(ctx, account, 'message_template_status_update', t, { event: 'DELETED', reason: null, message_template_category: t.config.category }, at);
+  emit(
+    ctx,
+    account,
+    'message_template_status_update',
+    t,
+    { event: 'DELETED', reason: null, message_template_category: t.config.category },
+    at,
+  );
 }
 
 function emit(ctx: SimContext, account: SimAccount, field: string, t: TemplateState, value: Record<string, JsonValue>, at: Millis): void {

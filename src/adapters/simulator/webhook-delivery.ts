@@ -98,7 +98,12 @@ export class WebhookDelivery {
       }
     }
     this.compactPending();
-    const body = JSON.stringify(webhookBody(first.from.who, batch.map((b) => b.event)));
+    const body = JSON.stringify(
+      webhookBody(
+        first.from.who,
+        batch.map((b) => b.event),
+      ),
+    );
     await this.post(body, first.from.appSecret, 0, this.scheduler.now());
   }
 
