@@ -48,7 +48,8 @@ export const senderListCommand: CliCommand = {
       await withStore(async (store) => {
         const senders = await store.listSenders();
         if (opts.json) return out(JSON.stringify({ senders: senders.map(senderJson) }));
-        if (senders.length === 0) return out('No sender numbers yet: run pacer sender sync (or create a campaign from WHATSAPP_PHONE_NUMBER_ID).');
+        if (senders.length === 0)
+          return out('No sender numbers yet: run pacer sender sync (or create a campaign from WHATSAPP_PHONE_NUMBER_ID).');
         out(senders.map(senderLine).join('\n'));
       });
     },
@@ -67,7 +68,10 @@ export const senderShowCommand: CliCommand = {
       await withStore(async (store) => {
         const sender = await store.getSender(phoneNumberId);
         if (sender === null)
-          throw new CliFailure(`no sender number ${phoneNumberId}: pacer sender list shows the known ones; pacer sender sync reads them from Meta`, EXIT.usage);
+          throw new CliFailure(
+            `no sender number ${phoneNumberId}: pacer sender list shows the known ones; pacer sender sync reads them from Meta`,
+            EXIT.usage,
+          );
         const changes = await store.senderChanges(sender.id, now() - HISTORY_DAYS * 86_400_000, 200);
         if (opts.json) return out(JSON.stringify({ sender: senderJson(sender), changes }));
         out([senderLine(sender), ...detailLines(sender), ...changeLines(changes)].join('\n'));
