@@ -66,7 +66,13 @@ describe('pacer config print', () => {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'accounts.json');
     const accounts = [
-      { name: 'eu', businessAccountId: '102290129340398', accessTokenEnv: 'EU_WHATSAPP_ACCESS_TOKEN', appSecretEnv: 'EU_WHATSAPP_APP_SECRET', portfolio: 'acme' },
+      {
+        name: 'eu',
+        businessAccountId: '102290129340398',
+        accessTokenEnv: 'EU_WHATSAPP_ACCESS_TOKEN',
+        appSecretEnv: 'EU_WHATSAPP_APP_SECRET',
+        portfolio: 'acme',
+      },
       { name: 'us', businessAccountId: '203391230451409', accessTokenEnv: 'US_WHATSAPP_ACCESS_TOKEN', phoneNumberIds: ['106540352242922'] },
     ];
     writeFileSync(file, JSON.stringify({ accounts }));

@@ -6,7 +6,11 @@ import { ConfigError, loadConfig, redactConfig, type WhatsAppAccount } from './c
 
 const EU_TOKEN = 'EAAG-eu-token-0001';
 const US_TOKEN = 'EAAG-us-token-0002';
-const SECRETS = { EU_WHATSAPP_ACCESS_TOKEN: EU_TOKEN, US_WHATSAPP_ACCESS_TOKEN: US_TOKEN, EU_WHATSAPP_APP_SECRET: 'eu-old-5a5a, eu-new-6b6b' };
+const SECRETS = {
+  EU_WHATSAPP_ACCESS_TOKEN: EU_TOKEN,
+  US_WHATSAPP_ACCESS_TOKEN: US_TOKEN,
+  EU_WHATSAPP_APP_SECRET: 'eu-old-5a5a, eu-new-6b6b',
+};
 
 const eu = {
   name: 'eu',
@@ -72,7 +76,14 @@ describe('accounts from the single-number variables', () => {
 
   it('takes the portfolio from the account id, else the number id, else default', () => {
     expect(loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '106540352242922' }).whatsapp.accounts).toEqual([
-      { name: 'default', businessAccountId: null, accessToken: null, appSecrets: [], portfolio: '106540352242922', phoneNumberIds: ['106540352242922'] },
+      {
+        name: 'default',
+        businessAccountId: null,
+        accessToken: null,
+        appSecrets: [],
+        portfolio: '106540352242922',
+        phoneNumberIds: ['106540352242922'],
+      },
     ]);
     expect(loadConfig({ WHATSAPP_APP_SECRET: 's1' }).whatsapp.accounts).toEqual([
       { name: 'default', businessAccountId: null, accessToken: null, appSecrets: ['s1'], portfolio: 'default', phoneNumberIds: null },
@@ -97,7 +108,14 @@ describe('accounts from PACER_ACCOUNTS_FILE', () => {
         portfolio: 'acme',
         phoneNumberIds: ['106540352242922'],
       },
-      { name: 'us', businessAccountId: '203391230451409', accessToken: US_TOKEN, appSecrets: ['shared-7c7c'], portfolio: '203391230451409', phoneNumberIds: null },
+      {
+        name: 'us',
+        businessAccountId: '203391230451409',
+        accessToken: US_TOKEN,
+        appSecrets: ['shared-7c7c'],
+        portfolio: '203391230451409',
+        phoneNumberIds: null,
+      },
     ]);
     // Callers that know one account see the first; the webhook endpoint sees every secret.
     expect(c.whatsapp).toMatchObject({
@@ -144,11 +162,15 @@ describe('accounts from PACER_ACCOUNTS_FILE', () => {
       'PACER_ACCOUNTS_FILE (conf/accounts.json): accounts[1]: unknown key "phoneNumbers" ' +
         '(the keys are name, businessAccountId, accessTokenEnv, appSecretEnv, portfolio, phoneNumberIds)',
     );
-    expect(refusal(() => withFile({ accounts: [us], version: 2 }))).toContain('the top level: unknown key "version" (the keys are accounts)');
+    expect(refusal(() => withFile({ accounts: [us], version: 2 }))).toContain(
+      'the top level: unknown key "version" (the keys are accounts)',
+    );
   });
 
   it('refuses a secret written into the file, naming the …Env key to use and never the secret', () => {
-    const message = refusal(() => withFile({ accounts: [us, { ...eu, accessToken: 'EAAG-literal-9999', appSecret: 'literal-app-secret' }] }));
+    const message = refusal(() =>
+      withFile({ accounts: [us, { ...eu, accessToken: 'EAAG-literal-9999', appSecret: 'literal-app-secret' }] }),
+    );
     expect(message).toContain(
       'accounts[1].accessToken: secrets come only from the environment, never from this file: ' +
         'put the token in an environment variable and name it in accessTokenEnv',
@@ -162,7 +184,13 @@ describe('accounts from PACER_ACCOUNTS_FILE', () => {
   it('names the field of every schema error', () => {
     const { accessTokenEnv: _, ...noToken } = us;
     const message = refusal(() =>
-      withFile({ accounts: [{ ...eu, name: 'EU West', phoneNumberIds: ['+1 555 0100'] }, noToken, { ...us, name: 'x', accessTokenEnv: 'EAAGpastedToken' }] }),
+      withFile({
+        accounts: [
+          { ...eu, name: 'EU West', phoneNumberIds: ['+1 555 0100'] },
+          noToken,
+          { ...us, name: 'x', accessTokenEnv: 'EAAGpastedToken' },
+        ],
+      }),
     );
     expect(message).toContain('accounts[0].name: expected a lower-case name of letters, digits, - and _');
     expect(message).toContain('accounts[0].phoneNumberIds[0]: expected a phone number id (digits; not the phone number)');
@@ -171,7 +199,9 @@ describe('accounts from PACER_ACCOUNTS_FILE', () => {
     expect(message).not.toContain('EAAGpastedToken');
     expect(refusal(() => withFile({ accounts: [] }))).toContain('accounts: expected at least one account');
     expect(refusal(() => withFile([eu]))).toContain('the top level: expected an object like { "accounts": [ … ] }');
-    expect(refusal(() => withFile({ accounts: [{ ...us, phoneNumberIds: [] }] }))).toContain('accounts[0].phoneNumberIds: expected at least one phone number id');
+    expect(refusal(() => withFile({ accounts: [{ ...us, phoneNumberIds: [] }] }))).toContain(
+      'accounts[0].phoneNumberIds: expected at least one phone number id',
+    );
   });
 
   it('names an unset or empty referenced variable, never a value', () => {
@@ -181,9 +211,9 @@ describe('accounts from PACER_ACCOUNTS_FILE', () => {
     );
     expect(message).toContain('accounts[0].appSecretEnv: EU_WHATSAPP_APP_SECRET is not set (or is empty)');
     expect(message).not.toContain(EU_TOKEN);
-    expect(refusal(() => loadConfig({ PACER_ACCOUNTS_FILE: 'a.json' }, { readFile: reader({ 'a.json': JSON.stringify({ accounts: [eu] }) }) }))).toContain(
-      'accounts[0].accessTokenEnv: EU_WHATSAPP_ACCESS_TOKEN is not set',
-    );
+    expect(
+      refusal(() => loadConfig({ PACER_ACCOUNTS_FILE: 'a.json' }, { readFile: reader({ 'a.json': JSON.stringify({ accounts: [eu] }) }) })),
+    ).toContain('accounts[0].accessTokenEnv: EU_WHATSAPP_ACCESS_TOKEN is not set');
   });
 
   it('refuses a name, an account id or a number given twice', () => {
@@ -197,7 +227,11 @@ describe('accounts from PACER_ACCOUNTS_FILE', () => {
   });
 
   it('refuses the single-account token and id beside the file, naming both, and never echoes the token', () => {
-    for (const env of [{ WHATSAPP_ACCESS_TOKEN: 'EAAG-single-3333' }, { WHATSAPP_BUSINESS_ACCOUNT_ID: '102290129340398' }]) {
+    const singles: Record<string, string>[] = [
+      { WHATSAPP_ACCESS_TOKEN: 'EAAG-single-3333' },
+      { WHATSAPP_BUSINESS_ACCOUNT_ID: '102290129340398' },
+    ];
+    for (const env of singles) {
       const message = refusal(() => withFile({ accounts: [us] }, env));
       expect(message).toBe(
         'Invalid configuration:\n  WHATSAPP_ACCESS_TOKEN and WHATSAPP_BUSINESS_ACCOUNT_ID must not be set with PACER_ACCOUNTS_FILE: ' +
@@ -219,7 +253,8 @@ describe('redactConfig with accounts', () => {
   it('hides every token and app secret of every account, and shows the rest', () => {
     const c = withFile({ accounts: [eu, us] }, { WHATSAPP_APP_SECRET: 'shared-7c7c', WHATSAPP_VERIFY_TOKEN: 'verify-8d8d' });
     const printed = JSON.stringify(redactConfig(c));
-    for (const secret of [EU_TOKEN, US_TOKEN, 'eu-old-5a5a', 'eu-new-6b6b', 'shared-7c7c', 'verify-8d8d']) expect(printed).not.toContain(secret);
+    for (const secret of [EU_TOKEN, US_TOKEN, 'eu-old-5a5a', 'eu-new-6b6b', 'shared-7c7c', 'verify-8d8d'])
+      expect(printed).not.toContain(secret);
     const shown = redactConfig(c) as { whatsapp: { accounts: unknown[] } };
     expect(shown.whatsapp.accounts[0]).toEqual({
       name: 'eu',

@@ -57,17 +57,25 @@ const LABEL = /^[a-z0-9_-]{1,64}$/;
 const DIGITS = /^\d{1,32}$/;
 
 const text = (expected: string, pattern: RegExp) =>
-  z.string({ error: (i) => (i.input === undefined ? `required: ${expected}` : `expected ${expected}`) }).regex(pattern, `expected ${expected}`);
+  z
+    .string({ error: (i) => (i.input === undefined ? `required: ${expected}` : `expected ${expected}`) })
+    .regex(pattern, `expected ${expected}`);
 
 /** A secret written into the file is refused: secrets come only from the environment. */
 const literalSecret = (what: string, key: string) =>
   z
     .unknown()
-    .refine(() => false, `secrets come only from the environment, never from this file: put the ${what} in an environment variable and name it in ${key}`)
+    .refine(
+      () => false,
+      `secrets come only from the environment, never from this file: put the ${what} in an environment variable and name it in ${key}`,
+    )
     .optional();
 
 const variableName = (holding: string, example: string) =>
-  text(`the name of the environment variable holding the ${holding} (upper-case letters, digits and _, like ${example}), not the ${holding} itself`, VARIABLE_NAME);
+  text(
+    `the name of the environment variable holding the ${holding} (upper-case letters, digits and _, like ${example}), not the ${holding} itself`,
+    VARIABLE_NAME,
+  );
 
 const ACCOUNT_KEYS = ['name', 'businessAccountId', 'accessTokenEnv', 'appSecretEnv', 'portfolio', 'phoneNumberIds'] as const;
 
@@ -86,7 +94,9 @@ const accountSchema = z.strictObject(
     appSecret: literalSecret('app secret', 'appSecretEnv'),
     appSecrets: literalSecret('app secrets', 'appSecretEnv'),
   },
-  { error: `expected an account, an object with ${ACCOUNT_KEYS.slice(0, 3).join(', ')} and optionally ${ACCOUNT_KEYS.slice(3).join(', ')}` },
+  {
+    error: `expected an account, an object with ${ACCOUNT_KEYS.slice(0, 3).join(', ')} and optionally ${ACCOUNT_KEYS.slice(3).join(', ')}`,
+  },
 );
 
 const fileSchema = z.strictObject(
@@ -124,7 +134,12 @@ function readProblem(error: unknown): string {
 }
 
 /** Checks what the schema cannot see (uniqueness, the referenced variables) and reads the secrets. */
-function resolveAccounts(entries: readonly AccountEntry[], env: Environment, sharedSecrets: readonly string[], problems: string[]): WhatsAppAccount[] {
+function resolveAccounts(
+  entries: readonly AccountEntry[],
+  env: Environment,
+  sharedSecrets: readonly string[],
+  problems: string[],
+): WhatsAppAccount[] {
   const firstWith = new Map<string, number>();
   const unique = (kind: string, value: string, n: number, complaint: (first: number) => string) => {
     const first = firstWith.get(`${kind}:${value}`);
@@ -134,18 +149,27 @@ function resolveAccounts(entries: readonly AccountEntry[], env: Environment, sha
   return entries.map((entry, n) => {
     const at = `accounts[${n}]`;
     unique('name', entry.name, n, (first) => `${at}.name: "${entry.name}" is already the name of accounts[${first}]`);
-    unique('waba', entry.businessAccountId, n, (first) => `${at}.businessAccountId: ${entry.businessAccountId} is already accounts[${first}]`);
+    unique(
+      'waba',
+      entry.businessAccountId,
+      n,
+      (first) => `${at}.businessAccountId: ${entry.businessAccountId} is already accounts[${first}]`,
+    );
     for (const id of entry.phoneNumberIds ?? []) {
       unique('number', id, n, (first) =>
         first === n ? `${at}.phoneNumberIds: ${id} is listed twice` : `${at}.phoneNumberIds: ${id} already belongs to accounts[${first}]`,
       );
     }
     const accessToken = variable(env, entry.accessTokenEnv);
-    if (accessToken === null) problems.push(`${at}.accessTokenEnv: ${entry.accessTokenEnv} is not set (or is empty); set it to the account's system-user token`);
+    if (accessToken === null)
+      problems.push(`${at}.accessTokenEnv: ${entry.accessTokenEnv} is not set (or is empty); set it to the account's system-user token`);
     let own: string[] = [];
     if (entry.appSecretEnv !== undefined) {
       own = commaList(variable(env, entry.appSecretEnv) ?? '');
-      if (own.length === 0) problems.push(`${at}.appSecretEnv: ${entry.appSecretEnv} is not set (or is empty); set it to the app secret (comma-separated during a rotation)`);
+      if (own.length === 0)
+        problems.push(
+          `${at}.appSecretEnv: ${entry.appSecretEnv} is not set (or is empty); set it to the app secret (comma-separated during a rotation)`,
+        );
     }
     return {
       name: entry.name,
@@ -164,7 +188,12 @@ function resolveAccounts(entries: readonly AccountEntry[], env: Environment, sha
  * stays the default sending number. Every problem found is reported at once, naming the file and the
  * place in it, never a secret's value.
  */
-export function accountsFromFile(file: string, single: SingleNumberVariables, env: Environment, readFile: ReadFile = readFileUtf8): WhatsAppAccount[] {
+export function accountsFromFile(
+  file: string,
+  single: SingleNumberVariables,
+  env: Environment,
+  readFile: ReadFile = readFileUtf8,
+): WhatsAppAccount[] {
   const problems: string[] = [];
   const inFile = (problem: string) => `PACER_ACCOUNTS_FILE (${file}): ${problem}`;
   const refuse = (): never => {
@@ -188,7 +217,9 @@ export function accountsFromFile(file: string, single: SingleNumberVariables, en
     raw = JSON.parse(content);
   } catch {
     const where = locateJsonSyntaxError(content);
-    problems.push(inFile(where === null ? 'not valid JSON' : `not valid JSON at line ${where.line}, column ${where.column}: ${where.problem}`));
+    problems.push(
+      inFile(where === null ? 'not valid JSON' : `not valid JSON at line ${where.line}, column ${where.column}: ${where.problem}`),
+    );
     return refuse();
   }
   const parsed = fileSchema.safeParse(raw);
@@ -202,7 +233,9 @@ export function accountsFromFile(file: string, single: SingleNumberVariables, en
   problems.push(...fileProblems.map(inFile));
   const defaultNumber = single.phoneNumberId;
   if (defaultNumber !== null && accounts.every((a) => a.phoneNumberIds !== null && !a.phoneNumberIds.includes(defaultNumber))) {
-    problems.push(`WHATSAPP_PHONE_NUMBER_ID: ${defaultNumber} is the default sending number but no account in ${file} lists it in phoneNumberIds`);
+    problems.push(
+      `WHATSAPP_PHONE_NUMBER_ID: ${defaultNumber} is the default sending number but no account in ${file} lists it in phoneNumberIds`,
+    );
   }
   return problems.length > 0 ? refuse() : accounts;
 }

@@ -186,7 +186,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, op
     appSecrets: e.WHATSAPP_APP_SECRET ?? [],
   };
   const file = e.PACER_ACCOUNTS_FILE;
-  const accounts = file === undefined ? singleNumberAccounts(single) : accountsFromFile(file, single, env, options.readFile ?? readFileUtf8);
+  const accounts =
+    file === undefined ? singleNumberAccounts(single) : accountsFromFile(file, single, env, options.readFile ?? readFileUtf8);
   const config: Config = {
     whatsapp: {
       accounts,

@@ -18,10 +18,22 @@ describe('locateJsonSyntaxError', () => {
       column: 5,
       problem: "expected ',' or ']' after the element, found '{'",
     });
-    expect(locateJsonSyntaxError('{ "a": 1, }')).toEqual({ line: 1, column: 11, problem: "expected a property name in double quotes, found '}'" });
-    expect(locateJsonSyntaxError('{\r\n  "a" 1\r\n}')).toEqual({ line: 2, column: 7, problem: "expected ':' after the property name, found '1'" });
+    expect(locateJsonSyntaxError('{ "a": 1, }')).toEqual({
+      line: 1,
+      column: 11,
+      problem: "expected a property name in double quotes, found '}'",
+    });
+    expect(locateJsonSyntaxError('{\r\n  "a" 1\r\n}')).toEqual({
+      line: 2,
+      column: 7,
+      problem: "expected ':' after the property name, found '1'",
+    });
     expect(locateJsonSyntaxError('')).toEqual({ line: 1, column: 1, problem: 'expected a value, found the end of the file' });
-    expect(locateJsonSyntaxError('{"a": [1, 2')).toMatchObject({ line: 1, column: 12, problem: "expected ',' or ']' after the element, found the end of the file" });
+    expect(locateJsonSyntaxError('{"a": [1, 2')).toMatchObject({
+      line: 1,
+      column: 12,
+      problem: "expected ',' or ']' after the element, found the end of the file",
+    });
     expect(locateJsonSyntaxError('{} x')).toMatchObject({ column: 4, problem: "expected the end of the file after the value, found 'x'" });
     expect(locateJsonSyntaxError('[01]')).toMatchObject({ column: 3 });
     expect(locateJsonSyntaxError('// note\n{}')).toMatchObject({ line: 1, column: 1, problem: "expected a value, found '/'" });
