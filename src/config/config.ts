@@ -105,6 +105,7 @@ const envSchema = z.object({
   PACER_WEBHOOK_INFLIGHT_MB: z.coerce.number().int().min(3, 'at least 3 (one largest webhook body)').max(4096).default(32),
   PACER_WEBHOOK_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
   PACER_TEMPLATE_SYNC_EVERY: syncEvery.default(60 * MINUTE),
+  PACER_SENDER_SYNC_EVERY: syncEvery.default(15 * MINUTE),
 });
 
 /** Every variable the configuration reads (the docs test checks each is documented). */
@@ -152,6 +153,8 @@ export interface Config {
   demo: { audience: number | null; dir: string | null; log: boolean };
   /** `serve` syncs templates from WHATSAPP_BUSINESS_ACCOUNT_ID this often (null: only at start and on webhooks). */
   templates: { syncEveryMs: number | null };
+  /** `serve` and `pacer worker` read every number's health from Meta this often (null: only at start and on webhooks). */
+  senders: { syncEveryMs: number | null };
   /**
    * The HTTP edge behind a proxy and under load: whose X-Forwarded-* headers to believe, and the
    * bounds on webhook bodies being received (bytes across all requests at once, time for one body).
@@ -206,6 +209,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, op
     policy: policyFromEnv(e),
     demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },
     templates: { syncEveryMs: e.PACER_TEMPLATE_SYNC_EVERY },
+    senders: { syncEveryMs: e.PACER_SENDER_SYNC_EVERY },
     edge: {
       trustProxy: e.PACER_TRUST_PROXY,
       webhookInflightBytes: e.PACER_WEBHOOK_INFLIGHT_MB * 1024 * 1024,
