@@ -45,6 +45,11 @@ export interface DispatchLoopOptions {
   inboxEveryMs?: Millis;
   /** The work this loop sends (its own number's rows): an idle loop sleeps until the next of it. */
   work?: WorkFilter;
+  /**
+   * Run the campaign checks (breakers, completion) on this loop's clock; default true. A process
+   * with a loop per number runs them on one.
+   */
+  checks?: boolean;
 }
 
 /** One pass of the loop as it ended: what it did (or why it failed), and when the next one comes. */
@@ -190,7 +195,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     return () => void listeners.delete(listener);
   };
   passAt({ at: clock.now(), why: 'idle' });
-  timers.checks = clock.at(clock.now(), checks);
+  if (options.checks !== false) timers.checks = clock.at(clock.now(), checks);
   if (inboxEvery !== undefined) timers.inbox = clock.at(clock.now(), inbox);
   return {
     tick,

@@ -17,7 +17,7 @@ import type {
   Template,
   TemplateStore,
 } from '../ports/store.js';
-import { NumberPacing } from './number-pacing.js';
+import { NumberPacing, type PortfolioLedger } from './number-pacing.js';
 import { logEffects } from './log-effects.js';
 import type { EffectsApplied } from './send-effects.js';
 import {
@@ -116,10 +116,12 @@ export class Dispatcher {
       random: () => number;
       /** Where a stopped sender or a paused campaign is reported (at warn). */
       logger?: Logger;
+      /** Shared by every number's dispatcher in this process: the portfolio limit's places under way. */
+      ledger?: PortfolioLedger;
     },
     private readonly options: DispatcherOptions,
   ) {
-    this.pacing = new NumberPacing(deps.policy.pairRateGapMs);
+    this.pacing = new NumberPacing(deps.policy.pairRateGapMs, deps.ledger);
   }
 
   /** The pass under way (null between passes) and the last pace grant, for status reports. */
@@ -224,14 +226,20 @@ export class Dispatcher {
     this.enter('sending', sends.length);
     const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
     this.enter('recording answers', sends.length);
-    const sent = await store.transaction(async (tx) => {
-      reader = tx;
-      const inTx = { ...ctx, store: tx };
-      const out: RowOutcome[] = [];
-      for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
-      return out;
-    });
-    reader = store;
+    let sent: RowOutcome[];
+    try {
+      sent = await store.transaction(async (tx) => {
+        reader = tx;
+        const inTx = { ...ctx, store: tx };
+        const out: RowOutcome[] = [];
+        for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
+        return out;
+      });
+    } finally {
+      reader = store;
+      // Recorded (or not, and then the row's lease runs out): the store counts these people now.
+      for (const p of sends) if (p.conversationOf !== null) this.pacing.settled(p.conversationOf.key, p.row.contactId);
+    }
     logEffects(this.deps.logger ?? silentLogger, effects);
     const result: TickResult = { ...EMPTY, claimed: rows.length, pacedUntil };
     for (const p of prepared) if (p.kind === 'settled') result[p.outcome]++;

@@ -65,8 +65,11 @@ export type PreparedRow =
       path: SendPath;
       template: Template | null;
       to: Recipient;
-      /** The sender whose messaging limit this send uses once accepted, or null when it uses none. */
-      conversationOf: number | null;
+      /**
+       * The sender whose portfolio's messaging limit this send uses once accepted (its place held in
+       * the process's ledger under `key` until the answer is recorded), or null when it uses none.
+       */
+      conversationOf: { senderId: number; key: string } | null;
     };
 
 /**
@@ -128,7 +131,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     case 'send': {
       if (!(await store.recordIntent(row.id, ctx.owner, now))) return settled(false, 'lost_lease');
       const counts = limit !== null && !limit.contactCounted && !anyWindowOpen(state, now);
-      await ctx.pacing.noteSend(store, sender, row.contactId, counts, now);
+      const key = ctx.pacing.noteSend(sender, row.contactId, counts, now);
       return {
         kind: 'send',
         row,
@@ -136,7 +139,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
         path: decision.path,
         template,
         to: recipientOf(contact),
-        conversationOf: counts && sender !== null ? sender.id : null,
+        conversationOf: key !== null && sender !== null ? { senderId: sender.id, key } : null,
       };
     }
   }
@@ -171,7 +174,7 @@ export async function sendPrepared(p: Extract<PreparedRow, { kind: 'send' }>, ap
 /** Records what Meta answered. Meant to run inside one transaction per batch. */
 export async function finishOutboxRow(p: Extract<PreparedRow, { kind: 'send' }>, result: SendResult, ctx: RowContext): Promise<RowOutcome> {
   if (result.kind === 'accepted' && p.conversationOf !== null) {
-    await ctx.store.recordConversation(p.conversationOf, p.row.contactId, ctx.now(), MESSAGING_LIMIT_WINDOW_MS);
+    await ctx.store.recordConversation(p.conversationOf.senderId, p.row.contactId, ctx.now(), MESSAGING_LIMIT_WINDOW_MS);
   }
   return applySendResult(p.row, ctx, result, p.path, p.intent, p.template);
 }

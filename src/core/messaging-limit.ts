@@ -16,6 +16,13 @@ const TIER_LIMITS: Readonly<Record<string, number | null>> = {
 
 export const MESSAGING_LIMIT_WINDOW_MS = DAY;
 
+/**
+ * What numbers sharing one messaging limit have in common: their business portfolio, or, for a
+ * number whose portfolio is not known, the number alone (the storage's conversation counts agree).
+ */
+export const portfolioKeyOf = (s: { portfolioId: string | null; phoneNumberId: string }): string =>
+  s.portfolioId ?? `number:${s.phoneNumberId}`;
+
 /** New people per rolling 24 h for a tier; null when unlimited, unknown or not set. */
 export function messagingLimitOf(tier: string | null): number | null {
   if (tier === null) return null;

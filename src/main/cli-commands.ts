@@ -12,6 +12,7 @@ import { importContactsCommand } from '../adapters/cli/commands/import-contacts.
 import { mediaUploadCommand } from '../adapters/cli/commands/media.js';
 import { segmentPreviewCommand } from '../adapters/cli/commands/segment-preview.js';
 import { sendCommand } from '../adapters/cli/commands/send.js';
+import { senderListCommand, senderShowCommand, senderSyncCommand } from '../adapters/cli/commands/sender.js';
 import { templateAddCommand, templateListCommand, templateSyncCommand } from '../adapters/cli/commands/template.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../adapters/cli/commands/token.js';
 import { webhooksQuarantineCommand, webhooksReplayCommand } from '../adapters/cli/commands/webhooks.js';
@@ -29,6 +30,7 @@ export const CLI_GROUPS: Readonly<Record<string, string>> = {
   webhooks: 'The webhook inbox',
   template: 'Message templates',
   media: 'Media for template headers',
+  sender: 'Sender numbers and their health',
   campaign: 'Campaigns',
   segment: 'Segments',
   token: 'REST API tokens (only their SHA-256 is stored)',
@@ -49,6 +51,9 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   templateListCommand,
   templateSyncCommand,
   mediaUploadCommand,
+  senderSyncCommand,
+  senderListCommand,
+  senderShowCommand,
   campaignCreateCommand,
   campaignStartCommand,
   ...campaignActionCommands,

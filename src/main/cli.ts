@@ -11,6 +11,7 @@ import { isDataError, StoreError } from '../ports/store.js';
 import { CLI_COMMANDS, CLI_GROUPS } from './cli-commands.js';
 import type { MainDeps } from './commands/main-deps.js';
 import { withStore } from './with-store.js';
+import { senderAccountsOf } from './sender-accounts.js';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -66,6 +67,15 @@ function cliDeps(out: (text: string) => void, env: Environment): MainDeps {
         phoneNumberId: w.phoneNumberId,
         api: createMediaApiClient({ baseUrl: w.apiBaseUrl, apiVersion: w.apiVersion, accessToken: w.accessToken }),
       };
+    },
+    senderAccounts: () => {
+      const accounts = senderAccountsOf(config());
+      if (accounts.length === 0)
+        throw new CliFailure(
+          'No WhatsApp Business Account is configured: set PACER_ACCOUNTS_FILE, or WHATSAPP_ACCESS_TOKEN with WHATSAPP_BUSINESS_ACCOUNT_ID (or WHATSAPP_PHONE_NUMBER_ID).',
+          EXIT.usage,
+        );
+      return accounts;
     },
     contactFiles: { formatOf: contactFileFormat, open: openContactSource, openErrorsFile: (file, format) => ErrorsFile.open(file, format) },
     terminal: process.stderr.isTTY ? { write: (t) => void process.stderr.write(t), now: () => Date.now() } : null,

@@ -9,6 +9,7 @@ import { startDispatchLoop, type DispatchLoop } from '../app/dispatch-loop.js';
 import type { DispatchStatus } from '../app/dispatch-status.js';
 import type { HttpEdgeSettings } from '../adapters/http/server-limits.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
+import { PortfolioLedger } from '../app/number-pacing.js';
 import { InboxPump } from '../app/inbox-pump.js';
 import { startTemplateSyncLoop, type TemplateSyncLoop } from '../app/template-sync-loop.js';
 import type { Policy } from '../core/policy.js';
@@ -75,12 +76,14 @@ export interface Engine {
   /** Where the server listens, e.g. for the webhook callback `${url}/webhooks/whatsapp`. */
   url: string;
   pump: InboxPump;
-  /** One dispatcher pass now (tests drive it directly); the engine must dispatch (`cloudApi`). */
+  /** One dispatcher pass of every number now, summed (tests drive it directly); the engine must dispatch (`cloudApi`). */
   tick(): Promise<TickResult>;
   /** What the dispatcher loop is doing; null in an engine that does not dispatch. */
   dispatchStatus(): DispatchStatus | null;
-  /** The dispatcher loop itself (its `onPass`/`nextPass` let tests await passes); null without `cloudApi`. */
+  /** The default number's dispatcher loop (its `onPass`/`nextPass` let tests await passes); null without `cloudApi`. */
   loop: DispatchLoop | null;
+  /** Every number's loop, by phone-number id, the default number's first. */
+  loops: ReadonlyMap<string, DispatchLoop>;
   /** The template sync; null when no business account is configured. */
   templates: TemplateSyncLoop | null;
   /** Where this process's use cases say they queued work (the API, dashboard, demo): it wakes the loop. */
@@ -91,8 +94,11 @@ export interface Engine {
 export interface CloudApiOptions {
   baseUrl: string;
   apiVersion: string;
+  /** The default number: one-off messages and campaigns that name none go from it. */
   phoneNumberId: string;
   accessToken: string;
+  /** The other numbers this process sends from, each with its own account's token. */
+  otherNumbers?: readonly { phoneNumberId: string; accessToken: string }[];
 }
 
 const PACE_BURST_MS = 100;
@@ -107,15 +113,17 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     (error) => logger.error('inbox processing failed', errorFields(error)),
     o.batchInbox === true ? null : { scheduler: clock },
   );
-  // Set once, below, when the engine dispatches; /healthz reports null until then.
-  let loop: DispatchLoop | null = null;
-  const dispatchStatus = (): DispatchStatus | null => loop?.status() ?? null;
+  // Set below when the engine dispatches, one loop per number; /healthz reports null until then.
+  let loops = new Map<string, DispatchLoop>();
+  const dispatchStatus = (): DispatchStatus | null => [...loops.values()][0]?.status() ?? null;
+  const dispatchByNumber = (): Record<string, DispatchStatus> => Object.fromEntries([...loops].map(([id, l]) => [id, l.status()]));
   const logLevel = o.http.logLevel ?? false;
   const server = await buildApp({
     store,
     clock,
     policy,
     dispatchStatus,
+    dispatchByNumber,
     signal,
     logger: logLevel === false ? false : { level: logLevel },
     config: {
@@ -137,7 +145,8 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   // What a crash left stored but unapplied is applied now, not when the next webhook arrives.
   if (o.batchInbox !== true) pump.kick();
 
-  let api: CloudApi | null = null;
+  const apis: CloudApi[] = [];
+  loops = new Map<string, DispatchLoop>();
   let watch: QueuedWatch | null = null;
   if (o.cloudApi !== undefined) {
     const cloud =
@@ -147,53 +156,92 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
             throw error;
           })
         : o.cloudApi;
-    api = createCloudApiClient({ ...cloud, capCodes: policy.capCodes, maxConcurrency: 32 });
     const paceBurstMs = o.worker.paceBurstMs ?? PACE_BURST_MS;
-    const dispatcher = new Dispatcher(
-      { store, api, policy, clock, random, logger },
-      {
-        owner: o.worker.owner,
-        phoneNumberId: cloud.phoneNumberId,
-        mps: o.worker.mps,
-        leaseMs: o.worker.leaseMs ?? MINUTE,
-        batchSize: o.worker.mps,
-        pace: { phoneNumberId: cloud.phoneNumberId, burstMs: paceBurstMs },
-      },
-    );
-    // This process sends its own number's rows only: it sleeps until the next of those, and hears of those.
-    const own = { phoneNumberId: cloud.phoneNumberId };
-    // Other processes' work arrives through the store's watch and wakes the loop like this process's own.
-    watch = o.watchQueued === false ? null : store.watchQueued((at) => signal.notifyQueued(at), own);
-    loop = startDispatchLoop(
-      { store, clock, policy, dispatcher, pump, logger, signal, watch },
-      { paceBurstMs, inboxEveryMs: o.inboxEveryMs, work: own },
-    );
+    const numbers = numbersOf(cloud);
+    // One portfolio limit per business portfolio, whichever of its numbers sends: shared by them all.
+    const ledger = new PortfolioLedger();
+    // Other processes' work arrives through the store's watch and wakes the loops like this process's own.
+    // A process sending from one number hears of that number's work only.
+    const heard = numbers.length === 1 ? { phoneNumberId: cloud.phoneNumberId } : undefined;
+    watch = o.watchQueued === false ? null : store.watchQueued((at) => signal.notifyQueued(at), heard);
+    for (const [i, number] of numbers.entries()) {
+      // Each number its own client (its account's token), dispatcher, throughput bucket and loop:
+      // a row is only ever sent from the number it belongs to.
+      const api = createCloudApiClient({ ...cloud, ...number, capCodes: policy.capCodes, maxConcurrency: 32 });
+      apis.push(api);
+      const dispatcher = new Dispatcher(
+        { store, api, policy, clock, random, logger, ledger },
+        {
+          owner: o.worker.owner,
+          phoneNumberId: number.phoneNumberId,
+          mps: o.worker.mps,
+          leaseMs: o.worker.leaseMs ?? MINUTE,
+          batchSize: o.worker.mps,
+          pace: { phoneNumberId: number.phoneNumberId, burstMs: paceBurstMs },
+        },
+      );
+      // This loop sends its own number's rows only: it sleeps until the next of those.
+      const own = { phoneNumberId: number.phoneNumberId };
+      loops.set(
+        number.phoneNumberId,
+        startDispatchLoop(
+          { store, clock, policy, dispatcher, pump, logger, signal, watch },
+          // The campaign checks are the whole installation's: one loop runs them.
+          { paceBurstMs, inboxEveryMs: o.inboxEveryMs, work: own, checks: i === 0 },
+        ),
+      );
+    }
   }
   // After the Cloud API is up: a simulator it names serves the templates too.
   if (o.templateSync !== undefined) templates = startTemplateSyncLoop({ store, scheduler: clock, logger, ...o.templateSync });
   const templateSync = templates;
-  const running = loop;
+  const running = [...loops.values()];
   return {
     server,
     url,
     pump,
     dispatchStatus,
-    loop: running,
+    loop: running[0] ?? null,
+    loops,
     templates: templateSync,
     signal,
-    tick: () => {
-      if (running === null) return Promise.reject(new Error('engine: not dispatching (no cloudApi given)'));
-      return running.tick();
+    tick: async () => {
+      if (running.length === 0) throw new Error('engine: not dispatching (no cloudApi given)');
+      const results: TickResult[] = [];
+      for (const l of running) results.push(await l.tick());
+      return sumTicks(results);
     },
     async stop() {
       await watch?.close();
-      await running?.stop();
+      await Promise.all(running.map((l) => l.stop()));
       await pump.drain();
       await pump.stop();
       await templateSync?.stop();
       await o.templateSync?.api.close();
-      await api?.close();
+      await Promise.all(apis.map((a) => a.close()));
       await server.close();
     },
   };
 }
+
+/** The numbers a process sends from, each once: the default number first. */
+function numbersOf(cloud: CloudApiOptions): { phoneNumberId: string; accessToken: string }[] {
+  const all = [{ phoneNumberId: cloud.phoneNumberId, accessToken: cloud.accessToken }, ...(cloud.otherNumbers ?? [])];
+  return all.filter((n, i) => all.findIndex((m) => m.phoneNumberId === n.phoneNumberId) === i);
+}
+
+/** One pass of every number's loop, as one result. */
+function sumTicks(results: readonly TickResult[]): TickResult {
+  const [first, ...rest] = results;
+  if (first === undefined) throw new Error('engine: no dispatcher');
+  const total = { ...first };
+  for (const r of rest) {
+    for (const k of Object.keys(total) as (keyof TickResult)[]) {
+      if (k === 'pacedUntil') total.pacedUntil = minOrNull(total.pacedUntil, r.pacedUntil);
+      else total[k] += r[k];
+    }
+  }
+  return total;
+}
+
+const minOrNull = (a: Millis | null, b: Millis | null): Millis | null => (a === null ? b : b === null ? a : Math.min(a, b));

@@ -129,3 +129,18 @@ export interface MediaApi {
   upload(phoneNumberId: string, file: MediaFile): Promise<{ kind: 'ok'; id: string } | ApiFailure>;
   close(): Promise<void>;
 }
+
+/** One page of `GET /{WABA_ID}/phone_numbers`: Meta's phone-number objects, unread. */
+export interface PhoneNumberPage {
+  data: unknown[];
+  /** `paging.cursors.after`, when `paging.next` says there is a next page. */
+  after: string | null;
+}
+
+/** The account's phone numbers and what Meta says of each (quality, status, throughput, limit). */
+export interface PhoneNumberApi {
+  listPhoneNumbers(wabaId: string, after?: string): Promise<{ kind: 'ok'; page: PhoneNumberPage } | ApiFailure>;
+  /** `GET /{PHONE_NUMBER_ID}`: one phone-number object, unread. */
+  getPhoneNumber(phoneNumberId: string): Promise<{ kind: 'ok'; number: unknown } | ApiFailure>;
+  close(): Promise<void>;
+}

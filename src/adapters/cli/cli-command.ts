@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Policy } from '../../core/policy.js';
 import type { Millis } from '../../core/time.js';
+import type { SenderAccount } from '../../app/sync-senders.js';
 import type { MediaApi, TemplateApi } from '../../ports/cloud-api.js';
 import type { Store } from '../../ports/store.js';
 import type { ParseWebhook } from '../../ports/webhook-items.js';
@@ -25,6 +26,11 @@ export interface CliDeps {
   templateAccount: () => { wabaId: string; api: TemplateApi };
   /** The sending number and a media client for it; throws a usage failure naming what is not configured. The caller closes it. */
   mediaAccount: () => { phoneNumberId: string; api: MediaApi };
+  /**
+   * Every configured WhatsApp Business Account, each with a phone-number client holding its own token;
+   * throws a usage failure when none is configured. The caller closes the clients.
+   */
+  senderAccounts: () => SenderAccount[];
   contactFiles: ContactFiles;
   /** Where a progress bar may be drawn (standard error, when it is a terminal), or null. */
   terminal: { write: (text: string) => void; now: () => number } | null;

@@ -62,6 +62,8 @@ export interface AppDeps {
   signal?: WorkQueued;
   /** What the dispatcher loop is doing, for /healthz, in a process that dispatches. */
   dispatchStatus?: () => DispatchStatus | null;
+  /** With more than one number: each number's dispatcher loop, by phone-number id. */
+  dispatchByNumber?: () => Record<string, DispatchStatus>;
   /** Logger settings, or false for none. Redaction is always on. */
   logger?: HttpLoggerOptions | false;
   /** Largest inbox group commit (default 500). */
@@ -113,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   warnAboutConfig(app, config);
   const { adminToken, phoneNumberId, host } = config;
   const signal = deps.signal ?? NO_DISPATCHER_HERE;
-  await app.register(healthRoutes, { store, dispatchStatus: deps.dispatchStatus });
+  await app.register(healthRoutes, { store, dispatchStatus: deps.dispatchStatus, dispatchByNumber: deps.dispatchByNumber });
   await app.register(webhookRoutes, {
     auth: { appSecrets: [...config.appSecrets], mode: config.mode },
     verifyToken: config.verifyToken,

@@ -6,6 +6,8 @@ export interface HealthRoutesOptions {
   store: Pick<Store, 'listUnprocessedInbox' | 'listSenders'>;
   /** A dispatching process adds what its dispatcher loop is doing (null until it starts). */
   dispatchStatus?: () => DispatchStatus | null;
+  /** Each number's loop when the process sends from more than one (`numbers` in the answer). */
+  dispatchByNumber?: () => Record<string, DispatchStatus>;
 }
 
 /**
@@ -13,11 +15,16 @@ export interface HealthRoutesOptions {
  * that cannot send (stopped by a refusal such as an expired token, or a restricted account) makes
  * it `degraded`, still 200 (webhooks must keep arriving), naming each such number and the reason.
  * A dispatching process also says what its dispatcher is doing (`dispatch`), so an operator can
- * tell a worker that waits on purpose from one stuck in a step.
+ * tell a worker that waits on purpose from one stuck in a step. `dispatch` is the default number's
+ * loop; a process sending from several numbers adds every number's under `numbers`.
  */
-export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { store, dispatchStatus }) => {
+export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { store, dispatchStatus, dispatchByNumber }) => {
   app.get('/healthz', async (request, reply) => {
-    const dispatch = dispatchStatus === undefined ? {} : { dispatch: dispatchStatus() };
+    const byNumber = dispatchByNumber?.() ?? {};
+    const dispatch = {
+      ...(dispatchStatus === undefined ? {} : { dispatch: dispatchStatus() }),
+      ...(Object.keys(byNumber).length > 1 ? { numbers: byNumber } : {}),
+    };
     try {
       await store.listUnprocessedInbox(0, 1);
       const stopped = (await store.listSenders()).filter((s) => s.state === 'stopped').map(cannotSend);

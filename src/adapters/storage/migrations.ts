@@ -15,6 +15,7 @@ import { webhookSignals } from './migrations/0014-webhook-signals.js';
 import { contactKeysNotEmpty } from './migrations/0015-contact-keys-not-empty.js';
 import { templateSync } from './migrations/0016-template-sync.js';
 import { campaignParameters } from './migrations/0017-campaign-parameters.js';
+import { senderAccounts } from './migrations/0018-sender-accounts.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   contactKeysNotEmpty,
   templateSync,
   campaignParameters,
+  senderAccounts,
 ];

@@ -37,7 +37,7 @@ import { segmentContacts } from './sql/segment-contacts.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
 import { conversationOpenedAt, conversationWindow, recordConversation } from './sql/sender-conversations.js';
-import { getSender, getSenderById, listSenders, setSenderState, upsertSenders } from './sql/senders.js';
+import { getSender, getSenderById, listSenders, setSenderProfile, setSenderState, upsertSenders } from './sql/senders.js';
 import { getTemplate, getTemplateById, listTemplates, upsertSyncedTemplates, upsertTemplates } from './sql/templates.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimSignal } from './sql/webhook-signals.js';
@@ -74,6 +74,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   getSenderById,
   listSenders,
   setSenderState,
+  setSenderProfile,
   recordSenderChange,
   senderChanges,
   createCampaign,

@@ -1,4 +1,4 @@
-import type { Sender, SenderInput, SenderState } from '../../../ports/store.js';
+import type { Sender, SenderInput, SenderProfile, SenderState } from '../../../ports/store.js';
 import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { int, intOrNull, textOrNull } from './values.js';
 
@@ -14,6 +14,13 @@ function toSender(row: SqlRow): Sender {
     stateReason: textOrNull(row['state_reason']),
     stateUntil: intOrNull(row['state_until']),
     updatedAt: int(row['updated_at']),
+    businessAccountId: textOrNull(row['business_account_id']),
+    portfolioId: textOrNull(row['portfolio_id']),
+    verifiedName: textOrNull(row['verified_name']),
+    metaStatus: textOrNull(row['meta_status']),
+    nameStatus: textOrNull(row['name_status']),
+    throughputLevel: textOrNull(row['throughput_level']),
+    syncedAt: intOrNull(row['synced_at']),
   };
 }
 
@@ -72,6 +79,15 @@ export async function setSenderState(
   const changed = await db.execute(
     'UPDATE senders SET state = $2, state_reason = $3, state_until = $4, updated_at = $5 WHERE phone_number_id = $1',
     [phoneNumberId, state, reason, until, now],
+  );
+  return changed === 1;
+}
+
+export async function setSenderProfile(db: SqlRunner, phoneNumberId: string, p: SenderProfile): Promise<boolean> {
+  const changed = await db.execute(
+    `UPDATE senders SET business_account_id = $2, portfolio_id = $3, verified_name = $4, meta_status = $5,
+  name_status = $6, throughput_level = $7, synced_at = $8 WHERE phone_number_id = $1`,
+    [phoneNumberId, p.businessAccountId, p.portfolioId, p.verifiedName, p.metaStatus, p.nameStatus, p.throughputLevel, p.syncedAt],
   );
   return changed === 1;
 }
