@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPhoneNumberApiClient } from '../src/adapters/cloud-api/phone-number-api-client.js';
 import { simulatedAccounts, startSimulator, type SimAccountConfig, type Simulator } from '../src/adapters/simulator/index.js';
 import { VirtualClock } from '../src/ports/clock.js';
 import {
@@ -226,5 +227,33 @@ describe('GET /{PHONE_NUMBER_ID}', () => {
     expect(problems(invalidTokenError, unknown.body)).toEqual([]);
     // Each refusal counts as the synchronous error it is.
     expect(s.groundTruth().syncErrors).toEqual({ 100: 1, 190: 1 });
+  });
+});
+
+describe("Pacer's phone-number client against the simulator", () => {
+  it('pages through every number and reads each one, on v23 and on v24', async () => {
+    const s = await start();
+    const [account] = s.config.accounts as [SimAccountConfig];
+    for (const apiVersion of ['v23.0', 'v24.0']) {
+      const api = createPhoneNumberApiClient({ baseUrl: s.url, apiVersion, accessToken: account.accessToken, pageSize: 1 });
+      try {
+        const seen: unknown[] = [];
+        let after: string | undefined;
+        for (let page = 0; page < 5; page++) {
+          const answer = await api.listPhoneNumbers(account.wabaId, after);
+          if (answer.kind !== 'ok') throw new Error(JSON.stringify(answer));
+          seen.push(...answer.page.data);
+          if (answer.page.after === null) break;
+          after = answer.page.after;
+        }
+        expect(seen.map((n) => (n as { id: string }).id)).toEqual(account.numbers.map((n) => n.phoneNumberId));
+        const limitField = apiVersion === 'v24.0' ? 'whatsapp_business_manager_messaging_limit' : 'messaging_limit_tier';
+        expect(seen.map((n) => (n as Record<string, unknown>)[limitField])).toEqual(['TIER_10K', 'TIER_10K', 'TIER_10K']);
+        const one = await api.getPhoneNumber(account.numbers[1]?.phoneNumberId ?? '');
+        expect(one).toMatchObject({ kind: 'ok', number: { throughput: { level: 'HIGH' }, status: 'CONNECTED' } });
+      } finally {
+        await api.close();
+      }
+    }
   });
 });
