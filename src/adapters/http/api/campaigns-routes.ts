@@ -3,6 +3,8 @@ import { campaignAction, CampaignActionError } from '../../../app/campaign-actio
 import { campaignOutcomes, frequencyCapInEffect } from '../../../app/campaign-outcomes.js';
 import { outcomesJson } from '../../presenters/outcomes-json.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
+import { campaignSender } from '../../../app/sender-overview.js';
+import { campaignSenderJson } from '../../presenters/sender-json.js';
 import { iso } from '../../../core/time.js';
 import type { Campaign, CampaignCounters } from '../../../ports/store.js';
 import { parameterMappingSchema, readMapping } from '../../../app/template-mapping.js';
@@ -10,6 +12,7 @@ import type { ApiDeps } from './api-deps.js';
 import { campaignPreviewRoute } from './campaign-preview-route.js';
 import { ApiError, notFound } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';
+import { sendingSchema } from './senders-routes.js';
 import { idParams, isoOrNull, isoTime } from './schemas.js';
 
 const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
@@ -49,6 +52,21 @@ const paceSchema = z
     throughputMps: z.number().int().nullable(),
   })
   .describe('the effective cap: how the messaging limit spreads this campaign over days');
+
+const campaignSenderSchema = z
+  .object({
+    id: z.number().int(),
+    phoneNumberId: z.string().describe("Meta's phone number id"),
+    displayNumber: z.string(),
+    verifiedName: z.string().nullable(),
+    state: z.enum(['ok', 'throttled', 'stopped']),
+    stateReason: z.string().nullable(),
+    stateUntil: isoTime.nullable(),
+    metaStatus: z.string().nullable(),
+    ...sendingSchema,
+  })
+  .nullable()
+  .describe('the number the campaign sends from and whether it can send now (GET /senders/{phoneNumberId} has the rest)');
 
 const outcomeSchema = z
   .object({
@@ -148,7 +166,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
       url: '/campaigns/:id',
       operationId: 'getCampaign',
       tag: 'campaigns',
-      summary: 'One campaign with its counters, pace, frequency cap and recipient outcomes',
+      summary: 'One campaign with its counters, pace, sender number, frequency cap and recipient outcomes',
       params: idParams,
       responses: {
         200: {
@@ -156,6 +174,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
           schema: campaignSchema.extend({
             counters: countersSchema,
             pace: paceSchema,
+            sender: campaignSenderSchema,
             frequencyCapInEffect: capInEffectSchema,
             outcomes: z.array(outcomeSchema),
           }),
@@ -166,9 +185,11 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
         const campaign = await store.getCampaign(params.id);
         if (campaign === null) throw notFound(`campaign ${params.id}`);
         const counters = await store.campaignCounters(campaign.id);
+        const sender = await campaignSender(store, campaign, clock.now());
         return {
           ...withCounters(campaign, counters),
           pace: await campaignPace(store, campaign, counters.queued + counters.held, clock.now()),
+          sender: sender === null ? null : campaignSenderJson(sender),
           frequencyCapInEffect: frequencyCapInEffect(campaign, policy),
           outcomes: outcomesJson(await campaignOutcomes(store, campaign, policy)),
         };
