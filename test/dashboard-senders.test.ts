@@ -81,6 +81,7 @@ describe.each(BACKENDS)('Dashboard: senders page ($name)', (backend) => {
     expect(fineHistory).toContain('phone_quality FLAGGED');
     expect(fineHistory).toContain('phone_quality UNFLAGGED');
     expect(fineHistory).not.toContain('DOWNGRADE');
+    expect(fineHistory).toContain('Charts from 2025-12-06 to 2026-01-05 (UTC).');
     const stoppedHistory = sectionOf(page.text, STOPPED_ID);
     expect(stoppedHistory).toContain('send 190');
     expect(stoppedHistory).toContain(esc(STOP_REASON));

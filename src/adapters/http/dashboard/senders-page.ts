@@ -9,7 +9,7 @@ import {
 import { DAY } from '../../../core/time.js';
 import type { Sender } from '../../../ports/store.js';
 import type { DashboardDeps } from './dashboard-deps.js';
-import { count, when } from './format.js';
+import { count, day, when } from './format.js';
 import { html, type Html } from './html.js';
 import { qualityBadge } from './overview-page.js';
 import { changesTable, qualityChart, senderAnchor, stateChart } from './sender-history-view.js';
@@ -88,7 +88,7 @@ function historySection(o: SenderOverview, now: number): Html {
   const body =
     changes.length === 0
       ? html`<p class="muted">No quality, limit or state change recorded in the last ${SENDER_HISTORY_DAYS} days.</p>`
-      : html`${qualityChart(s, changes, from, now)}${stateChart(s, changes, from, now)}${changesTable(changes)}`;
+      : html`${qualityChart(s, changes, from, now)}${stateChart(s, changes, from, now)}<p class="muted chart-span">Charts from ${day(from)} to ${day(now)} (UTC).</p>${changesTable(changes)}`;
   return html`<section class="sender-history" id="${senderAnchor(s.phoneNumberId)}" data-sender="${s.phoneNumberId}"><h3>${s.displayNumber} <span class="muted">${s.phoneNumberId}</span></h3>${body}</section>`;
 }
 
