@@ -25,6 +25,7 @@ CREATE TABLE campaigns (
   frequency_cap_max integer,
   frequency_cap_window_ms bigint,
   parameters jsonb,
+  sender_pool jsonb,
   CONSTRAINT campaigns_pkey PRIMARY KEY (id),
   CONSTRAINT campaigns_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES senders(id),
   CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'running'::text, 'paused'::text, 'completed'::text, 'cancelled'::text]))),
@@ -208,6 +209,13 @@ CREATE TABLE senders (
   state_reason text,
   state_until bigint,
   updated_at bigint NOT NULL,
+  business_account_id text,
+  portfolio_id text,
+  verified_name text,
+  meta_status text,
+  name_status text,
+  throughput_level text,
+  synced_at bigint,
   CONSTRAINT senders_phone_number_id_key UNIQUE (phone_number_id),
   CONSTRAINT senders_pkey PRIMARY KEY (id),
   CONSTRAINT senders_state_check CHECK ((state = ANY (ARRAY['ok'::text, 'throttled'::text, 'stopped'::text])))
@@ -277,5 +285,7 @@ CREATE INDEX outbox_lease ON outbox USING btree (lease_expires_at) WHERE (lease_
 CREATE INDEX sender_changes_sender ON sender_changes USING btree (sender_id, at);
 
 CREATE INDEX sender_conversations_window ON sender_conversations USING btree (sender_id, opened_at);
+
+CREATE INDEX senders_portfolio ON senders USING btree (portfolio_id);
 
 CREATE INDEX webhook_inbox_unprocessed ON webhook_inbox USING btree (id) WHERE (processed_at IS NULL);

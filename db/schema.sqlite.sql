@@ -19,7 +19,7 @@ CREATE TABLE campaigns (
   pause_reason TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ends_at INTEGER, frequency_cap_max INTEGER, frequency_cap_window_ms INTEGER, parameters TEXT) STRICT;
+, ends_at INTEGER, frequency_cap_max INTEGER, frequency_cap_window_ms INTEGER, parameters TEXT, sender_pool TEXT) STRICT;
 
 CREATE TABLE consent_current (
   contact_id INTEGER NOT NULL REFERENCES contacts (id),
@@ -158,7 +158,7 @@ CREATE TABLE senders (
   state_reason TEXT,
   state_until INTEGER,
   updated_at INTEGER NOT NULL
-) STRICT;
+, business_account_id TEXT, portfolio_id TEXT, verified_name TEXT, meta_status TEXT, name_status TEXT, throughput_level TEXT, synced_at INTEGER) STRICT;
 
 CREATE TABLE templates (
   id INTEGER PRIMARY KEY,
@@ -214,5 +214,7 @@ CREATE INDEX outbox_lease ON outbox (lease_expires_at) WHERE lease_expires_at IS
 CREATE INDEX sender_changes_sender ON sender_changes (sender_id, at);
 
 CREATE INDEX sender_conversations_window ON sender_conversations (sender_id, opened_at);
+
+CREATE INDEX senders_portfolio ON senders (portfolio_id);
 
 CREATE INDEX webhook_inbox_unprocessed ON webhook_inbox (id) WHERE processed_at IS NULL;

@@ -1,11 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { DAY } from '../src/core/time.js';
 import { runPacer as run } from './cli-run.js';
 
+const SET_HERE = [
+  'PACER_FREQUENCY_CAP',
+  'PACER_CONSENT_REQUIRED',
+  'PACER_WORKER_PORT',
+  'PACER_ACCOUNTS_FILE',
+  'EU_WHATSAPP_ACCESS_TOKEN',
+  'EU_WHATSAPP_APP_SECRET',
+  'US_WHATSAPP_ACCESS_TOKEN',
+];
 afterEach(() => {
-  delete process.env.PACER_FREQUENCY_CAP;
-  delete process.env.PACER_CONSENT_REQUIRED;
-  delete process.env.PACER_WORKER_PORT;
+  for (const name of SET_HERE) delete process.env[name];
 });
 
 describe('pacer config print', () => {
@@ -49,5 +59,55 @@ describe('pacer config print', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('PACER_FREQUENCY_CAP: like 2/7d');
     expect(r.err).toContain('(got "twice")');
+  });
+
+  it('shows every account of PACER_ACCOUNTS_FILE, tokens and app secrets redacted', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pacer-print-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'accounts.json');
+    const accounts = [
+      {
+        name: 'eu',
+        businessAccountId: '102290129340398',
+        accessTokenEnv: 'EU_WHATSAPP_ACCESS_TOKEN',
+        appSecretEnv: 'EU_WHATSAPP_APP_SECRET',
+        portfolio: 'acme',
+      },
+      { name: 'us', businessAccountId: '203391230451409', accessTokenEnv: 'US_WHATSAPP_ACCESS_TOKEN', phoneNumberIds: ['106540352242922'] },
+    ];
+    writeFileSync(file, JSON.stringify({ accounts }));
+    Object.assign(process.env, {
+      PACER_ACCOUNTS_FILE: file,
+      EU_WHATSAPP_ACCESS_TOKEN: 'EAAG-print-eu-token',
+      EU_WHATSAPP_APP_SECRET: 'print-eu-app-secret',
+      US_WHATSAPP_ACCESS_TOKEN: 'EAAG-print-us-token',
+    });
+    const r = await run('config', 'print');
+    expect(r.code).toBe(0);
+    for (const secret of ['EAAG-print-eu-token', 'print-eu-app-secret', 'EAAG-print-us-token']) expect(r.out).not.toContain(secret);
+    const printed = JSON.parse(r.out) as { whatsapp: { accounts: unknown[] } };
+    expect(printed.whatsapp.accounts).toEqual([
+      {
+        name: 'eu',
+        businessAccountId: '102290129340398',
+        accessToken: '<redacted 19 chars>',
+        appSecrets: ['<redacted 19 chars>'],
+        portfolio: 'acme',
+        phoneNumberIds: null,
+      },
+      {
+        name: 'us',
+        businessAccountId: '203391230451409',
+        accessToken: '<redacted 19 chars>',
+        appSecrets: [],
+        portfolio: '203391230451409',
+        phoneNumberIds: ['106540352242922'],
+      },
+    ]);
+
+    delete process.env.US_WHATSAPP_ACCESS_TOKEN;
+    const refused = await run('config', 'print');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`PACER_ACCOUNTS_FILE (${file}): accounts[1].accessTokenEnv: US_WHATSAPP_ACCESS_TOKEN is not set`);
   });
 });

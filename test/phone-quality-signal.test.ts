@@ -47,16 +47,35 @@ describe.each(BACKENDS)('phone quality updates reach the sender ($name)', (backe
       ],
       T0,
     );
-    expect(await applyPhoneQuality(store, item('15550783881', 'FLAGGED'), T0)).toBe(true);
+    expect(await applyPhoneQuality(store, item('15550783881', 'FLAGGED'), T0)).toMatchObject({ phoneNumberId: '1065' });
     expect(await store.getSender('1065')).toMatchObject({ qualityRating: 'FLAGGED', messagingLimitTier: 'TIER_2K' });
     expect(await store.getSender('2077')).toMatchObject({ qualityRating: 'GREEN' });
-    expect(await applyPhoneQuality(store, item('15550783881', 'UNFLAGGED'), T0)).toBe(false);
+    expect(await applyPhoneQuality(store, item('15550783881', 'UNFLAGGED'), T0)).toBeNull();
     expect(await store.getSender('1065')).toMatchObject({ qualityRating: 'GREEN' });
     // A phone-number id, when present, wins; an unknown number or none changes nothing.
-    expect(await applyPhoneQuality(store, item(null, 'DOWNGRADE', '2077'), T0)).toBe(true);
+    expect(await applyPhoneQuality(store, item(null, 'DOWNGRADE', '2077'), T0)).toMatchObject({ phoneNumberId: '2077' });
     expect(await store.getSender('2077')).toMatchObject({ qualityRating: 'FLAGGED' });
-    expect(await applyPhoneQuality(store, item('19990000000', 'FLAGGED'), T0)).toBe(false);
-    expect(await applyPhoneQuality(store, item(null, 'FLAGGED'), T0)).toBe(false);
+    expect(await applyPhoneQuality(store, item('19990000000', 'FLAGGED'), T0)).toBeNull();
+    expect(await applyPhoneQuality(store, item(null, 'FLAGGED'), T0)).toBeNull();
     expect(await store.getSender('1065')).toMatchObject({ qualityRating: 'GREEN' });
+  });
+
+  it("never matches a number of another account, even with the same display digits", async () => {
+    const store = await backend.open();
+    const base = { qualityRating: 'GREEN', throughputMps: 80, messagingLimitTier: null, state: 'ok' as const, stateReason: null, stateUntil: null };
+    await store.upsertSenders(
+      [
+        { ...base, phoneNumberId: '3001', displayNumber: '+1 555-000-1111' },
+        { ...base, phoneNumberId: '3002', displayNumber: '+1 555-000-1111' },
+      ],
+      T0,
+    );
+    const profile = { portfolioId: null, verifiedName: null, metaStatus: 'CONNECTED', nameStatus: null, throughputLevel: 'STANDARD', syncedAt: T0 };
+    await store.setSenderProfile('3001', { ...profile, businessAccountId: '999000111' });
+    await store.setSenderProfile('3002', { ...profile, businessAccountId: '100200300' });
+    // The webhook comes from account 100200300 (entry.id): only its number is meant.
+    expect(await applyPhoneQuality(store, item('15550001111', 'FLAGGED'), T0)).toMatchObject({ phoneNumberId: '3002' });
+    expect(await store.getSender('3001')).toMatchObject({ qualityRating: 'GREEN' });
+    expect(await store.getSender('3002')).toMatchObject({ qualityRating: 'FLAGGED' });
   });
 });

@@ -102,16 +102,17 @@ export async function applyTemplateCategory(store: TemplateStore & SignalStore, 
 
 /**
  * `FLAGGED`/`DOWNGRADE` mean the number's quality fell; `UNFLAGGED`/`UPGRADE` that it recovered.
- * Returns true when quality dropped, so running campaigns pause before Meta restricts the number.
+ * Returns the number when its quality dropped, so its running campaigns (and no other number's)
+ * pause before Meta restricts it; null otherwise.
  */
 export async function applyPhoneQuality(
   store: SenderStore & SenderHistoryStore & SignalStore,
   item: PhoneQualityItem,
   now: Millis,
-): Promise<boolean> {
+): Promise<Sender | null> {
   const sender = await senderOf(store, item);
-  if (sender === null) return false;
-  if (!(await claim(store, `phone_quality ${sender.phoneNumberId}`, item, now))) return false;
+  if (sender === null) return null;
+  if (!(await claim(store, `phone_quality ${sender.phoneNumberId}`, item, now))) return null;
   const event = item.event.toUpperCase();
   const dropped = event === 'FLAGGED' || event === 'DOWNGRADE';
   const quality = dropped ? 'FLAGGED' : event === 'UNFLAGGED' || event === 'UPGRADE' ? 'GREEN' : sender.qualityRating;
@@ -125,20 +126,31 @@ export async function applyPhoneQuality(
     `phone_quality ${event}`,
     item.at ?? now,
   );
-  return dropped;
+  return dropped ? sender : null;
 }
 
 /**
  * Meta names the number of a quality update by its display number (a WABA-level webhook has no
- * phone-number id), so the sender is matched on the digits of its display number.
+ * phone-number id), so the sender is matched on the digits of its display number, among the
+ * numbers of the account the webhook came from.
  */
 async function senderOf(store: SenderStore, item: PhoneQualityItem): Promise<Sender | null> {
   if (item.source.phoneNumberId !== null) return store.getSender(item.source.phoneNumberId);
   const digits = (item.displayPhoneNumber ?? '').replace(/\D/g, '');
   if (digits === '') return null;
-  return (await store.listSenders()).find((s) => s.displayNumber.replace(/\D/g, '') === digits) ?? null;
+  return (await sendersOfAccount(store, item.source.wabaId)).find((s) => s.displayNumber.replace(/\D/g, '') === digits) ?? null;
 }
 
+/**
+ * The numbers of a WhatsApp Business Account (`entry[].id`). Numbers whose account Pacer has not
+ * read yet (one configured number, never synced) count as any account's, as before numbers were
+ * synced; a number known to belong to another account never does.
+ */
+export async function sendersOfAccount(store: Pick<SenderStore, 'listSenders'>, wabaId: string): Promise<Sender[]> {
+  return (await store.listSenders()).filter((s) => s.businessAccountId === null || s.businessAccountId === wabaId);
+}
+
+/** The portfolio's messaging limit, on every number of the portfolios the account's numbers are in. */
 export async function applyBusinessCapability(
   store: SenderStore & SenderHistoryStore & SignalStore,
   item: BusinessCapabilityItem,
@@ -146,7 +158,10 @@ export async function applyBusinessCapability(
 ): Promise<void> {
   if (item.maxDailyConversations === null) return;
   if (!(await claim(store, `business_capability ${item.source.wabaId}`, item, now))) return;
-  for (const sender of await store.listSenders()) {
+  const all = await store.listSenders();
+  const ofAccount = all.filter((s) => s.businessAccountId === null || s.businessAccountId === item.source.wabaId);
+  const portfolios = new Set(ofAccount.filter((s) => s.portfolioId !== null).map((s) => s.portfolioId));
+  for (const sender of all.filter((s) => ofAccount.includes(s) || portfolios.has(s.portfolioId))) {
     await store.upsertSenders([{ ...sender, messagingLimitTier: item.maxDailyConversations }], now);
     await recordSenderChange(
       store,
@@ -158,12 +173,12 @@ export async function applyBusinessCapability(
   }
 }
 
-/** Returns a reason when the account can no longer send business-initiated messages. */
+/** When the account can no longer send business-initiated messages: why, and its numbers, now stopped. */
 export async function applyAccountUpdate(
   store: SenderStore & SenderHistoryStore & SignalStore,
   item: AccountUpdateItem,
   now: Millis,
-): Promise<string | null> {
+): Promise<{ reason: string; senders: Sender[] } | null> {
   const event = item.event.toUpperCase();
   const blocking =
     event === 'ACCOUNT_RESTRICTION' || event === 'DISABLED_UPDATE' || event === 'ACCOUNT_DELETED' || event === 'ACCOUNT_OFFBOARDED';
@@ -171,13 +186,14 @@ export async function applyAccountUpdate(
   if (!(await claim(store, `account_update ${item.source.wabaId}`, item, now))) return null;
   const restriction = item.restrictions[0];
   const reason = `account_update ${event}${restriction?.type ? ` (${restriction.type})` : ''}${item.banState ? ` ban ${item.banState}` : ''}`;
-  for (const sender of await store.listSenders()) {
+  const senders = await sendersOfAccount(store, item.source.wabaId);
+  for (const sender of senders) {
     const until = restriction?.expiresAt ?? null;
     const state = until === null ? 'stopped' : 'throttled';
     await store.setSenderState(sender.phoneNumberId, state, reason, until, now);
     await recordSenderChange(store, sender, { ...sender, state, stateReason: reason }, `account_update ${event}`, item.at ?? now);
   }
-  return reason;
+  return { reason, senders };
 }
 
 type SenderFacts = Pick<Sender, 'qualityRating' | 'messagingLimitTier' | 'state' | 'stateReason'>;

@@ -3,6 +3,8 @@ import { checkMapping, type MappingIssue, type ParameterMapping } from '../core/
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, Template, TemplateStore } from '../ports/store.js';
+import { poolNumbers, type SenderPool } from '../core/sender-pool.js';
+import { sharesOf } from './sender-pool.js';
 import { templateShape } from './template-mapping.js';
 
 /**
@@ -38,14 +40,21 @@ export interface NewCampaign {
   frequencyCap?: FrequencyCap | null;
   /** Where each of the template's values comes from; it must cover every value the template needs. */
   parameters?: ParameterMapping;
+  /**
+   * Several numbers instead of `sender` alone: spread evenly, or by the recipient's country. The
+   * campaign's own number is then the pool's first.
+   */
+  pool?: SenderPool;
 }
 
 /** Why a campaign was refused before anything was stored; each caller words it for its users. */
-export type CreateCampaignProblem = 'template_not_registered' | 'template_unavailable' | 'ends_before_start' | 'parameters';
+export type CreateCampaignProblem = 'template_not_registered' | 'template_unavailable' | 'ends_before_start' | 'parameters' | 'sender_pool';
 
 export type CreateCampaignResult =
   | { ok: true; campaign: Campaign }
-  | { ok: false; problem: Exclude<CreateCampaignProblem, 'parameters'> }
+  | { ok: false; problem: Exclude<CreateCampaignProblem, 'parameters' | 'sender_pool'> }
+  /** The pool cannot route every recipient to one number: what is wrong, naming the country or number. */
+  | { ok: false; problem: 'sender_pool'; detail: string }
   /** The mapping does not fit the template: every issue, each naming its slot. */
   | { ok: false; problem: 'parameters'; issues: MappingIssue[] };
 
@@ -67,7 +76,14 @@ export async function createCampaign(
   const scheduledAt = c.scheduledAt ?? null;
   const endsAt = c.endsAt ?? null;
   if (endsAt !== null && endsAt <= (scheduledAt ?? now)) return { ok: false, problem: 'ends_before_start' };
-  const senderId = await senderIdFor(store, c.sender, now);
+  if (c.pool !== undefined) {
+    const shares = sharesOf(c.pool);
+    if (!shares.ok) return { ok: false, problem: 'sender_pool', detail: shares.problem };
+  }
+  const numbers = c.pool === undefined ? [] : poolNumbers(c.pool);
+  const sender = numbers[0] === undefined ? c.sender : { phoneNumberId: numbers[0] };
+  const senderId = await senderIdFor(store, sender, now);
+  for (const n of numbers.slice(1)) await senderIdFor(store, { phoneNumberId: n }, now);
   const segment =
     c.segment.consent === undefined && template.category === 'marketing' ? { ...c.segment, consent: ['marketing' as const] } : c.segment;
   const id = await store.createCampaign(
@@ -82,6 +98,7 @@ export async function createCampaign(
       policyPreset: c.policyPreset ?? DEFAULT_POLICY_PRESET,
       status: 'draft',
       parameters: Object.keys(parameters).length === 0 ? null : (JSON.parse(JSON.stringify(parameters)) as JsonObject),
+      senderPool: c.pool === undefined ? null : (JSON.parse(JSON.stringify(c.pool)) as JsonObject),
     },
     now,
   );

@@ -9,6 +9,7 @@ import {
   type ContactStore,
   type InboxRow,
   type InboxStore,
+  type Sender,
   type SenderHistoryStore,
   type SignalStore,
   type Store,
@@ -29,6 +30,7 @@ import { applyUserIdChange } from './apply-user-id-change.js';
 import { logEffects } from './log-effects.js';
 import type { EffectsApplied } from './send-effects.js';
 import { pauseRunningCampaigns } from './pause-campaigns.js';
+import { unknownNumberIn } from './webhook-routing.js';
 import { resolveContact } from './resolve-contact.js';
 import { toContactEvents } from './to-contact-events.js';
 import { applyContactEvents } from './update-contact-state.js';
@@ -56,6 +58,8 @@ type ApplyDeps = Omit<InboxDeps, 'store'> & {
   store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
   onEffects: (effects: EffectsApplied) => void;
   onTemplate: (metaTemplateId: string) => void;
+  /** The senders as the batch began (read once per batch): whose webhooks are Pacer's. */
+  knownSenders: () => Promise<Sender[]>;
 };
 
 export interface InboxResult {
@@ -102,13 +106,15 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
     };
     const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
     const done: number[] = [];
+    let senders: Promise<Sender[]> | null = null;
+    const knownSenders = () => (senders ??= tx.listSenders());
     for (const row of rows) {
       // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
       const seen: EffectsApplied[] = [];
       const changed: string[] = [];
       const queuedBefore = queuedAt;
       const outcome = await store
-        .savepoint(() => processRow(row, { ...deps, store, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }))
+        .savepoint(() => processRow(row, { ...deps, store, knownSenders, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }))
         .then((applied) => {
           effects.push(...seen);
           for (const id of changed) templates.add(id);
@@ -144,6 +150,8 @@ async function processRow(row: InboxRow, deps: ApplyDeps): Promise<{ items: numb
     return { items: 0, quarantine: `body is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
   const parsed = deps.parse(body);
+  const unknown = unknownNumberIn(parsed.items, await deps.knownSenders());
+  if (unknown !== null) return { items: 0, quarantine: unknown };
   for (const item of parsed.items) await applyItem(item, row.id, deps);
   if (parsed.problems.length === 0) return { items: parsed.items.length, quarantine: null };
   const listed = parsed.problems
@@ -214,22 +222,26 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
     case 'template_components':
       deps.onTemplate(item.templateId);
       return;
-    case 'phone_quality':
-      if ((await applyPhoneQuality(store, item, now)) && policy.campaignBreaker.pauseOnQualityDrop) {
+    case 'phone_quality': {
+      const dropped = await applyPhoneQuality(store, item, now);
+      if (dropped !== null && policy.campaignBreaker.pauseOnQualityDrop) {
         await pauseRunningCampaigns(
           store,
-          { category: 'marketing' },
-          `The number's quality rating dropped (${item.event}); review the audience and templates before resuming`,
+          { category: 'marketing', senders: [dropped] },
+          `The quality rating of ${dropped.displayNumber} dropped (${item.event}); review the audience and templates before resuming`,
           now,
         );
       }
       return;
+    }
     case 'business_capability':
       return applyBusinessCapability(store, item, now);
     case 'account_update': {
-      const reason = await applyAccountUpdate(store, item, now);
-      if (reason === null) return;
-      const paused = await pauseRunningCampaigns(store, {}, reason, now);
+      const applied = await applyAccountUpdate(store, item, now);
+      if (applied === null) return;
+      const { reason } = applied;
+      // The account's numbers' campaigns, not another account's.
+      const paused = await pauseRunningCampaigns(store, { senders: applied.senders }, reason, now);
       // Reported like a refusal that stops a number: every number of the account, and what paused.
       const stopped = (await store.listSenders()).filter((s) => s.state === 'stopped' && s.stateReason === reason);
       deps.onEffects({ senderStopped: null, campaignsPaused: paused.map((campaignId) => ({ campaignId, reason })) });

@@ -1,3 +1,4 @@
+import { campaignSendsFrom } from './sender-pool.js';
 import type { Category } from '../core/category.js';
 import { findErrorByCode } from '../core/error-catalogue/index.js';
 import type { ErrorEntry } from '../core/error-entry.js';
@@ -111,7 +112,7 @@ async function applyCampaignEffect(
   if (ctx.campaignId !== null && (await store.getCampaign(ctx.campaignId))?.status === 'running') ids.add(ctx.campaignId);
   if (senderStops) {
     const sender = await store.getSender(ctx.phoneNumberId);
-    if (sender !== null) for (const c of await store.listCampaigns({ status: 'running' })) if (c.senderId === sender.id) ids.add(c.id);
+    if (sender !== null) for (const c of await store.listCampaigns({ status: 'running' })) if (campaignSendsFrom(c, sender)) ids.add(c.id);
   }
   const t = ctx.template;
   const about = entry.class === 'template_problem' && t !== null ? ` (template ${t.name}, ${t.language})` : '';

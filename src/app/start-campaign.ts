@@ -1,7 +1,9 @@
 import { DEFAULT_POLICY } from '../core/policy.js';
 import { valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
-import type { CampaignOutboxStore, CampaignStore, JsonObject, TemplateStore } from '../ports/store.js';
+import type { RecipientShare } from '../core/sender-pool.js';
+import type { Campaign, CampaignOutboxStore, CampaignStore, JsonObject, SenderStore, TemplateStore } from '../ports/store.js';
+import { readPool, sharesOf } from './sender-pool.js';
 import type { WorkQueued } from '../ports/work-signal.js';
 import type { OutboxIntent } from './outbox-intent.js';
 import { parseSegment } from './segment-schema.js';
@@ -17,7 +19,7 @@ export interface StartCampaignResult {
   inserted: number;
 }
 
-type StartStore = CampaignStore & TemplateStore & CampaignOutboxStore;
+type StartStore = CampaignStore & TemplateStore & CampaignOutboxStore & Pick<SenderStore, 'getSender'>;
 
 /**
  * Expands a campaign's segment into one outbox row per contact and sets it running. Rows are due at
@@ -43,24 +45,26 @@ export async function startCampaign(
   const dueAt = Math.max(now, campaign.scheduledAt ?? now);
   const shape = templateShape(template);
   const mapping = readMapping(campaign.parameters, `campaign ${campaignId}`);
-  const base = { phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language } };
-  const row = { campaignId, senderId: campaign.senderId, category: template.category, nextAttemptAt: dueAt };
-
   // Values from attributes are each recipient's own; constants are rendered once for all.
   const personal = Object.values(mapping).some((s) => 'attribute' in s);
-  const plan = personal
-    ? { ...row, segment, intent: base, intentFor: perRecipient(base, shape, mapping, options, campaignId) }
-    : { ...row, segment, intent: sharedIntent(base, shape, mapping, options, campaignId) };
   const result: StartCampaignResult = { scanned: 0, matched: 0, inserted: 0 };
-  // The segment is matched inside the store (matchesSegment's rules as SQL), a page at a time:
-  // memory stays flat whatever the audience.
-  for (let afterId = 0; ;) {
-    const page = await store.insertSegmentOutbox(plan, afterId, PAGE, now);
-    if (page.lastContactId === null) break;
-    afterId = page.lastContactId;
-    result.scanned += page.scanned;
-    result.matched += page.matched;
-    result.inserted += page.inserted;
+  // A pool's numbers each take their share of the audience, a pass each; a row goes from its share's number only.
+  for (const [pass, share] of (await sharesToStart(store, campaign, sender)).entries()) {
+    const base = { phoneNumberId: share.phoneNumberId, template: { name: template.name, language: template.language } };
+    const row = { campaignId, senderId: share.senderId, category: template.category, nextAttemptAt: dueAt, share: share.recipients };
+    const plan = personal
+      ? { ...row, segment, intent: base, intentFor: perRecipient(base, shape, mapping, options, campaignId) }
+      : { ...row, segment, intent: sharedIntent(base, shape, mapping, options, campaignId) };
+    // The segment is matched inside the store (matchesSegment's rules as SQL), a page at a time:
+    // memory stays flat whatever the audience.
+    for (let afterId = 0; ;) {
+      const page = await store.insertSegmentOutbox(plan, afterId, PAGE, now);
+      if (page.lastContactId === null) break;
+      afterId = page.lastContactId;
+      if (pass === 0) result.scanned += page.scanned;
+      result.matched += page.matched;
+      result.inserted += page.inserted;
+    }
   }
   // Starting again never lifts a pause: a breaker's or an operator's pause ends only with a resume.
   if (campaign.status !== 'paused') {
@@ -71,6 +75,25 @@ export async function startCampaign(
 }
 
 type Base = { phoneNumberId: string; template: { name: string; language: string } };
+
+/** The campaign's own number for everyone, or each pool number with its sender id and share. */
+async function sharesToStart(
+  store: Pick<SenderStore, 'getSender'>,
+  campaign: Campaign,
+  sender: { phoneNumberId: string },
+): Promise<{ phoneNumberId: string; senderId: number; recipients: RecipientShare | undefined }[]> {
+  const pool = readPool(campaign.senderPool, `campaign ${campaign.id}`);
+  if (pool === null) return [{ phoneNumberId: sender.phoneNumberId, senderId: campaign.senderId, recipients: undefined }];
+  const shares = sharesOf(pool);
+  if (!shares.ok) throw new Error(`campaign ${campaign.id}: its sender pool cannot be used: ${shares.problem}`);
+  const out = [];
+  for (const s of shares.shares) {
+    const known = await store.getSender(s.phoneNumberId);
+    if (known === null) throw new Error(`campaign ${campaign.id}: pool number ${s.phoneNumberId} is not a known sender`);
+    out.push({ phoneNumberId: s.phoneNumberId, senderId: known.id, recipients: s.recipients });
+  }
+  return out;
+}
 
 /** Values the same for everyone (constants, media) are rendered once; the rows are planned inside the store. */
 function sharedIntent(base: Base, shape: TemplateShape, mapping: ParameterMapping, options: RenderOptions, id: number): JsonObject {

@@ -183,4 +183,3 @@ const facts = (s: SenderInput) => ({
   state: s.state,
   stateReason: s.stateReason,
 });
-

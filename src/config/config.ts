@@ -3,18 +3,19 @@ import { z } from 'zod';
 import { parseDuration } from '../core/duration.js';
 import type { Policy } from '../core/policy.js';
 import { MINUTE } from '../core/time.js';
+import { accountsFromFile, readFileUtf8, singleNumberAccounts, type ReadFile, type WhatsAppAccount } from './accounts.js';
+import { commaList } from './comma-list.js';
+import { ConfigError } from './config-error.js';
 import { policyEnvSchema, policyFromEnv } from './policy-env.js';
+
+export { ConfigError } from './config-error.js';
+export type { WhatsAppAccount } from './accounts.js';
 
 /** Meta's Graph API; the version is configuration, never baked into a URL. */
 export const DEFAULT_API_BASE_URL = 'https://graph.facebook.com';
 export const DEFAULT_API_VERSION = 'v24.0';
 
-const list = z.string().transform((s) =>
-  s
-    .split(',')
-    .map((x) => x.trim())
-    .filter((x) => x !== ''),
-);
+const list = z.string().transform(commaList);
 const port = z.coerce.number().int().min(0).max(65_535);
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -71,6 +72,7 @@ const envSchema = z.object({
   WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, 'digits only').optional(),
   WHATSAPP_BUSINESS_ACCOUNT_ID: z.string().regex(/^\d+$/, 'digits only').optional(),
   WHATSAPP_APP_SECRET: list.optional(),
+  PACER_ACCOUNTS_FILE: z.string().min(1).optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
   WHATSAPP_API_BASE_URL: z.url().default(DEFAULT_API_BASE_URL),
   WHATSAPP_API_VERSION: z
@@ -103,6 +105,7 @@ const envSchema = z.object({
   PACER_WEBHOOK_INFLIGHT_MB: z.coerce.number().int().min(3, 'at least 3 (one largest webhook body)').max(4096).default(32),
   PACER_WEBHOOK_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
   PACER_TEMPLATE_SYNC_EVERY: syncEvery.default(60 * MINUTE),
+  PACER_SENDER_SYNC_EVERY: syncEvery.default(15 * MINUTE),
 });
 
 /** Every variable the configuration reads (the docs test checks each is documented). */
@@ -119,9 +122,14 @@ const SECRET_VARIABLES = new Set([
 
 export interface Config {
   whatsapp: {
+    /** Every account sent from: those of PACER_ACCOUNTS_FILE, else `default` from the single-number variables (none if unset). */
+    accounts: readonly WhatsAppAccount[];
+    /** The first account's token and id (with an accounts file); kept for callers that know one account. */
     accessToken: string | null;
+    /** The number sent from when a campaign or a one-off message names none. */
     phoneNumberId: string | null;
     businessAccountId: string | null;
+    /** Every account's app secrets together: one webhook endpoint checks signatures for all. */
     appSecrets: readonly string[];
     verifyToken: string | null;
     apiBaseUrl: string;
@@ -145,6 +153,8 @@ export interface Config {
   demo: { audience: number | null; dir: string | null; log: boolean };
   /** `serve` syncs templates from WHATSAPP_BUSINESS_ACCOUNT_ID this often (null: only at start and on webhooks). */
   templates: { syncEveryMs: number | null };
+  /** `serve` and `pacer worker` read every number's health from Meta this often (null: only at start and on webhooks). */
+  senders: { syncEveryMs: number | null };
   /**
    * The HTTP edge behind a proxy and under load: whose X-Forwarded-* headers to believe, and the
    * bounds on webhook bodies being received (bytes across all requests at once, time for one body).
@@ -152,12 +162,13 @@ export interface Config {
   edge: { trustProxy: boolean | number | readonly string[]; webhookInflightBytes: number; webhookBodyTimeoutMs: number };
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export interface LoadConfigOptions {
+  /** How PACER_ACCOUNTS_FILE is read (default: synchronously from disk, as UTF-8). */
+  readFile?: ReadFile;
 }
 
-/** Reads the environment once at start-up; the result is frozen and passed down. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+/** Reads the environment (and the accounts file it names) once at start-up; the result is frozen and passed down. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, options: LoadConfigOptions = {}): Config {
   const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
@@ -171,12 +182,22 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const single = {
+    accessToken: e.WHATSAPP_ACCESS_TOKEN ?? null,
+    phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID ?? null,
+    businessAccountId: e.WHATSAPP_BUSINESS_ACCOUNT_ID ?? null,
+    appSecrets: e.WHATSAPP_APP_SECRET ?? [],
+  };
+  const file = e.PACER_ACCOUNTS_FILE;
+  const accounts =
+    file === undefined ? singleNumberAccounts(single) : accountsFromFile(file, single, env, options.readFile ?? readFileUtf8);
   const config: Config = {
     whatsapp: {
-      accessToken: e.WHATSAPP_ACCESS_TOKEN ?? null,
-      phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID ?? null,
-      businessAccountId: e.WHATSAPP_BUSINESS_ACCOUNT_ID ?? null,
-      appSecrets: e.WHATSAPP_APP_SECRET ?? [],
+      accounts,
+      accessToken: file === undefined ? single.accessToken : (accounts[0]?.accessToken ?? null),
+      phoneNumberId: single.phoneNumberId,
+      businessAccountId: file === undefined ? single.businessAccountId : (accounts[0]?.businessAccountId ?? null),
+      appSecrets: file === undefined ? single.appSecrets : [...new Set(accounts.flatMap((a) => a.appSecrets))],
       verifyToken: e.WHATSAPP_VERIFY_TOKEN ?? null,
       apiBaseUrl: e.WHATSAPP_API_BASE_URL.replace(/\/+$/, ''),
       apiVersion: e.WHATSAPP_API_VERSION,
@@ -188,6 +209,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     policy: policyFromEnv(e),
     demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },
     templates: { syncEveryMs: e.PACER_TEMPLATE_SYNC_EVERY },
+    senders: { syncEveryMs: e.PACER_SENDER_SYNC_EVERY },
     edge: {
       trustProxy: e.PACER_TRUST_PROXY,
       webhookInflightBytes: e.PACER_WEBHOOK_INFLIGHT_MB * 1024 * 1024,
@@ -204,6 +226,7 @@ export function redactConfig(config: Config): unknown {
     ...config,
     whatsapp: {
       ...config.whatsapp,
+      accounts: config.whatsapp.accounts.map((a) => ({ ...a, accessToken: hide(a.accessToken), appSecrets: a.appSecrets.map(hide) })),
       accessToken: hide(config.whatsapp.accessToken),
       appSecrets: config.whatsapp.appSecrets.map(hide),
       verifyToken: hide(config.whatsapp.verifyToken),

@@ -3,7 +3,11 @@ import { createTemplateApiClient } from '../adapters/cloud-api/template-api-clie
 import { openStore } from '../adapters/storage/open-store.js';
 import type { Config } from '../config/config.js';
 import { systemClock } from '../ports/clock.js';
+import { logSenderSync, startSenderSyncLoop } from '../app/sender-sync-loop.js';
+import { sendingNumbers } from '../app/sending-numbers.js';
+import { syncSenders } from '../app/sync-senders.js';
 import { startEngine } from './engine.js';
+import { senderAccountsOf } from './sender-accounts.js';
 
 /** A worker applies webhooks the edge left unapplied (it was down, say) this often. */
 const WORKER_INBOX_EVERY = 5000;
@@ -32,8 +36,15 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
     backgroundCheckpoint: true,
   });
   const migrated = await store.migrate();
-  const { accessToken, phoneNumberId, businessAccountId } = config.whatsapp;
-  const sending = as.dispatch && accessToken !== null && phoneNumberId !== null;
+  const logger = stderrLogger({ level: config.http.logLevel });
+  const { accessToken, businessAccountId } = config.whatsapp;
+  // Every number's health from Meta before anything sends: which numbers there are, and their limits.
+  const accounts = senderAccountsOf(config);
+  if (accounts.length > 0) logSenderSync(logger, await syncSenders({ store, now: () => systemClock.now() }, accounts));
+  const numbers = sendingNumbers(config.whatsapp.accounts, await store.listSenders(), config.whatsapp.phoneNumberId);
+  const [first, ...others] = numbers;
+  const sending = as.dispatch && first !== undefined;
+  const phoneNumberId = config.whatsapp.phoneNumberId ?? first?.phoneNumberId ?? null;
   // The edge syncs templates; workers only send with what it stored.
   const syncing = as.role === 'serve' && accessToken !== null && businessAccountId !== null;
   const engine = await startEngine({
@@ -41,7 +52,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
     clock: systemClock,
     policy: config.policy,
     random: Math.random,
-    logger: stderrLogger({ level: config.http.logLevel }),
+    logger,
     http: {
       host: as.role === 'worker' ? '127.0.0.1' : config.http.host,
       port: as.role === 'worker' ? config.worker.port : config.http.port,
@@ -54,7 +65,15 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
     worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
     api: { adminToken: config.http.adminToken, phoneNumberId },
     ...(sending
-      ? { cloudApi: { baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, phoneNumberId, accessToken } }
+      ? {
+          cloudApi: {
+            baseUrl: config.whatsapp.apiBaseUrl,
+            apiVersion: config.whatsapp.apiVersion,
+            phoneNumberId: first.phoneNumberId,
+            accessToken: first.accessToken,
+            otherNumbers: others,
+          },
+        }
       : {}),
     ...(as.role === 'worker' ? { inboxEveryMs: WORKER_INBOX_EVERY } : {}),
     ...(syncing
@@ -73,8 +92,18 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
       : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`,
   );
   if (!as.dispatch) out('Not dispatching (--no-dispatch): workers send.');
-  else if (sending) out(`Dispatching from phone number id ${phoneNumberId} through ${config.whatsapp.apiBaseUrl}.`);
-  else out('WHATSAPP_ACCESS_TOKEN or WHATSAPP_PHONE_NUMBER_ID is not set: receiving webhooks only, sending nothing.');
+  else if (sending)
+    out(
+      numbers.length === 1
+        ? `Dispatching from phone number id ${first.phoneNumberId} through ${config.whatsapp.apiBaseUrl}.`
+        : `Dispatching from ${numbers.length} numbers (${numbers.map((n) => n.phoneNumberId).join(', ')}) through ${config.whatsapp.apiBaseUrl}.`,
+    );
+  else
+    out(
+      'No number to send from (WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID, or PACER_ACCOUNTS_FILE): receiving webhooks only, sending nothing.',
+    );
+  const senderSync =
+    accounts.length === 0 ? null : startSenderSyncLoop({ store, scheduler: systemClock, logger }, accounts, config.senders.syncEveryMs);
   if (syncing)
     out(`Syncing templates from business account ${businessAccountId}${config.templates.syncEveryMs === null ? ' at start' : ''}.`);
   else if (as.role === 'serve')
@@ -83,6 +112,8 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  await senderSync?.stop();
+  await Promise.all(accounts.map((a) => a.api.close()));
   await engine.stop();
   await store.close();
 }

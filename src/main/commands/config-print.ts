@@ -5,7 +5,9 @@ import type { MainDeps } from './main-deps.js';
 export const configPrintCommand: CliCommand<MainDeps> = {
   path: ['config', 'print'],
   define: (c) =>
-    c.description('Print the effective configuration, secrets redacted').option('--json', 'JSON output (the default format is JSON too)'),
+    c
+      .description('Print the effective configuration, every WhatsApp account included, secrets redacted')
+      .option('--json', 'JSON output (the default format is JSON too)'),
   run:
     ({ out, config }) =>
     () =>

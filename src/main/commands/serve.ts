@@ -24,8 +24,11 @@ export const workerCommand: CliCommand<MainDeps> = {
     ({ out, config }) =>
     async () => {
       const c = config();
-      if (c.whatsapp.accessToken === null || c.whatsapp.phoneNumberId === null) {
-        throw new CliFailure('A worker sends: set WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID.', EXIT.usage);
+      if (!c.whatsapp.accounts.some((a) => a.accessToken !== null && (a.phoneNumberIds !== null || a.businessAccountId !== null))) {
+        throw new CliFailure(
+          'A worker sends: set WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID (or WHATSAPP_BUSINESS_ACCOUNT_ID), or name accounts in PACER_ACCOUNTS_FILE.',
+          EXIT.usage,
+        );
       }
       await serve(c, out, { role: 'worker', dispatch: true });
     },

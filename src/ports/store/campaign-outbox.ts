@@ -1,3 +1,4 @@
+import type { RecipientShare } from '../../core/sender-pool.js';
 import type { Category } from '../../core/category.js';
 import type { SegmentDefinition } from '../../core/segment.js';
 import type { Millis } from '../../core/time.js';
@@ -17,6 +18,8 @@ export interface SegmentOutboxPlan {
   intentFor?: (contact: { name: string | null; attributes: JsonObject }) => JsonObject;
   nextAttemptAt: Millis;
   segment: SegmentDefinition;
+  /** Of the segment's recipients, only this number's share of a pool (absent: all of them). */
+  share?: RecipientShare;
 }
 
 export interface SegmentOutboxPage extends SegmentPage {

@@ -17,6 +17,8 @@ export interface CampaignInput {
   status: CampaignStatus;
   /** Where each template value comes from (a `ParameterMapping`); null or absent when the template takes none. */
   parameters?: JsonObject | null;
+  /** The numbers besides `senderId` it sends from (a `SenderPool`); null or absent: `senderId`'s alone. */
+  senderPool?: JsonObject | null;
 }
 export interface Campaign extends CampaignInput {
   id: number;

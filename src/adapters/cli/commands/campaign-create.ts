@@ -6,6 +6,8 @@ import {
   type NewCampaign,
 } from '../../../app/create-campaign.js';
 import { parseSegment } from '../../../app/segment-schema.js';
+import { senderPoolSchema } from '../../../app/sender-pool.js';
+import { poolNumbers, type SenderPool } from '../../../core/sender-pool.js';
 import { parseFrequencyCap } from '../../../core/duration.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -23,11 +25,15 @@ interface CreateOptions {
   frequencyCap?: string;
   param?: string[];
   fallback?: string[];
+  sender?: string;
+  spread?: string;
+  byCountry?: string;
+  otherwise?: string;
 }
 
 const ENDS = '--ends must be an ISO time after the start, e.g. 2026-12-08T09:00:00Z';
 
-const PROBLEMS: Record<Exclude<CreateCampaignProblem, 'parameters'>, (o: CreateOptions) => string> = {
+const PROBLEMS: Record<Exclude<CreateCampaignProblem, 'parameters' | 'sender_pool'>, (o: CreateOptions) => string> = {
   template_not_registered: (o) =>
     `Template ${o.template} (${o.language}) is not known: run pacer template sync (or, offline, pacer template add ${o.template} --language ${o.language} --category marketing)`,
   template_unavailable: (o) => `Template ${o.template} (${o.language}) is rejected, disabled or deleted at Meta: it cannot be sent`,
@@ -35,12 +41,13 @@ const PROBLEMS: Record<Exclude<CreateCampaignProblem, 'parameters'>, (o: CreateO
 };
 
 function problemText(r: Extract<CreateCampaignResult, { ok: false }>, o: CreateOptions): string {
+  if (r.problem === 'sender_pool') return `The sender pool cannot be used: ${r.detail}; nothing was created`;
   if (r.problem !== 'parameters') return PROBLEMS[r.problem](o);
   const lines = r.issues.map((i) => `  ${i.key}: ${i.message}`);
   return `The --param mapping does not fit template ${o.template} (${o.language}); nothing was created:\n${lines.join('\n')}`;
 }
 
-/** `pacer campaign create`: the template must be registered; the sender is the configured number. */
+/** `pacer campaign create`: the template must be registered; the sender is --sender, a pool, or the configured number. */
 export const campaignCreateCommand: CliCommand = {
   path: ['campaign', 'create'],
   define: (c) =>
@@ -60,13 +67,19 @@ export const campaignCreateCommand: CliCommand = {
         collect,
       )
       .option('--fallback <key=text>', 'the text for a --param attribute a contact has no value for (repeat)', collect)
+      .option('--sender <phone-number-id>', 'the number it sends from (default: WHATSAPP_PHONE_NUMBER_ID)')
+      .option('--spread <ids>', 'send from several numbers, recipients spread evenly: comma-separated phone number ids')
+      .option('--by-country <map>', "send from each recipient's country's number: GB=<id>,DE=<id> (routed by calling code)")
+      .option('--otherwise <phone-number-id>', 'with --by-country: the number for every other recipient (default: they are left out)')
       .option('--json', 'JSON output'),
   run:
     ({ out, withStore, phoneNumberId, now }) =>
     async (opts: CreateOptions & JsonOption) => {
-      const sender = phoneNumberId();
-      if (sender === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number campaigns send from.', EXIT.usage);
-      const campaign = { ...parseCreateOptions(opts), sender: { phoneNumberId: sender } };
+      const pool = parsePool(opts);
+      const sender = opts.sender ?? pool?.first ?? phoneNumberId();
+      if (sender === null)
+        throw new CliFailure('Name the number it sends from: --sender <phone-number-id>, a pool, or WHATSAPP_PHONE_NUMBER_ID.', EXIT.usage);
+      const campaign = { ...parseCreateOptions(opts), sender: { phoneNumberId: sender }, ...(pool === null ? {} : { pool: pool.pool }) };
       await withStore(async (store) => {
         const r = await createCampaign(store, campaign, now());
         if (!r.ok) throw new CliFailure(problemText(r, opts), EXIT.usage);
@@ -79,8 +92,39 @@ export const campaignCreateCommand: CliCommand = {
     },
 };
 
+/** `--spread` or `--by-country` (with `--otherwise`), checked by the pool's schema; null when neither is given. */
+function parsePool(o: CreateOptions): { pool: SenderPool; first: string } | null {
+  if (o.spread !== undefined && o.byCountry !== undefined) throw new CliFailure('Give --spread or --by-country, not both.', EXIT.usage);
+  if (o.otherwise !== undefined && o.byCountry === undefined) throw new CliFailure('--otherwise goes with --by-country.', EXIT.usage);
+  if (o.sender !== undefined && (o.spread !== undefined || o.byCountry !== undefined))
+    throw new CliFailure('--sender names one number; a pool (--spread, --by-country) names its own.', EXIT.usage);
+  let raw: unknown;
+  if (o.spread !== undefined) raw = { by: 'spread', numbers: o.spread.split(',').map((s) => s.trim()) };
+  else if (o.byCountry !== undefined) {
+    const countries: Record<string, string> = {};
+    for (const pair of o.byCountry.split(',')) {
+      const [country, id, extra] = pair.split('=').map((s) => s.trim());
+      if (country === undefined || id === undefined || extra !== undefined || country === '' || id === '')
+        throw new CliFailure(`--by-country: "${pair}" is not COUNTRY=<phone-number-id>, e.g. GB=106540352242922`, EXIT.usage);
+      countries[country.toUpperCase()] = id;
+    }
+    raw = { by: 'country', countries, otherwise: o.otherwise ?? null };
+  } else return null;
+  const parsed = senderPoolSchema.safeParse(raw);
+  if (!parsed.success) {
+    const flag = o.spread !== undefined ? '--spread' : '--by-country';
+    throw new CliFailure(
+      `${flag}: ${parsed.error.issues.map((i) => `${i.path.slice(1).join('.') || i.path.join('.')}: ${i.message}`).join('; ')}`,
+      EXIT.usage,
+    );
+  }
+  const first = poolNumbers(parsed.data)[0];
+  if (first === undefined) throw new CliFailure('The pool names no number.', EXIT.usage);
+  return { pool: parsed.data, first };
+}
+
 /** The options as the use case takes them; usage errors (exit 2) before anything is opened. */
-function parseCreateOptions(o: CreateOptions): Omit<NewCampaign, 'sender'> {
+function parseCreateOptions(o: CreateOptions): Omit<NewCampaign, 'sender' | 'pool'> {
   let segmentJson: unknown = {};
   if (o.segment !== undefined) {
     try {

@@ -4,6 +4,7 @@ import type { Migration } from './migration.js';
 // Many numbers in one installation: each number's WhatsApp Business Account and business portfolio
 // (whose numbers share one messaging limit), and what Meta last said about it when Pacer read the
 // number (display name, Meta's own status, name review, throughput level). Null until first read.
+// A campaign may send from a pool of numbers (spread, or by the recipient's country): `sender_pool`.
 
 const columns = `ALTER TABLE senders ADD COLUMN business_account_id TEXT;
 ALTER TABLE senders ADD COLUMN portfolio_id TEXT;
@@ -17,8 +18,10 @@ export const senderAccounts: Migration = {
   name: 'senders know their account, portfolio and what Meta says of them',
   sqlite: `${columns}
 ALTER TABLE senders ADD COLUMN synced_at INTEGER;
+ALTER TABLE campaigns ADD COLUMN sender_pool TEXT;
 CREATE INDEX senders_portfolio ON senders (portfolio_id);`,
   postgres: `${columns}
 ALTER TABLE senders ADD COLUMN synced_at BIGINT;
+ALTER TABLE campaigns ADD COLUMN sender_pool JSONB;
 CREATE INDEX senders_portfolio ON senders (portfolio_id);`,
 };

@@ -1,5 +1,6 @@
 import type { JsonObject, SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
+import { shareSql } from './pool-share.js';
 import { contactPage, PAGE_CONTACTS, segmentSql } from './segment-where.js';
 import { int, json, textOrNull, toJson } from './values.js';
 
@@ -32,7 +33,7 @@ export function insertSegmentOutbox(
       plan.nextAttemptAt,
       now,
     ];
-    const match = segmentSql(tx.caps, params).match(plan.segment, now);
+    const match = `${segmentSql(tx.caps, params).match(plan.segment, now)} AND ${shareSql(plan.share, params)}`;
     const inserted = await insertPage(tx, plan, params, match, afterId, lastId, now);
     // A page without a row of this campaign before (a first start) inserted every match; otherwise
     // some matches were already there, and only counting them again tells how many.
@@ -67,7 +68,7 @@ async function insertPage(
     return tx.withRowIntent(render, () => tx.execute(SEGMENT_INSERT('pacer_row_intent(c.name, c.attributes)', match), params));
   }
   const pageParams: SqlParam[] = [afterId, lastId];
-  const pageMatch = segmentSql(tx.caps, pageParams).match(plan.segment, now);
+  const pageMatch = `${segmentSql(tx.caps, pageParams).match(plan.segment, now)} AND ${shareSql(plan.share, pageParams)}`;
   const contacts = await tx.query(`SELECT c.id, c.name, c.attributes ${PAGE_CONTACTS} AND ${pageMatch} ORDER BY c.id`, pageParams);
   const rows = contacts.map((c): [number, JsonObject] => [
     int(c['id']),
@@ -78,7 +79,7 @@ async function insertPage(
 
 async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: number, lastId: number, now: number): Promise<number> {
   const params: SqlParam[] = [afterId, lastId];
-  const match = segmentSql(tx.caps, params).match(plan.segment, now);
+  const match = `${segmentSql(tx.caps, params).match(plan.segment, now)} AND ${shareSql(plan.share, params)}`;
   const [row] = await tx.query(`SELECT count(*) AS n ${PAGE_CONTACTS} AND ${match}`, params);
   return int(row?.['n']);
 }
