@@ -59,7 +59,10 @@ describe.each(BACKENDS)('REST API: sender numbers and their metrics ($name)', (b
         portfolioNumbers: expect.arrayContaining([FINE_ID, STOPPED_ID]) as unknown,
         usedLast24h: 3,
       },
-      campaigns: [{ id: seed.spring, name: 'Spring <sale>', status: 'running' }],
+      campaigns: [
+        { id: seed.spring, name: 'Spring <sale>', status: 'running' },
+        { id: seed.summer, name: 'Summer', status: 'running' },
+      ],
       syncedAt: new Date(T0 - 3_600_000).toISOString(),
       updatedAt: expect.any(String) as unknown,
     });
@@ -72,7 +75,10 @@ describe.each(BACKENDS)('REST API: sender numbers and their metrics ($name)', (b
       metaStatus: null,
       syncedAt: null,
       messagingLimit: { usedLast24h: 3 },
-      campaigns: [{ id: seed.winter, name: 'Winter', status: 'paused' }],
+      campaigns: [
+        { id: seed.winter, name: 'Winter', status: 'paused' },
+        { id: seed.summer, name: 'Summer', status: 'running' },
+      ],
     });
     expect(fine).not.toHaveProperty('history');
   });
@@ -137,7 +143,18 @@ describe.each(BACKENDS)('REST API: sender numbers and their metrics ($name)', (b
         canSend: true,
         problems: [],
       },
+      sendsFrom: { pool: null, senders: [{ phoneNumberId: FINE_ID }], unknown: [] },
     });
+    const summer = body<{ sender: { phoneNumberId: string }; sendsFrom: { pool: string; senders: SenderJson[]; unknown: string[] } }>(
+      await rig.call('GET', `/api/v1/campaigns/${seed.summer}`),
+    );
+    expect(summer.sender.phoneNumberId).toBe(FINE_ID);
+    expect(summer.sendsFrom.pool).toBe('spread');
+    expect(summer.sendsFrom.senders.map((s) => [s.phoneNumberId, s.canSend])).toEqual([
+      [FINE_ID, true],
+      [STOPPED_ID, false],
+    ]);
+    expect(summer.sendsFrom.unknown).toEqual([]);
   });
 
   it('exposes each number’s throughput, quality, portfolio limit and its use in /metrics, labelled by phone number id', async () => {

@@ -42,6 +42,38 @@ describe.each(BACKENDS)('pacer campaign status: the number it sends from ($name)
     expect(restricted.out).toContain(
       `  From +1 555-0100 ${VERIFIED_NAME} (${FINE_ID}): state ok, cannot send: Meta reports the number as RESTRICTED; only CONNECTED numbers send.`,
     );
+    // A pool: one line per number, its own first; a number Pacer does not know is named.
+    const summer = await run('campaign', 'status', String(seed.summer));
+    expect(summer.out).toContain(
+      [
+        '  From 2 numbers (pool: spread):',
+        `    +1 555-0100 ${VERIFIED_NAME} (${FINE_ID}): state ok, cannot send: Meta reports the number as RESTRICTED; only CONNECTED numbers send.`,
+        `    +1 555-0101 (${STOPPED_ID}): state stopped, cannot send: ${STOP_REASON}.`,
+      ].join('\n'),
+    );
+    const templateId = (await store.getCampaign(seed.summer))?.templateId ?? -1;
+    const odd = await store.createCampaign(
+      {
+        name: 'Odd',
+        templateId,
+        senderId: seed.stopped,
+        segment: {},
+        scheduledAt: null,
+        policyPreset: 'meta',
+        status: 'draft',
+        senderPool: { by: 'country', countries: { GB: STOPPED_ID }, otherwise: '106540352249999' },
+      },
+      Date.now(),
+    );
+    const oddStatus = await run('campaign', 'status', String(odd), '--json');
+    expect(JSON.parse(oddStatus.out)).toMatchObject({
+      sender: { phoneNumberId: STOPPED_ID },
+      sendsFrom: { pool: 'country', senders: [{ phoneNumberId: STOPPED_ID }], unknown: ['106540352249999'] },
+    });
+    expect((await run('campaign', 'status', String(odd))).out).toContain(
+      '    106540352249999: not a number Pacer knows (pacer sender sync reads them from Meta).',
+    );
+
     const list = await run('campaign', 'list');
     expect(list.out).toContain(`From +1 555-0101 (${STOPPED_ID}): state stopped`);
   });

@@ -51,6 +51,8 @@ describe.each(BACKENDS)('Dashboard: senders page ($name)', (backend) => {
     expect(stopped).toContain('never — run <code>pacer sender sync</code>');
     expect(stopped).toContain('<span class="muted">not read</span>'); // Meta status
     expect(stopped).toContain(`<a href="/campaigns/${seed.winter}">Winter</a> <span class="muted">(paused)</span>`);
+    expect(stopped).toContain(`<a href="/campaigns/${seed.summer}">Summer</a> <span class="muted">(running)</span>`); // through its pool
+    expect(stopped).not.toContain(`/campaigns/${seed.spring}"`);
     expect(stopped).toContain('<span class="badge bad">RED</span>');
 
     const fine = rowOf(page.text, FINE_ID);
@@ -71,7 +73,9 @@ describe.each(BACKENDS)('Dashboard: senders page ($name)', (backend) => {
     expect(fine).toContain('(2 numbers)');
     expect(fine).toContain('2026-01-05 08:00 UTC'); // last read from Meta
     expect(fine).toContain(`<a href="/campaigns/${seed.spring}">Spring &lt;sale&gt;</a> <span class="muted">(running)</span>`);
+    expect(fine).toContain(`<a href="/campaigns/${seed.summer}">Summer</a>`);
     expect(fine).not.toContain(`/campaigns/${seed.done}"`); // completed campaigns are not listed
+    expect(fine).not.toContain(`/campaigns/${seed.winter}"`);
     expect(stopped).toContain('3 of 1,000 used by the portfolio');
 
     const fineHistory = sectionOf(page.text, FINE_ID);
@@ -103,5 +107,12 @@ describe.each(BACKENDS)('Dashboard: senders page ($name)', (backend) => {
       `+1 555-0100 ${esc(VERIFIED_NAME)}</a> <span class="muted">(${FINE_ID})</span> · <span class="badge good">ok</span>`,
     );
     expect(spring.text).not.toContain('Cannot send');
+    // A pool: every number, its own first, the stopped one marked.
+    const summer = await rig.get(`/campaigns/${seed.summer}`, { cookie });
+    expect(summer.text).toContain('<p>Sends from 2 numbers (pool: spread):</p><ul class="campaign-senders"><li class="campaign-sender">');
+    const items = summer.text.slice(summer.text.indexOf('<ul class="campaign-senders">')).split('</li>');
+    expect(items[0]).toContain(`(${FINE_ID})</span> · <span class="badge good">ok</span>`);
+    expect(items[1]).toContain(`(${STOPPED_ID})</span> · <span class="badge bad">stopped</span>`);
+    expect(items[1]).toContain(`Cannot send: ${esc(STOP_REASON)}`);
   });
 });

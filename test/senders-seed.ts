@@ -1,5 +1,5 @@
 import { DAY, HOUR, type Millis } from '../src/core/time.js';
-import type { Store } from '../src/ports/store.js';
+import type { JsonObject, Store } from '../src/ports/store.js';
 
 export const FINE_ID = '106540352242922';
 export const STOPPED_ID = '106540352242933';
@@ -13,13 +13,16 @@ export interface SeededSenders {
   spring: number;
   winter: number;
   done: number;
+  /** Running on both numbers: a spread pool, its own number the fine one. */
+  summer: number;
 }
 
 /**
  * Two numbers of one business portfolio (TIER_1K, shared): +1 555-0100 sends (read from Meta an hour
  * ago, its quality dipped and recovered this week), +1 555-0101 is stopped by a refused token and was
  * never read from Meta. The portfolio reached 3 people in the last 24 h (one of them from both
- * numbers) and a fourth a day and a half ago.
+ * numbers) and a fourth a day and a half ago. Spring runs on the first, Winter (paused) on the second,
+ * Summer on both (a spread pool); Autumn is over.
  */
 export async function seedSenders(store: Store, t0: Millis): Promise<SeededSenders> {
   const base = { throughputMps: 80, messagingLimitTier: 'TIER_1K', stateUntil: null };
@@ -72,11 +75,15 @@ export async function seedSenders(store: Store, t0: Millis): Promise<SeededSende
     [{ name: 'promo', language: 'en', category: 'marketing', status: 'approved', quality: null, pausedUntil: null }],
     t0 - 10 * DAY,
   );
-  const campaign = (name: string, senderId: number, status: 'running' | 'paused' | 'completed') =>
-    store.createCampaign({ name, templateId, senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status }, t0 - DAY);
+  const campaign = (name: string, senderId: number, status: 'running' | 'paused' | 'completed', senderPool: JsonObject | null = null) =>
+    store.createCampaign(
+      { name, templateId, senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status, senderPool },
+      t0 - DAY,
+    );
   const spring = await campaign('Spring <sale>', fine, 'running');
   const winter = await campaign('Winter', stopped, 'paused');
   const done = await campaign('Autumn', fine, 'completed');
+  const summer = await campaign('Summer', fine, 'running', { by: 'spread', numbers: [FINE_ID, STOPPED_ID] });
 
   const { ids } = await store.upsertContacts(
     ['15550000001', '15550000002', '15550000003', '15550000004'].map((waId) => ({ waId })),
@@ -88,5 +95,5 @@ export async function seedSenders(store: Store, t0: Millis): Promise<SeededSende
   await store.recordConversation(stopped, b, t0 - 2 * HOUR, DAY);
   await store.recordConversation(stopped, c, t0 - HOUR, DAY);
   await store.recordConversation(fine, d, t0 - 36 * HOUR, DAY);
-  return { fine, stopped, spring, winter, done };
+  return { fine, stopped, spring, winter, done, summer };
 }

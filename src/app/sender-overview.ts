@@ -1,5 +1,6 @@
 import { MESSAGING_LIMIT_WINDOW_MS, messagingLimitOf, portfolioKeyOf } from '../core/messaging-limit.js';
 import { META_STATUS_REASON } from '../core/sender-health.js';
+import { poolNumbers, type SenderPool } from '../core/sender-pool.js';
 import { DAY, type Millis } from '../core/time.js';
 import type {
   Campaign,
@@ -11,6 +12,7 @@ import type {
   SenderHistoryStore,
   SenderStore,
 } from '../ports/store.js';
+import { readPool } from './sender-pool.js';
 
 /** How far back a number's quality, limit and state changes are shown. */
 export const SENDER_HISTORY_DAYS = 30;
@@ -41,6 +43,7 @@ export interface SenderOverview {
   sender: Sender;
   sending: SendingVerdict;
   limit: SenderLimit;
+  /** Campaigns running, scheduled or paused on it: as their own number or one of their pool's. */
   campaigns: Pick<Campaign, 'id' | 'name' | 'status'>[];
   /** Changes over `SENDER_HISTORY_DAYS`, oldest first; null when not asked for. */
   history: SenderChange[] | null;
@@ -97,14 +100,31 @@ export async function senderOverview(store: SenderOverviewStore, phoneNumberId: 
   return one ?? null;
 }
 
-/** The number a campaign sends from, and whether it can; null when the campaign's sender is gone. */
-export async function campaignSender(
-  store: Pick<SenderStore, 'getSenderById'>,
+/** Every number a campaign sends from, its own first, each with whether it can send. */
+export interface CampaignNumbers {
+  /** How a pool shares the audience out; null when the campaign sends from its own number alone. */
+  pool: SenderPool['by'] | null;
+  senders: CampaignSender[];
+  /** Numbers the campaign names that Pacer does not know (a phone-number id, or `#<senderId>` for its own). */
+  unknown: string[];
+}
+
+/** The numbers a campaign sends from (its own, then its pool's), and whether each can send. */
+export async function campaignNumbers(
+  store: Pick<SenderStore, 'getSenderById' | 'getSender'>,
   campaign: Campaign,
   now: Millis,
-): Promise<CampaignSender | null> {
-  const s = await store.getSenderById(campaign.senderId);
-  if (s === null) return null;
+): Promise<CampaignNumbers> {
+  const own = await store.getSenderById(campaign.senderId);
+  const pool = poolOf(campaign);
+  const others = pool === null ? [] : poolNumbers(pool).filter((id) => id !== own?.phoneNumberId);
+  const found = await Promise.all(others.map(async (id) => [id, await store.getSender(id)] as const));
+  const senders = [own, ...found.map(([, s]) => s)].filter((s): s is Sender => s !== null).map((s) => campaignSenderOf(s, now));
+  const unknown = [...(own === null ? [`#${campaign.senderId}`] : []), ...found.filter(([, s]) => s === null).map(([id]) => id)];
+  return { pool: pool?.by ?? null, senders, unknown };
+}
+
+function campaignSenderOf(s: Sender, now: Millis): CampaignSender {
   return {
     id: s.id,
     phoneNumberId: s.phoneNumberId,
@@ -116,6 +136,21 @@ export async function campaignSender(
     metaStatus: s.metaStatus,
     sending: sendingVerdict(s, now),
   };
+}
+
+/** A pool a page cannot read is shown as the campaign's own number alone, not as a failed page. */
+function poolOf(campaign: Campaign): SenderPool | null {
+  try {
+    return readPool(campaign.senderPool, `campaign ${campaign.id}`);
+  } catch {
+    return null;
+  }
+}
+
+function sendsFrom(campaign: Campaign, sender: Sender): boolean {
+  if (campaign.senderId === sender.id) return true;
+  const pool = poolOf(campaign);
+  return pool !== null && poolNumbers(pool).includes(sender.phoneNumberId);
 }
 
 async function overviewsOf(
@@ -157,7 +192,7 @@ async function overviewsOf(
           usedLast24h,
         },
         campaigns: campaigns
-          .filter((c) => c.senderId === sender.id && ACTIVE.includes(c.status))
+          .filter((c) => ACTIVE.includes(c.status) && sendsFrom(c, sender))
           .map((c) => ({ id: c.id, name: c.name, status: c.status })),
         history: changes,
       };

@@ -1,6 +1,6 @@
 import { campaignOutcomes, frequencyCapInEffect } from '../../app/campaign-outcomes.js';
 import { campaignPace } from '../../app/campaign-pace.js';
-import { campaignSender, type CampaignSender } from '../../app/sender-overview.js';
+import { campaignNumbers } from '../../app/sender-overview.js';
 import { frequencyCapText } from '../../core/duration.js';
 import { paceSentence } from '../../core/messaging-limit.js';
 import type { Policy } from '../../core/policy.js';
@@ -8,7 +8,7 @@ import { untilPhrase } from '../../core/recipient-outcomes.js';
 import { iso } from '../../core/time.js';
 import type { Campaign, CampaignReportStore, ConversationStore, SenderStore } from '../../ports/store.js';
 import { outcomesJson } from '../presenters/outcomes-json.js';
-import { campaignSenderJson, senderLabel, sendingSentence } from '../presenters/sender-json.js';
+import { campaignNumbersJson, campaignNumbersLines } from '../presenters/sender-json.js';
 
 /**
  * A campaign with the number it sends from (and whether that number can send), its counters, pace,
@@ -25,7 +25,7 @@ export async function campaignStatus(
   const pace = await campaignPace(store, c, counters.queued + counters.held, now);
   const outcomes = await campaignOutcomes(store, c, policy);
   const cap = frequencyCapInEffect(c, policy);
-  const sender = await campaignSender(store, c, now);
+  const numbers = await campaignNumbers(store, c, now);
   const json = {
     ...c,
     scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt),
@@ -33,7 +33,7 @@ export async function campaignStatus(
     updatedAt: iso(c.updatedAt),
     counters,
     pace,
-    sender: sender === null ? null : campaignSenderJson(sender),
+    ...campaignNumbersJson(numbers, c.senderId),
     frequencyCapInEffect: cap,
     outcomes: outcomesJson(outcomes),
   };
@@ -44,16 +44,11 @@ export async function campaignStatus(
   const capLine = `  Frequency cap: ${frequencyCapText(cap.cap)}${cap.from === 'campaign' ? " (this campaign's own)" : ' (PACER_FREQUENCY_CAP)'}`;
   const text = [
     `#${c.id} ${c.name} — ${c.status}${c.pauseReason ? ` (${c.pauseReason})` : ''}`,
-    `  ${senderText(sender, c.senderId)}`,
+    ...campaignNumbersLines(numbers).map((l) => `  ${l}`),
     `  ${counters.total} recipient(s)${lines.length === 0 ? ', none yet' : ':'}`,
     ...lines,
     `  ${paceSentence(pace)}`,
     capLine,
   ].join('\n');
   return { text, json };
-}
-
-function senderText(s: CampaignSender | null, senderId: number): string {
-  if (s === null) return `From sender #${senderId}, which Pacer no longer knows.`;
-  return `From ${senderLabel(s)}: state ${s.state}, ${sendingSentence(s.sending)}.`;
 }

@@ -1,4 +1,4 @@
-import type { CampaignSender, SenderOverview, SendingVerdict } from '../../app/sender-overview.js';
+import type { CampaignNumbers, CampaignSender, SenderOverview, SendingVerdict } from '../../app/sender-overview.js';
 import { iso, type Millis } from '../../core/time.js';
 
 const isoOrNull = (ms: Millis | null): string | null => (ms === null ? null : iso(ms));
@@ -83,6 +83,34 @@ export function campaignSenderJson(c: CampaignSender) {
     metaStatus: c.metaStatus,
     ...sendingJson(c.sending),
   };
+}
+
+/**
+ * The numbers a campaign sends from: `sender` is its own number (`senderId`), `sendsFrom` every
+ * number with its pool's kind and the pool's numbers Pacer does not know.
+ */
+export function campaignNumbersJson(n: CampaignNumbers, senderId: number) {
+  const own = n.senders.find((s) => s.id === senderId);
+  return {
+    sender: own === undefined ? null : campaignSenderJson(own),
+    sendsFrom: { pool: n.pool, senders: n.senders.map(campaignSenderJson), unknown: n.unknown },
+  };
+}
+
+/** Lines for people: one when the campaign has one number, else a heading and a line per number. */
+export function campaignNumbersLines(n: CampaignNumbers, when: (ms: Millis) => string = iso): string[] {
+  const line = (s: CampaignSender) => `${senderLabel(s)}: state ${s.state}, ${sendingSentence(s.sending, when)}.`;
+  const unknown = n.unknown.map(
+    (id) => `${id.startsWith('#') ? `sender ${id}` : id}: not a number Pacer knows (pacer sender sync reads them from Meta).`,
+  );
+  const [only] = n.senders;
+  if (n.pool === null && only !== undefined && n.senders.length === 1 && unknown.length === 0) return [`From ${line(only)}`];
+  if (n.pool === null && n.senders.length === 0) return [`From ${unknown[0] ?? 'no number'}`];
+  return [
+    `From ${n.senders.length + n.unknown.length} numbers${n.pool === null ? '' : ` (pool: ${n.pool})`}:`,
+    ...n.senders.map((s) => `  ${line(s)}`),
+    ...unknown.map((u) => `  ${u}`),
+  ];
 }
 
 /** `+1 555-0100 (106540352242922)`: the business's own number, shown whole, and Meta's id. */

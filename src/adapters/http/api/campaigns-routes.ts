@@ -3,8 +3,8 @@ import { campaignAction, CampaignActionError } from '../../../app/campaign-actio
 import { campaignOutcomes, frequencyCapInEffect } from '../../../app/campaign-outcomes.js';
 import { outcomesJson } from '../../presenters/outcomes-json.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
-import { campaignSender } from '../../../app/sender-overview.js';
-import { campaignSenderJson } from '../../presenters/sender-json.js';
+import { campaignNumbers } from '../../../app/sender-overview.js';
+import { campaignNumbersJson } from '../../presenters/sender-json.js';
 import { iso } from '../../../core/time.js';
 import type { Campaign, CampaignCounters } from '../../../ports/store.js';
 import { parameterMappingSchema, readMapping } from '../../../app/template-mapping.js';
@@ -65,8 +65,15 @@ const campaignSenderSchema = z
     metaStatus: z.string().nullable(),
     ...sendingSchema,
   })
-  .nullable()
-  .describe('the number the campaign sends from and whether it can send now (GET /senders/{phoneNumberId} has the rest)');
+  .describe('a number the campaign sends from and whether it can send now (GET /senders/{phoneNumberId} has the rest)');
+
+const sendsFromSchema = z
+  .object({
+    pool: z.enum(['spread', 'country']).nullable().describe("how the campaign's pool shares the audience out; null: its own number alone"),
+    senders: z.array(campaignSenderSchema).describe('every number it sends from, its own first'),
+    unknown: z.array(z.string()).describe('numbers it names that Pacer does not know (phone number ids; #senderId for its own)'),
+  })
+  .describe('every number the campaign sends from');
 
 const outcomeSchema = z
   .object({
@@ -174,7 +181,8 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
           schema: campaignSchema.extend({
             counters: countersSchema,
             pace: paceSchema,
-            sender: campaignSenderSchema,
+            sender: campaignSenderSchema.nullable().describe("the campaign's own number (senderId); null when Pacer no longer knows it"),
+            sendsFrom: sendsFromSchema,
             frequencyCapInEffect: capInEffectSchema,
             outcomes: z.array(outcomeSchema),
           }),
@@ -185,11 +193,11 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
         const campaign = await store.getCampaign(params.id);
         if (campaign === null) throw notFound(`campaign ${params.id}`);
         const counters = await store.campaignCounters(campaign.id);
-        const sender = await campaignSender(store, campaign, clock.now());
+        const numbers = await campaignNumbers(store, campaign, clock.now());
         return {
           ...withCounters(campaign, counters),
           pace: await campaignPace(store, campaign, counters.queued + counters.held, clock.now()),
-          sender: sender === null ? null : campaignSenderJson(sender),
+          ...campaignNumbersJson(numbers, campaign.senderId),
           frequencyCapInEffect: frequencyCapInEffect(campaign, policy),
           outcomes: outcomesJson(await campaignOutcomes(store, campaign, policy)),
         };

@@ -1,6 +1,7 @@
 import {
   SENDER_HISTORY_DAYS,
   sendersOverview,
+  type CampaignNumbers,
   type CampaignSender,
   type SenderLimit,
   type SenderOverview,
@@ -92,9 +93,20 @@ function historySection(o: SenderOverview, now: number): Html {
   return html`<section class="sender-history" id="${senderAnchor(s.phoneNumberId)}" data-sender="${s.phoneNumberId}"><h3>${s.displayNumber} <span class="muted">${s.phoneNumberId}</span></h3>${body}</section>`;
 }
 
-/** The campaign page's line: the number it sends from, its state, and why it cannot send. */
-export function senderLine(s: CampaignSender | null, senderId: number): Html {
-  if (s === null) return html`Sends from sender #${senderId}, which Pacer no longer knows.`;
+/** The campaign page's lines: each number it sends from, its state, and why it cannot send. */
+export function campaignNumbersView(n: CampaignNumbers): Html {
+  const unknown = n.unknown.map(
+    (id) =>
+      html`<li class="campaign-sender unknown">${id.startsWith('#') ? `sender ${id}` : id}: <span class="badge bad">not a number Pacer knows</span> <span class="muted">(pacer sender sync reads them from Meta)</span></li>`,
+  );
+  const [only] = n.senders;
+  if (n.pool === null && only !== undefined && n.senders.length === 1 && unknown.length === 0)
+    return html`<p class="campaign-sender">Sends from ${senderLine(only)}</p>`;
+  const heading = `Sends from ${count(n.senders.length + n.unknown.length)} numbers${n.pool === null ? '' : ` (pool: ${n.pool})`}:`;
+  return html`<p>${heading}</p><ul class="campaign-senders">${n.senders.map((s) => html`<li class="campaign-sender">${senderLine(s)}</li>`)}${unknown}</ul>`;
+}
+
+function senderLine(s: CampaignSender): Html {
   const badge = s.state === 'ok' ? 'good' : s.state === 'throttled' ? 'warn' : 'bad';
-  return html`Sends from <a href="/senders#${senderAnchor(s.phoneNumberId)}">${s.displayNumber}${s.verifiedName === null ? null : html` ${s.verifiedName}`}</a> <span class="muted">(${s.phoneNumberId})</span> · <span class="badge ${badge}">${s.state}</span>${verdictBadge(s.sending)}`;
+  return html`<a href="/senders#${senderAnchor(s.phoneNumberId)}">${s.displayNumber}${s.verifiedName === null ? null : html` ${s.verifiedName}`}</a> <span class="muted">(${s.phoneNumberId})</span> · <span class="badge ${badge}">${s.state}</span>${verdictBadge(s.sending)}`;
 }
