@@ -110,6 +110,7 @@ CREATE TABLE inbound_messages (
   text text,
   at bigint NOT NULL,
   recorded_at bigint NOT NULL,
+  phone_number_id text,
   CONSTRAINT inbound_messages_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id),
   CONSTRAINT inbound_messages_pkey PRIMARY KEY (id),
   CONSTRAINT inbound_messages_wamid_key UNIQUE (wamid)

@@ -81,7 +81,7 @@ CREATE TABLE inbound_messages (
   text TEXT,
   at INTEGER NOT NULL,
   recorded_at INTEGER NOT NULL
-) STRICT;
+, phone_number_id TEXT) STRICT;
 
 CREATE TABLE message_events (
   id INTEGER PRIMARY KEY,

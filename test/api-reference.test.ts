@@ -87,6 +87,7 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
     const send = doc.paths['/api/v1/messages']?.['post'];
     expect(Object.keys(send?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual([
       'category',
+      'from',
       'idempotencyKey',
       'template',
       'text',

@@ -257,7 +257,7 @@ function contactIdOf(contactIds: readonly number[], u: SimUser): number {
 }
 
 /** The port has no outbox listing; the ids come from one read behind its back, the rows through it. */
-async function outboxIds(place: Place, campaignId: number | null): Promise<number[]> {
+export async function outboxIds(place: Place, campaignId: number | null): Promise<number[]> {
   const where = campaignId === null ? 'campaign_id IS NULL' : `campaign_id = ${Math.trunc(campaignId)}`;
   const sql = `SELECT id FROM outbox WHERE ${where} ORDER BY id`;
   const { dataDir, databaseUrl, schema } = place.options;

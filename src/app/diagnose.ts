@@ -86,7 +86,7 @@ export async function runDiagnosis(
     repeatedFailures: thresholds.repeatedFailures,
     silentBefore: until - SILENT_AFTER_MS,
   };
-  const [sends, templateSends, campaignSends, audience, attempts, baselineAttempts, templates, senders, campaigns] = await Promise.all([
+  const [sends, templateSends, campaignSends, audience, attempts, baselineAttempts, templates, senders, campaigns, numbers] = await Promise.all([
     store.diagnosisSends(scope),
     store.diagnosisTemplates(scope),
     // One campaign is one segment: comparing segments needs the whole traffic.
@@ -97,6 +97,7 @@ export async function runDiagnosis(
     store.listTemplates(),
     store.listSenders(),
     store.listCampaigns({}),
+    store.diagnosisNumbers(scope),
   ]);
   const names = new Map(campaigns.map((c) => [c.id, c.name]));
   const inScope = senders.filter((s) => campaign === null || s.id === campaign.senderId);
@@ -146,6 +147,7 @@ export async function runDiagnosis(
     },
     volume: { attempts, days: (until - since) / DAY, baselineAttempts, baselineDays: BASELINE_MS / DAY },
     senders: inScope.map((s) => ({ phoneNumberId: s.phoneNumberId, quality: s.qualityRating, state: s.state, reason: s.stateReason })),
+    numbers,
     senderEvents: history.flat().sort((a, b) => a.at - b.at),
     pauses: campaigns
       .filter((c) => c.status === 'paused' && c.pauseReason !== null && c.updatedAt >= since)

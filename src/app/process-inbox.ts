@@ -114,7 +114,9 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
       const changed: string[] = [];
       const queuedBefore = queuedAt;
       const outcome = await store
-        .savepoint(() => processRow(row, { ...deps, store, knownSenders, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }))
+        .savepoint(() =>
+          processRow(row, { ...deps, store, knownSenders, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }),
+        )
         .then((applied) => {
           effects.push(...seen);
           for (const id of changed) templates.add(id);
@@ -182,7 +184,17 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       if (contactId === null) return;
       await applyContactEvents(store, contactId, [keyed.event], policy, now);
       if (item.kind === 'inbound') {
-        await store.recordInbound({ contactId, wamid: item.messageId, type: item.type, text: inboundText(item), at: item.at }, now);
+        await store.recordInbound(
+          {
+            contactId,
+            wamid: item.messageId,
+            type: item.type,
+            text: inboundText(item),
+            at: item.at,
+            phoneNumberId: item.source.phoneNumberId,
+          },
+          now,
+        );
         // Writing in opens the window: messages held for it (130472) go now.
         await store.wakeHeld(contactId, now);
       }

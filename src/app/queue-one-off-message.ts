@@ -14,7 +14,17 @@ import {
   type RecipientFields,
   type RenderOptions,
 } from '../core/template-parameters.js';
-import type { ContactStateStore, ContactStore, JsonObject, OutboxInput, OutboxStore, Template, TemplateStore } from '../ports/store.js';
+import type {
+  ContactHistoryStore,
+  ContactStateStore,
+  ContactStore,
+  JsonObject,
+  OutboxInput,
+  OutboxStore,
+  SenderStore,
+  Template,
+  TemplateStore,
+} from '../ports/store.js';
 import { templateShape } from './template-mapping.js';
 import type { WorkQueued } from '../ports/work-signal.js';
 import { recipientRegion } from './recipient-region.js';
@@ -26,8 +36,13 @@ export interface OneOffContent {
   /** `parameters`: where each template value comes from (constants such as an OTP, or the contact's attributes). */
   template?: { name: string; language: string; parameters?: ParameterMapping };
   text?: string;
-  /** The business number to send from. */
+  /** The business number to send from: the one named, or the default. */
   phoneNumberId: string;
+  /**
+   * `named`: always from `phoneNumberId`. `default` (absent): from the number the contact last wrote
+   * to, when it is one of Pacer's (a service reply must go where the conversation is), else from it.
+   */
+  number?: 'named' | 'default';
 }
 
 export interface OneOffMessage extends OneOffContent {
@@ -51,18 +66,26 @@ export type OneOffResult =
  * campaigns, and returns what `decide` says about it right now. Shared by `pacer send` and the API.
  */
 export async function queueOneOffMessage(
-  store: ContactStore & OutboxStore & TemplateStore & ContactStateStore,
-  m: OneOffMessage,
+  store: ContactStore &
+    OutboxStore &
+    TemplateStore &
+    ContactStateStore &
+    Pick<ContactHistoryStore, 'contactInbound'> &
+    Pick<SenderStore, 'getSender'>,
+  message: OneOffMessage,
   policy: Policy,
   now: Millis,
   signal: WorkQueued,
   options: RenderOptions = { stopButtons: policy.stopButtons },
 ): Promise<OneOffResult> {
+  let m = message;
   const problem = contentProblem(m);
   if (problem !== null) return { ok: false, problem };
   const phone = parsePhoneNumberFromString(m.to.trim().startsWith('+') ? m.to.trim() : `+${m.to.replace(/\D/g, '')}`);
   if (!phone?.isValid()) return { ok: false, problem: 'invalid_phone' };
-  const existing = await store.findContact({ phoneE164: phone.number });
+  const found = await store.findContact({ phoneE164: phone.number });
+  m = found === null || m.number === 'named' ? m : { ...m, phoneNumberId: await conversationNumber(store, found.id, m.phoneNumberId) };
+  const existing = found;
   const template = m.template === undefined ? null : await store.getTemplate(m.template.name, m.template.language);
   // Checked before anything is written: a refused message leaves no contact and no row behind.
   const renderer = oneOffRenderer(m, template, options);
@@ -88,6 +111,18 @@ export async function queueOneOffMessage(
     policy,
   );
   return { ok: true, queued: inserted === 1, contactId, phoneE164: phone.number, decision };
+}
+
+/** The number the contact last wrote to, if Pacer sends from it; else `fallback`. */
+async function conversationNumber(
+  store: Pick<ContactHistoryStore, 'contactInbound'> & Pick<SenderStore, 'getSender'>,
+  contactId: number,
+  fallback: string,
+): Promise<string> {
+  const [last] = await store.contactInbound(contactId, 1);
+  const number = last?.phoneNumberId ?? null;
+  if (number === null || number === fallback) return fallback;
+  return (await store.getSender(number)) === null ? fallback : number;
 }
 
 /** One recipient of a broadcast: a stored contact, and the key that keeps it from being queued twice. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { stateFromMetaStatus, throughputOfLevel } from '../core/sender-health.js';
 import type { Millis } from '../core/time.js';
 import type { PhoneNumberApi } from '../ports/cloud-api.js';
-import type { Sender, SenderHistoryStore, SenderInput, SenderProfile, SenderStore } from '../ports/store.js';
+import type { SenderHistoryStore, SenderInput, SenderProfile, SenderStore } from '../ports/store.js';
 import { NEW_SENDER_DEFAULTS } from './create-campaign.js';
 import { describeFailure } from './sync-templates.js';
 

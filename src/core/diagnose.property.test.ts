@@ -46,6 +46,15 @@ const facts: fc.Arbitrary<DiagnosisFacts> = fc.record({
   engagement: fc.record({ delivered: n, read: n, replied: n, stopped: n, stopKinds: fc.constant([]), silent: n }),
   volume: fc.record({ attempts: n, days: fc.double({ min: 0, max: 30, noNaN: true }), baselineAttempts: n, baselineDays: fc.constant(28) }),
   senders: fc.array(sender, { maxLength: 2 }),
+  numbers: fc.array(
+    fc.record({
+      phoneNumberId: fc.constantFrom('1065', '2077'),
+      messages: n,
+      failed: n,
+      topCode: fc.option(fc.constant(131049), { nil: null }),
+    }),
+    { maxLength: 3 },
+  ),
   senderEvents: fc.array(
     sender.map((s) => ({ ...s, at: 0, source: 'phone_quality FLAGGED' })),
     { maxLength: 2 },

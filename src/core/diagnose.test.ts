@@ -43,6 +43,7 @@ function facts(over: Partial<DiagnosisFacts> = {}): DiagnosisFacts {
     engagement: { delivered: 150, read: 90, replied: 12, stopped: 2, stopKinds: [{ kind: 'user_preferences', recipients: 2 }], silent: 0 },
     volume: { attempts: 230, days: 7, baselineAttempts: 200, baselineDays: 28 },
     senders: [{ phoneNumberId: '1065', quality: 'GREEN', state: 'ok', reason: null }],
+    numbers: [],
     senderEvents: [],
     pauses: [],
     ...over,
@@ -343,5 +344,35 @@ describe('diagnose', () => {
   it('takes thresholds from the caller', () => {
     const d = diagnose(facts(), CAP, { ...DEFAULT_DIAGNOSE_THRESHOLDS, stopRate: 0.01 });
     expect(d).toMatchObject({ verdict: 'campaign_level', subject: 'spring_sale (en_US)' });
+  });
+
+  it('names the number a wave of failures belongs to, and stays quiet when they are spread evenly', () => {
+    const wave = diagnose(
+      facts({
+        numbers: [
+          { phoneNumberId: '2077', messages: 100, failed: 36, topCode: 131049 },
+          { phoneNumberId: '1065', messages: 100, failed: 4, topCode: 131026 },
+        ],
+      }),
+      CAP,
+    );
+    const texts = wave.evidence.map((e) => e.text);
+    expect(texts).toContain(
+      'The failures concentrate on number 2077: 36 of 40 failed message(s), 36.0% of what it sent against 4.0% from the other numbers.',
+    );
+    expect(texts).toContain('Number 1065: 100 message(s), 4 failed (4.0%), mostly 131026.');
+    const even = diagnose(
+      facts({
+        numbers: [
+          { phoneNumberId: '2077', messages: 100, failed: 20, topCode: 131049 },
+          { phoneNumberId: '1065', messages: 100, failed: 20, topCode: 131049 },
+        ],
+      }),
+      CAP,
+    );
+    expect(even.evidence.some((e) => e.text.startsWith('The failures concentrate'))).toBe(false);
+    // One number: nothing to compare.
+    const one = diagnose(facts({ numbers: [{ phoneNumberId: '1065', messages: 200, failed: 40, topCode: 131049 }] }), CAP);
+    expect(one.evidence.some((e) => e.text.startsWith('Number '))).toBe(false);
   });
 });

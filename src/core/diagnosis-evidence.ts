@@ -23,7 +23,40 @@ const note = (topic: EvidenceTopic, text: string): Evidence => ({ topic, text, d
 
 /** The observations every diagnosis reports, whatever the verdict: the investigation written out. */
 export function describeFacts(f: DiagnosisFacts, capCodes: readonly number[], t: DiagnoseThresholds): Evidence[] {
-  return [...scope(f, capCodes, t), ...templates(f), ...consent(f), ...engagement(f), ...volume(f, t), ...account(f)];
+  return [...scope(f, capCodes, t), ...numbers(f), ...templates(f), ...consent(f), ...engagement(f), ...volume(f, t), ...account(f)];
+}
+
+/**
+ * With more than one number in the scope: what each sent and how much failed, and whether the
+ * failures concentrate on one of them (most of the failures, at twice the others' rate).
+ */
+function numbers(f: DiagnosisFacts): Evidence[] {
+  if (f.numbers.length < 2) return [];
+  const failed = f.numbers.reduce((n, x) => n + x.failed, 0);
+  const out: Evidence[] = [];
+  const [worst] = f.numbers;
+  if (worst !== undefined && failed > 0) {
+    const rest = f.numbers.slice(1);
+    const restRate = share(
+      rest.reduce((n, x) => n + x.failed, 0),
+      rest.reduce((n, x) => n + x.messages, 0),
+    );
+    if (worst.failed * 2 > failed && share(worst.failed, worst.messages) >= 2 * restRate)
+      out.push(
+        note(
+          'account',
+          `The failures concentrate on number ${worst.phoneNumberId}: ${worst.failed} of ${failed} failed message(s), ${pct(worst.failed, worst.messages)} of what it sent against ${pct(restFailed, restSent)} from the other numbers.`,
+        ),
+      );
+  }
+  for (const x of f.numbers)
+    out.push(
+      note(
+        'account',
+        `Number ${x.phoneNumberId}: ${x.messages} message(s), ${x.failed} failed (${pct(x.failed, x.messages)})${x.topCode === null ? '' : `, mostly ${x.topCode}`}.`,
+      ),
+    );
+  return out;
 }
 
 function scope(f: DiagnosisFacts, capCodes: readonly number[], t: DiagnoseThresholds): Evidence[] {

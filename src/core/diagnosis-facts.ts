@@ -24,10 +24,22 @@ export interface DiagnosisFacts {
   engagement: Engagement;
   volume: { attempts: number; days: number; baselineAttempts: number; baselineDays: number };
   senders: readonly SenderSignal[];
+  /** The scope's messages per number they went from, most failures first: where a wave of failures belongs. */
+  numbers: readonly NumberSends[];
   /** Changes of the senders' quality, limit or state within the window, oldest first. */
   senderEvents: readonly SenderEvent[];
   /** Campaigns paused within the window, with the reason the breaker or Meta's signal gave. */
   pauses: readonly { campaignId: number; name: string; reason: string }[];
+}
+
+/** What one sender number sent in the scope and how much of it failed. */
+export interface NumberSends {
+  phoneNumberId: string;
+  messages: number;
+  /** Messages that failed with any code at least once. */
+  failed: number;
+  /** The code most of its failures had; null when none failed. */
+  topCode: number | null;
 }
 
 export interface CodeCount {

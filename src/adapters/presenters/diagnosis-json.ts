@@ -21,6 +21,7 @@ export function diagnosisJson(report: DiagnosisReport) {
       engagement: facts.engagement,
       volume: facts.volume,
       senders: facts.senders,
+      numbers: facts.numbers,
       senderEvents: facts.senderEvents.map((e) => ({ ...e, at: iso(e.at) })),
       pauses: facts.pauses,
     },

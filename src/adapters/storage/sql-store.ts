@@ -36,6 +36,7 @@ import { countSegment } from './sql/segment-counts.js';
 import { segmentContacts } from './sql/segment-contacts.js';
 import { returnPace, takePace } from './sql/send-pace.js';
 import { recordSenderChange, senderChanges } from './sql/sender-changes.js';
+import { diagnosisNumbers } from './sql/diagnosis-numbers.js';
 import { conversationOpenedAt, conversationWindow, recordConversation } from './sql/sender-conversations.js';
 import { getSender, getSenderById, listSenders, setSenderProfile, setSenderState, upsertSenders } from './sql/senders.js';
 import { getTemplate, getTemplateById, listTemplates, upsertSyncedTemplates, upsertTemplates } from './sql/templates.js';
@@ -102,6 +103,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   takePace,
   returnPace,
   conversationWindow,
+  diagnosisNumbers,
   conversationOpenedAt,
   recordConversation,
   appendInbox,

@@ -17,6 +17,8 @@ export interface InboundMessageInput {
   /** The text, button title or caption; null for content without any. */
   text: string | null;
   at: Millis;
+  /** The business number it was written to (`metadata.phone_number_id`); null when not known. */
+  phoneNumberId?: string | null;
 }
 export interface InboundMessage extends InboundMessageInput {
   id: number;

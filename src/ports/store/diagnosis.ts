@@ -1,3 +1,4 @@
+import type { NumberSends } from '../../core/diagnosis-facts.js';
 import type { CodeCount, ConsentMix, Usage } from '../../core/diagnosis-facts.js';
 import type { Millis } from '../../core/time.js';
 
@@ -46,6 +47,8 @@ export interface DiagnosisAudience {
 }
 
 /** The facts a diagnosis gathers about a scope of sends. */
+export type { NumberSends };
+
 export interface DiagnosisStore {
   diagnosisSends(scope: DiagnosisScope): Promise<DiagnosisSends>;
   /** Per template, most messages first. */
@@ -53,6 +56,8 @@ export interface DiagnosisStore {
   /** Per campaign, most messages first; one-off messages are not a campaign. */
   diagnosisCampaigns(scope: DiagnosisScope): Promise<CampaignSends[]>;
   diagnosisAudience(scope: DiagnosisScope): Promise<DiagnosisAudience>;
+  /** Per sender number, most failed messages first. */
+  diagnosisNumbers(scope: DiagnosisScope): Promise<NumberSends[]>;
   /** Send attempts of all traffic in [since, until): the volume a diagnosis compares. */
   sendAttempts(since: Millis, until: Millis): Promise<number>;
 }

@@ -4,7 +4,7 @@ import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-o
 import { isCategory, type Category } from '../../../core/category.js';
 import type { Policy } from '../../../core/policy.js';
 import { iso } from '../../../core/time.js';
-import type { ContactStateStore, ContactStore, OutboxStore, TemplateStore } from '../../../ports/store.js';
+import type { Store } from '../../../ports/store.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { mask } from '../../presenters/mask.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -20,6 +20,7 @@ interface SendFlags {
   key?: string;
   param?: string[];
   fallback?: string[];
+  from?: string;
 }
 
 export const sendCommand: CliCommand = {
@@ -35,14 +36,26 @@ export const sendCommand: CliCommand = {
       .option('--param <key=source>', 'a template value: body.1=text:482913, body.1=attribute:first_name (repeat)', collect)
       .option('--fallback <key=text>', 'the text for a --param attribute the contact has no value for (repeat)', collect)
       .option('--key <key>', 'idempotency key: the same key never queues twice')
+      .option(
+        '--from <phone-number-id>',
+        'the number it goes from (default: the one the contact last wrote to, else WHATSAPP_PHONE_NUMBER_ID)',
+      )
       .option('--json', 'JSON output'),
   run:
     ({ out, withStore, phoneNumberId, policy, now }) =>
     async (opts: SendFlags & JsonOption) => {
       if (!isCategory(opts.category)) throw new CliFailure('--category must be marketing, utility, authentication or service', EXIT.usage);
-      const from = phoneNumberId();
-      if (from === null) throw new CliFailure('Set WHATSAPP_PHONE_NUMBER_ID: the number to send from.', EXIT.usage);
-      const send = { ...opts, category: opts.category, phoneNumberId: from, parameters: parseParameterFlags(opts.param, opts.fallback) };
+      const from = opts.from ?? phoneNumberId();
+      if (from === null)
+        throw new CliFailure('Name the number it goes from: --from <phone-number-id>, or WHATSAPP_PHONE_NUMBER_ID.', EXIT.usage);
+      if (!/^\d{5,20}$/.test(from)) throw new CliFailure(`--from ${from}: a phone number id is Meta's digits`, EXIT.usage);
+      const send = {
+        ...opts,
+        category: opts.category,
+        phoneNumberId: from,
+        number: opts.from === undefined ? ('default' as const) : ('named' as const),
+        parameters: parseParameterFlags(opts.param, opts.fallback),
+      };
       await withStore(async (store) => out(await queueOne(store, send, policy(), now(), opts.json === true)));
     },
 };
@@ -55,6 +68,7 @@ interface SendOptions {
   text?: string;
   key?: string;
   phoneNumberId: string;
+  number: 'named' | 'default';
   parameters: ParameterMapping;
 }
 
@@ -68,13 +82,7 @@ const PROBLEMS: Record<Exclude<OneOffProblem, 'invalid_phone'>, string> = {
  * Queues one message in the outbox, where the running server's dispatcher sends it through the same
  * decision as campaigns. Prints what `decide` says about it right now.
  */
-async function queueOne(
-  store: ContactStore & OutboxStore & TemplateStore & ContactStateStore,
-  o: SendOptions,
-  policy: Policy,
-  now: number,
-  json: boolean,
-): Promise<string> {
+async function queueOne(store: Store, o: SendOptions, policy: Policy, now: number, json: boolean): Promise<string> {
   const key = o.key ?? `cli-${randomUUID()}`;
   const r = await queueOneOffMessage(
     store,
@@ -83,6 +91,7 @@ async function queueOne(
       category: o.category,
       idempotencyKey: key,
       phoneNumberId: o.phoneNumberId,
+      number: o.number,
       ...(o.template !== undefined ? { template: { name: o.template, language: o.language ?? 'en_US', parameters: o.parameters } } : {}),
       ...(o.text !== undefined ? { text: o.text } : {}),
     },

@@ -72,6 +72,9 @@ const diagnosisSchema = z.object({
         reason: z.string().nullable(),
       }),
     ),
+    numbers: z
+      .array(z.object({ phoneNumberId: z.string(), messages: count, failed: count, topCode: z.number().int().nullable() }))
+      .describe('the messages and failures per number they went from, most failures first'),
     senderEvents: z
       .array(
         z.object({

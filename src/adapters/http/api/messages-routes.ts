@@ -28,6 +28,13 @@ const messageBody = z.object({
     .describe('an approved template (marketing, utility, authentication); Meta-shaped `components` are not taken: give `parameters`'),
   text: z.string().min(1).max(4096).optional().describe('free-form text: service category only, inside the 24 h window'),
   idempotencyKey: z.string().min(1).max(200).optional().describe('the same key never queues twice; one is generated when absent'),
+  from: z
+    .string()
+    .regex(/^\d{5,20}$/, "a phone number id is Meta's digits")
+    .optional()
+    .describe(
+      "the phone number id it goes from (one of Pacer's numbers); default: the number the contact last wrote to, else WHATSAPP_PHONE_NUMBER_ID",
+    ),
 });
 
 const messageResult = z.object({
@@ -70,7 +77,12 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
         503: { description: 'No sending number is configured (WHATSAPP_PHONE_NUMBER_ID)' },
       },
       handler: async ({ body, reply }) => {
-        if (deps.phoneNumberId === null)
+        if (body.from !== undefined && (await deps.store.getSender(body.from)) === null)
+          throw new ApiError(400, 'unknown_sender', `from ${body.from} is not one of Pacer's numbers (GET /api/v1/senders lists them)`, [
+            { path: 'from', message: "not one of Pacer's numbers" },
+          ]);
+        const from = body.from ?? deps.phoneNumberId;
+        if (from === null)
           throw new ApiError(503, 'no_sender_configured', 'WHATSAPP_PHONE_NUMBER_ID is not set: this server has no number to send from');
         const key = body.idempotencyKey ?? `api-${randomUUID()}`;
         const r = await queueOneOffMessage(
@@ -79,7 +91,8 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
             to: body.to,
             category: body.category,
             idempotencyKey: key,
-            phoneNumberId: deps.phoneNumberId,
+            phoneNumberId: from,
+            number: body.from === undefined ? 'default' : 'named',
             ...(body.template ? { template: { ...body.template, parameters: mappingOf(body.template.parameters) } } : {}),
             ...(body.text !== undefined ? { text: body.text } : {}),
           },

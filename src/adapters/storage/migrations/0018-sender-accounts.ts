@@ -5,13 +5,15 @@ import type { Migration } from './migration.js';
 // (whose numbers share one messaging limit), and what Meta last said about it when Pacer read the
 // number (display name, Meta's own status, name review, throughput level). Null until first read.
 // A campaign may send from a pool of numbers (spread, or by the recipient's country): `sender_pool`.
+// A reply is kept with the number it was written to: a service answer goes back from that number.
 
 const columns = `ALTER TABLE senders ADD COLUMN business_account_id TEXT;
 ALTER TABLE senders ADD COLUMN portfolio_id TEXT;
 ALTER TABLE senders ADD COLUMN verified_name TEXT;
 ALTER TABLE senders ADD COLUMN meta_status TEXT;
 ALTER TABLE senders ADD COLUMN name_status TEXT;
-ALTER TABLE senders ADD COLUMN throughput_level TEXT;`;
+ALTER TABLE senders ADD COLUMN throughput_level TEXT;
+ALTER TABLE inbound_messages ADD COLUMN phone_number_id TEXT;`;
 
 export const senderAccounts: Migration = {
   version: 18,
