@@ -37,10 +37,9 @@ function numbers(f: DiagnosisFacts): Evidence[] {
   const [worst] = f.numbers;
   if (worst !== undefined && failed > 0) {
     const rest = f.numbers.slice(1);
-    const restRate = share(
-      rest.reduce((n, x) => n + x.failed, 0),
-      rest.reduce((n, x) => n + x.messages, 0),
-    );
+    const restFailed = rest.reduce((n, x) => n + x.failed, 0);
+    const restSent = rest.reduce((n, x) => n + x.messages, 0);
+    const restRate = share(restFailed, restSent);
     if (worst.failed * 2 > failed && share(worst.failed, worst.messages) >= 2 * restRate)
       out.push(
         note(
