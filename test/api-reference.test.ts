@@ -29,6 +29,8 @@ const REQUIRED = [
   'GET /api/v1/errors',
   'GET /api/v1/errors/{code}',
   'GET /api/v1/templates',
+  'GET /api/v1/senders',
+  'GET /api/v1/senders/{phoneNumberId}',
   'GET /api/v1/campaigns',
   'GET /api/v1/campaigns/{id}',
   'GET /api/v1/campaigns/{id}/preview',
@@ -99,6 +101,12 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
       'query:sample',
       'query:contact',
     ]);
+    expect(doc.paths['/api/v1/senders/{phoneNumberId}']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'path:phoneNumberId',
+    ]);
+    expect(Object.keys(doc.paths['/api/v1/senders/{phoneNumberId}']?.['get']?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '401', '404']),
+    );
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
   });

@@ -209,6 +209,23 @@ describe('Dashboard in a browser (sqlite)', () => {
     expect(rows[0]).toMatchObject({ category: 'service', status: 'queued' });
     expect(JSON.parse(String(rows[0]?.['intent']))).toEqual({ phoneNumberId: PHONE_NUMBER_ID, text: 'Yes, it ships today.' });
   });
+  it('lists the sender numbers from the navigation, with their campaigns and changes', async () => {
+    await signIn();
+    await page.click('header a[href="/senders"]');
+    await page.waitForSelector('table.senders');
+    const row = page.locator(`table.senders tr[data-sender="${PHONE_NUMBER_ID}"]`);
+    expect(await row.getAttribute('class')).toBeNull(); // it can send: not marked
+    const text = await row.innerText();
+    expect(text).toContain('+1 555-0100');
+    expect(text).toContain('never — run pacer sender sync');
+    expect(text).toContain('Spring sale');
+    expect(text).toContain('Flash deal (paused)');
+    const changes = page.locator(`#sender-${PHONE_NUMBER_ID} table.sender-changes tbody tr`);
+    expect(await changes.count()).toBe((await store.senderChanges(world.senderId, 0, 100)).length);
+    expect(await page.locator(`#sender-${PHONE_NUMBER_ID} svg.chart`).count()).toBe(2);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-senders.png'), fullPage: true });
+  });
+
   it('shows a campaign’s message preview as a styled bubble', async () => {
     await store.upsertSyncedTemplates(
       [

@@ -3,6 +3,8 @@ import { campaignAction, CampaignActionError } from '../../../app/campaign-actio
 import { campaignOutcomes, frequencyCapInEffect } from '../../../app/campaign-outcomes.js';
 import { outcomesJson } from '../../presenters/outcomes-json.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
+import { campaignNumbers } from '../../../app/sender-overview.js';
+import { campaignNumbersJson } from '../../presenters/sender-json.js';
 import { iso } from '../../../core/time.js';
 import type { Campaign, CampaignCounters } from '../../../ports/store.js';
 import { parameterMappingSchema, readMapping } from '../../../app/template-mapping.js';
@@ -10,6 +12,7 @@ import type { ApiDeps } from './api-deps.js';
 import { campaignPreviewRoute } from './campaign-preview-route.js';
 import { ApiError, notFound } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';
+import { sendingSchema } from './senders-routes.js';
 import { idParams, isoOrNull, isoTime } from './schemas.js';
 
 const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
@@ -49,6 +52,28 @@ const paceSchema = z
     throughputMps: z.number().int().nullable(),
   })
   .describe('the effective cap: how the messaging limit spreads this campaign over days');
+
+const campaignSenderSchema = z
+  .object({
+    id: z.number().int(),
+    phoneNumberId: z.string().describe("Meta's phone number id"),
+    displayNumber: z.string(),
+    verifiedName: z.string().nullable(),
+    state: z.enum(['ok', 'throttled', 'stopped']),
+    stateReason: z.string().nullable(),
+    stateUntil: isoTime.nullable(),
+    metaStatus: z.string().nullable(),
+    ...sendingSchema,
+  })
+  .describe('a number the campaign sends from and whether it can send now (GET /senders/{phoneNumberId} has the rest)');
+
+const sendsFromSchema = z
+  .object({
+    pool: z.enum(['spread', 'country']).nullable().describe("how the campaign's pool shares the audience out; null: its own number alone"),
+    senders: z.array(campaignSenderSchema).describe('every number it sends from, its own first'),
+    unknown: z.array(z.string()).describe('numbers it names that Pacer does not know (phone number ids; #senderId for its own)'),
+  })
+  .describe('every number the campaign sends from');
 
 const outcomeSchema = z
   .object({
@@ -148,7 +173,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
       url: '/campaigns/:id',
       operationId: 'getCampaign',
       tag: 'campaigns',
-      summary: 'One campaign with its counters, pace, frequency cap and recipient outcomes',
+      summary: 'One campaign with its counters, pace, sender number, frequency cap and recipient outcomes',
       params: idParams,
       responses: {
         200: {
@@ -156,6 +181,8 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
           schema: campaignSchema.extend({
             counters: countersSchema,
             pace: paceSchema,
+            sender: campaignSenderSchema.nullable().describe("the campaign's own number (senderId); null when Pacer no longer knows it"),
+            sendsFrom: sendsFromSchema,
             frequencyCapInEffect: capInEffectSchema,
             outcomes: z.array(outcomeSchema),
           }),
@@ -166,9 +193,11 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
         const campaign = await store.getCampaign(params.id);
         if (campaign === null) throw notFound(`campaign ${params.id}`);
         const counters = await store.campaignCounters(campaign.id);
+        const numbers = await campaignNumbers(store, campaign, clock.now());
         return {
           ...withCounters(campaign, counters),
           pace: await campaignPace(store, campaign, counters.queued + counters.held, clock.now()),
+          ...campaignNumbersJson(numbers, campaign.senderId),
           frequencyCapInEffect: frequencyCapInEffect(campaign, policy),
           outcomes: outcomesJson(await campaignOutcomes(store, campaign, policy)),
         };

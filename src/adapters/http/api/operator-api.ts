@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { isIP } from 'node:net';
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
+import { sendersOverview } from '../../../app/sender-overview.js';
 import type { ApiTokenStore, DeliveryReportStore } from '../../../ports/store.js';
 import type { ApiDeps, ApiStore } from './api-deps.js';
 import { apiErrorHandler } from './api-error.js';
@@ -14,6 +15,7 @@ import { diagnoseRoutes } from './diagnose-routes.js';
 import { messageRoutes } from './messages-routes.js';
 import { renderMetrics } from './metrics-text.js';
 import { buildOpenApiDocument, renderDocsPage } from './openapi.js';
+import { senderRoutes } from './senders-routes.js';
 import { RateLimiter, type RateLimitSettings } from './rate-limit.js';
 import { registerRoutes, route, type AnyRoute } from './route-table.js';
 import { webhookRoutes } from './webhooks-routes.js';
@@ -73,6 +75,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
         ...campaignRoutes(deps),
         ...messageRoutes(deps),
         ...catalogueRoutes(deps),
+        ...senderRoutes(deps),
         ...webhookRoutes(deps),
         ...diagnoseRoutes(deps),
       ];
@@ -121,7 +124,7 @@ function registerMetrics(
     const [outbox, paused, senders] = await Promise.all([
       o.store.outboxTotals(),
       o.store.listCampaigns({ status: 'paused' }),
-      o.store.listSenders(),
+      sendersOverview(o.store, o.clock.now(), { history: false }),
     ]);
     const text = renderMetrics({
       outbox,

@@ -5,6 +5,7 @@ import type { DashboardDeps } from './dashboard-deps.js';
 import { frequencyCapInEffect } from '../../../app/campaign-outcomes.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
 import { previewCampaign } from '../../../app/preview-campaign.js';
+import { campaignNumbers } from '../../../app/sender-overview.js';
 import { frequencyCapText } from '../../../core/duration.js';
 import { paceSentence } from '../../../core/messaging-limit.js';
 import { errorLink } from './error-link.js';
@@ -14,6 +15,7 @@ import { funnelView } from './funnel-view.js';
 import { html, type Html } from './html.js';
 import { messagePreviewView } from './message-preview-view.js';
 import { csrfField, type Viewer } from './layout.js';
+import { campaignNumbersView } from './senders-page.js';
 import { barChart } from './svg-chart.js';
 
 export const PAGE_SIZE = 50;
@@ -50,7 +52,7 @@ export async function campaignPage(
   ]);
   // The rows still to send, from the breakdown already read.
   const waiting = breakdown.filter((r) => r.status === 'queued' || r.status === 'held').reduce((n, r) => n + r.count, 0);
-  const pace = await campaignPace(store, campaign, waiting, now);
+  const [pace, numbers] = await Promise.all([campaignPace(store, campaign, waiting, now), campaignNumbers(store, campaign, now)]);
   const cap = frequencyCapInEffect(campaign, deps.policy);
   // A page view counts a bounded share of the audience: rendering a million recipients would take seconds.
   const preview = await previewCampaign(store, id, now, {
@@ -61,6 +63,7 @@ export async function campaignPage(
   const body = html`${q.notice === null ? null : html`<p class="notice" role="status">${q.notice}</p>`}
 <p>Status: <strong class="status">${campaign.status}</strong>${campaign.pauseReason ? html` — <span class="pause-reason">${campaign.pauseReason}</span>` : null}</p>
 <p>Template: ${template === null ? '—' : html`${template.name} (${template.language})`} · created ${when(campaign.createdAt)}${campaign.endsAt ? html` · ends ${when(campaign.endsAt)}` : null}</p>
+${campaignNumbersView(numbers)}
 <p class="pace">${paceSentence(pace)}</p>
 <p class="frequency-cap">Frequency cap: ${frequencyCapText(cap.cap)} ${cap.from === 'campaign' ? "(this campaign's own)" : '(PACER_FREQUENCY_CAP)'}</p>
 ${actions(campaign, viewer)}

@@ -21,6 +21,9 @@ figcaption .key { margin-right: 0.8rem; font-size: 0.85rem; }
 .badge.warn { background: #feebc8; color: #7b341e; }
 .badge.good { background: #c6f6d5; color: #22543d; }
 tr.problem { outline: 2px solid #c53030; }
+table.senders { font-size: 0.9rem; }
+table.senders td:first-child strong { white-space: nowrap; }
+section.sender-history h3 { margin-bottom: 0.3rem; }
 .notice { padding: 0.6rem 0.8rem; border-left: 4px solid #2b6cb0; background: #ebf8ff; margin: 0.8rem 0; }
 .error { padding: 0.6rem 0.8rem; border-left: 4px solid #c53030; background: #fff5f5; margin: 0.8rem 0; }
 .actions form { display: inline-block; margin-right: 0.6rem; }

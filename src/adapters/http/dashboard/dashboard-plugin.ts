@@ -9,6 +9,7 @@ import { html } from './html.js';
 import { layout, notFoundPage, sendPage } from './layout.js';
 import { registerLoginRoutes } from './login-routes.js';
 import { overviewPage } from './overview-page.js';
+import { sendersPage } from './senders-page.js';
 import { SessionStore } from './sessions.js';
 import { templatesPage } from './templates-page.js';
 
@@ -48,6 +49,10 @@ export const dashboard: FastifyPluginAsync<DashboardDeps> = async (app, deps) =>
   app.get(
     '/templates',
     page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Templates', viewer, await templatesPage(deps)))),
+  );
+  app.get(
+    '/senders',
+    page(async (_request, reply, viewer) => sendPage(reply, 200, layout('Senders', viewer, await sendersPage(deps)))),
   );
   app.get(
     '/errors',

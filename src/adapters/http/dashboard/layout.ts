@@ -20,7 +20,7 @@ export function layout(title: string, viewer: Viewer | null, body: HtmlValue): H
   const nav =
     viewer === null
       ? null
-      : html`<a href="/">Overview</a><a href="/templates">Templates</a><a href="/errors">Error codes</a>
+      : html`<a href="/">Overview</a><a href="/templates">Templates</a><a href="/senders">Senders</a><a href="/errors">Error codes</a>
 ${viewer.csrf === null ? null : html`<form method="post" action="/contacts/find">${csrfField(viewer)}<input type="text" name="q" placeholder="Phone, wa_id or contact id" aria-label="Find a contact" required><button type="submit">Find</button></form>`}
 <span class="spacer"></span><span>${viewer.name}</span>
 ${viewer.csrf === null ? null : html`<form method="post" action="/logout">${csrfField(viewer)}<button type="submit">Sign out</button></form>`}`;

@@ -1,16 +1,14 @@
 import { DAY } from '../../../core/time.js';
-import type { Campaign, Sender } from '../../../ports/store.js';
+import type { Campaign, Sender, SenderChange } from '../../../ports/store.js';
 import type { DashboardDeps } from './dashboard-deps.js';
 import { failureChart } from './failure-chart.js';
 import { count, when } from './format.js';
 import { funnelView } from './funnel-view.js';
 import { html, type Html } from './html.js';
-import { stepChart } from './svg-chart.js';
+import { changesTable, qualityChart, senderAnchor } from './sender-history-view.js';
 
 const FAILURE_DAYS = 14;
 const QUALITY_DAYS = 90;
-/** Best on top; ratings Meta may add later go below these. */
-const QUALITY_LEVELS = ['GREEN', 'YELLOW', 'FLAGGED', 'RED'];
 
 export async function overviewPage(deps: DashboardDeps): Promise<Html> {
   const now = deps.clock.now();
@@ -31,23 +29,13 @@ export async function overviewPage(deps: DashboardDeps): Promise<Html> {
 <h2>All campaigns</h2>${campaignList(campaigns)}`;
 }
 
-function senderQuality(sender: Sender, changes: Awaited<ReturnType<DashboardDeps['store']['senderChanges']>>, now: number): Html {
-  const levels = [
-    ...QUALITY_LEVELS,
-    ...new Set(changes.map((c) => c.qualityRating ?? 'UNKNOWN').filter((q) => !QUALITY_LEVELS.includes(q))),
-  ];
-  const steps = changes.map((c) => ({ at: c.at, level: c.qualityRating ?? 'UNKNOWN' }));
+function senderQuality(sender: Sender, changes: readonly SenderChange[], now: number): Html {
   const chart =
-    steps.length === 0
-      ? html`<p class="muted">No quality, limit or restriction change recorded in the last ${QUALITY_DAYS} days.</p>`
-      : stepChart(`Quality rating of ${sender.displayNumber}`, steps, levels, changes[0]?.at ?? now, now);
-  const rows = changes.map(
-    (c) =>
-      html`<tr><td>${when(c.at)}</td><td>${c.qualityRating ?? '—'}</td><td>${c.messagingLimitTier ?? '—'}</td><td>${c.state}${c.stateReason ? html` <span class="muted">${c.stateReason}</span>` : null}</td><td>${c.source}</td></tr>`,
-  );
-  return html`<section class="sender" data-sender="${sender.id}"><h3>${sender.displayNumber} <span class="badge ${qualityBadge(sender.qualityRating)}">${sender.qualityRating ?? 'unknown'}</span> <span class="badge">${sender.state}</span></h3>
+    qualityChart(sender, changes, changes[0]?.at ?? now, now) ??
+    html`<p class="muted">No quality, limit or restriction change recorded in the last ${QUALITY_DAYS} days.</p>`;
+  return html`<section class="sender" data-sender="${sender.id}"><h3><a href="/senders#${senderAnchor(sender.phoneNumberId)}">${sender.displayNumber}</a> <span class="badge ${qualityBadge(sender.qualityRating)}">${sender.qualityRating ?? 'unknown'}</span> <span class="badge">${sender.state}</span></h3>
 <p>Messaging limit: ${sender.messagingLimitTier ?? 'unknown'} · throughput ${count(sender.throughputMps)} messages/s${sender.stateReason ? html` · ${sender.stateReason}` : null}</p>
-${chart}${changes.length === 0 ? null : html`<table class="sender-changes"><thead><tr><th>When</th><th>Quality</th><th>Limit</th><th>State</th><th>Signal</th></tr></thead><tbody>${rows}</tbody></table>`}</section>`;
+${chart}${changesTable(changes)}</section>`;
 }
 
 export function qualityBadge(quality: string | null): string {
