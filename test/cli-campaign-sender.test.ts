@@ -40,14 +40,14 @@ describe.each(BACKENDS)('pacer campaign status: the number it sends from ($name)
     });
     const restricted = await run('campaign', 'status', String(seed.spring));
     expect(restricted.out).toContain(
-      `  From +1 555-0100 ${VERIFIED_NAME} (${FINE_ID}): state ok, cannot send: Meta reports the number as RESTRICTED; only CONNECTED numbers send.`,
+      `  From +1 555-0100 ${VERIFIED_NAME} (${FINE_ID}): state ok, cannot send: Meta reports the number as RESTRICTED; it sends again once Meta reports it CONNECTED.`,
     );
     // A pool: one line per number, its own first; a number Pacer does not know is named.
     const summer = await run('campaign', 'status', String(seed.summer));
     expect(summer.out).toContain(
       [
         '  From 2 numbers (pool: spread):',
-        `    +1 555-0100 ${VERIFIED_NAME} (${FINE_ID}): state ok, cannot send: Meta reports the number as RESTRICTED; only CONNECTED numbers send.`,
+        `    +1 555-0100 ${VERIFIED_NAME} (${FINE_ID}): state ok, cannot send: Meta reports the number as RESTRICTED; it sends again once Meta reports it CONNECTED.`,
         `    +1 555-0101 (${STOPPED_ID}): state stopped, cannot send: ${STOP_REASON}.`,
       ].join('\n'),
     );

@@ -39,11 +39,12 @@ describe('sendingVerdict', () => {
     expect(sendingVerdict(sender({ state: 'stopped' }), NOW)).toEqual({ kind: 'cannot_send', reasons: ['stopped by an operator'] });
   });
 
-  it('cannot send when Meta reports anything but CONNECTED, said once when the stop already says it', () => {
-    expect(sendingVerdict(sender({ metaStatus: 'flagged' }), NOW)).toEqual({
+  it('cannot send when Meta reports it not connected (FLAGGED, a quality warning, still sends), said once when the stop already says it', () => {
+    expect(sendingVerdict(sender({ metaStatus: 'disconnected' }), NOW)).toEqual({
       kind: 'cannot_send',
-      reasons: ['Meta reports the number as FLAGGED; only CONNECTED numbers send'],
+      reasons: ['Meta reports the number as DISCONNECTED; it sends again once Meta reports it CONNECTED'],
     });
+    expect(sendingVerdict(sender({ metaStatus: 'FLAGGED' }), NOW).kind).toBe('sends');
     const metaStop = `${META_STATUS_REASON} BANNED: it cannot send until Meta reports it CONNECTED`;
     expect(sendingVerdict(sender({ state: 'stopped', stateReason: metaStop, metaStatus: 'BANNED' }), NOW)).toEqual({
       kind: 'cannot_send',
@@ -51,7 +52,7 @@ describe('sendingVerdict', () => {
     });
     expect(sendingVerdict(sender({ state: 'stopped', stateReason: '190 Access token expired', metaStatus: 'RESTRICTED' }), NOW)).toEqual({
       kind: 'cannot_send',
-      reasons: ['190 Access token expired', 'Meta reports the number as RESTRICTED; only CONNECTED numbers send'],
+      reasons: ['190 Access token expired', 'Meta reports the number as RESTRICTED; it sends again once Meta reports it CONNECTED'],
     });
   });
 

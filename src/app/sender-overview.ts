@@ -1,3 +1,4 @@
+import { metaStatusSends } from '../core/sender-health.js';
 import { MESSAGING_LIMIT_WINDOW_MS, messagingLimitOf, portfolioKeyOf } from '../core/messaging-limit.js';
 import { META_STATUS_REASON } from '../core/sender-health.js';
 import { poolNumbers, type SenderPool } from '../core/sender-pool.js';
@@ -65,8 +66,8 @@ export interface CampaignSender {
 export type SenderOverviewStore = SenderStore & SenderHistoryStore & ConversationStore & Pick<CampaignStore, 'listCampaigns'>;
 
 /**
- * Pacer's state and Meta's status, read together. Meta sends and receives only from CONNECTED
- * numbers; Pacer stops a number for refusals of its own. A throttled number sends again later.
+ * Pacer's state and Meta's status, read together (`metaStatusSends`: CONNECTED, and FLAGGED, a
+ * quality warning, send); Pacer stops a number for refusals of its own. A throttled number sends again later.
  */
 export function sendingVerdict(sender: Sender, now: Millis): SendingVerdict {
   const reasons: string[] = [];
@@ -74,8 +75,8 @@ export function sendingVerdict(sender: Sender, now: Millis): SendingVerdict {
   const status = sender.metaStatus?.trim().toUpperCase() ?? null;
   // A stop Pacer set from Meta's status already says it; the status is not repeated.
   const saidByStop = sender.state === 'stopped' && (sender.stateReason ?? '').startsWith(`${META_STATUS_REASON} ${status ?? ''}:`);
-  if (status !== null && status !== 'CONNECTED' && !saidByStop)
-    reasons.push(`Meta reports the number as ${status}; only CONNECTED numbers send`);
+  if (status !== null && !metaStatusSends(status) && !saidByStop)
+    reasons.push(`Meta reports the number as ${status}; it sends again once Meta reports it CONNECTED`);
   if (reasons.length > 0) return { kind: 'cannot_send', reasons };
   if (sender.state === 'throttled' && (sender.stateUntil === null || sender.stateUntil > now))
     return { kind: 'waits', until: sender.stateUntil, reason: sender.stateReason ?? 'throttled' };

@@ -12,15 +12,24 @@ export const HIGH_MPS = 1000;
 
 export type SenderHealthState = { state: 'ok' } | { state: 'stopped'; reason: string } | { state: 'unchanged' };
 
+/**
+ * Whether Meta's `status` lets the number send. FLAGGED is a quality warning (the number still
+ * sends, and Pacer's quality breaker holds its marketing back); RATE_LIMITED and UNKNOWN pass with
+ * time. The rest (BANNED, RESTRICTED, DISCONNECTED, PENDING…) do not send until Meta says CONNECTED.
+ */
+export function metaStatusSends(status: string): boolean {
+  const s = status.trim().toUpperCase();
+  return s === 'CONNECTED' || s === 'FLAGGED' || s === 'RATE_LIMITED' || s === 'UNKNOWN';
+}
+
 /** The state Meta's `status` implies, given the state Pacer holds. */
 export function stateFromMetaStatus(
   status: string | null,
   current: { state: 'ok' | 'throttled' | 'stopped'; stateReason: string | null },
 ): SenderHealthState {
   if (status === null) return { state: 'unchanged' };
-  const s = status.toUpperCase();
-  // FLAGGED is a quality warning (the number still sends); RATE_LIMITED and UNKNOWN pass with time.
-  const sends = s === 'CONNECTED' || s === 'FLAGGED' || s === 'RATE_LIMITED' || s === 'UNKNOWN';
+  const s = status.trim().toUpperCase();
+  const sends = metaStatusSends(s);
   const ours = current.state === 'stopped' && (current.stateReason ?? '').startsWith(META_STATUS_REASON);
   if (sends) return ours ? { state: 'ok' } : { state: 'unchanged' };
   const reason = `${META_STATUS_REASON} ${s}: it cannot send until Meta reports it CONNECTED`;

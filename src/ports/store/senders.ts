@@ -22,7 +22,7 @@ export interface SenderProfile {
   /** Numbers with the same portfolio share the messaging limit; null: the number is its own. */
   portfolioId: string | null;
   verifiedName: string | null;
-  /** Meta's `status` (CONNECTED, FLAGGED, RESTRICTED, BANNED…): only CONNECTED numbers send. */
+  /** Meta's `status` (CONNECTED, FLAGGED, RESTRICTED, BANNED…): see `metaStatusSends` for which send. */
   metaStatus: string | null;
   nameStatus: string | null;
   /** Meta's `throughput.level`: STANDARD (80/s) or HIGH (1,000/s). */
