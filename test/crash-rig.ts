@@ -5,7 +5,8 @@ import { createServer as createHttpServer, request as httpRequest, type Server }
 import { createServer as createTcpServer } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { startSimulator, type Simulator } from '../src/adapters/simulator/index.js';
+import { writeFileSync } from 'node:fs';
+import { simulatedAccounts, startSimulator, type Simulator } from '../src/adapters/simulator/index.js';
 import { openStore, SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { importContactRecords, type ContactRecord } from '../src/app/import-contact-records.js';
 import { startCampaign } from '../src/app/start-campaign.js';
@@ -25,6 +26,8 @@ const FAST = { min: 1, max: 5 };
 
 export interface CrashWorld {
   dir: string;
+  /** The numbers the campaign goes from (a spread pool when more than one). */
+  numbers: string[];
   store: Store;
   sim: Simulator;
   campaignId: number;
@@ -38,11 +41,17 @@ export interface CrashWorld {
   close(): Promise<void>;
 }
 
-/** A campaign of `recipients` marketing messages to uncapped countries, started and due now. */
+/**
+ * A campaign of `recipients` marketing messages to uncapped countries, started and due now. With
+ * `numbers` above 1 the simulator has that many numbers in one account, the campaign spreads its
+ * recipients over them, and `pacer serve` learns them from an accounts file (PACER_ACCOUNTS_FILE)
+ * and a sender sync at start, as a real multi-number installation does.
+ */
 export async function setUpCrashWorld(
   dir: string,
-  options: { seed: number; population: number; recipients: number; apiDelayMs: () => number },
+  options: { seed: number; population: number; recipients: number; apiDelayMs: () => number; numbers?: number },
 ): Promise<CrashWorld> {
+  const count = options.numbers ?? 1;
   const store = openStore({ dataDir: dir });
   await store.migrate();
   const port = await freePort();
@@ -50,6 +59,18 @@ export async function setUpCrashWorld(
   const sim = await startSimulator({
     seed: options.seed,
     appSecret: APP_SECRET,
+    ...(count > 1
+      ? {
+          accessToken: ACCESS_TOKEN,
+          accounts: simulatedAccounts({
+            numbers: count,
+            accessToken: ACCESS_TOKEN,
+            appSecret: APP_SECRET,
+            throughputMps: 1000,
+            messagingLimit: 'TIER_UNLIMITED',
+          }),
+        }
+      : {}),
     callbackUrl: `${webhooks.url}/webhooks/whatsapp`,
     templates: plainTemplates(),
     // Uncapped countries, nobody stopped, no negative reactions: every recipient can get the message once.
@@ -78,24 +99,23 @@ export async function setUpCrashWorld(
     consent: { marketing: i < options.recipients, utility: true },
   }));
   await importContactRecords(store, records, 'crash-test-import', DEFAULT_POLICY, now);
+  const numbers = sim.config.accounts.flatMap((a) => a.numbers);
   const phoneNumberId = sim.config.phoneNumberId;
   const [templateId] = await store.upsertTemplates(
     [{ name: 'spring_sale', language: 'en_US', category: 'marketing', status: 'approved', quality: 'GREEN', pausedUntil: null }],
     now,
   );
   const [senderId] = await store.upsertSenders(
-    [
-      {
-        phoneNumberId,
-        displayNumber: sim.config.displayPhoneNumber,
-        qualityRating: 'GREEN',
-        throughputMps: 80,
-        messagingLimitTier: 'TIER_UNLIMITED',
-        state: 'ok',
-        stateReason: null,
-        stateUntil: null,
-      },
-    ],
+    numbers.map((n) => ({
+      phoneNumberId: n.phoneNumberId,
+      displayNumber: n.displayPhoneNumber,
+      qualityRating: 'GREEN',
+      throughputMps: 80,
+      messagingLimitTier: 'TIER_UNLIMITED',
+      state: 'ok' as const,
+      stateReason: null,
+      stateUntil: null,
+    })),
     now,
   );
   if (templateId === undefined || senderId === undefined) throw new Error('crash rig: setup failed');
@@ -108,24 +128,30 @@ export async function setUpCrashWorld(
       scheduledAt: now,
       policyPreset: 'meta',
       status: 'draft',
+      senderPool: count > 1 ? { by: 'spread', numbers: numbers.map((n) => n.phoneNumberId) } : null,
     },
     now,
   );
   const started = await startCampaign(store, campaignId, { phoneNumberId }, now, NO_DISPATCHER_HERE);
   if (started.inserted !== options.recipients)
     throw new Error(`crash rig: expected ${options.recipients} outbox rows, got ${started.inserted}`);
+  const credentials: NodeJS.ProcessEnv =
+    count > 1
+      ? { PACER_ACCOUNTS_FILE: writeAccountsFile(dir, sim.config.wabaId), CRASH_ACCESS_TOKEN: sim.config.accessToken }
+      : { WHATSAPP_ACCESS_TOKEN: sim.config.accessToken };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PACER_DATA_DIR: dir,
     PACER_PORT: String(port),
     WHATSAPP_APP_SECRET: APP_SECRET,
     WHATSAPP_VERIFY_TOKEN: 'crash',
-    WHATSAPP_ACCESS_TOKEN: sim.config.accessToken,
+    ...credentials,
     WHATSAPP_PHONE_NUMBER_ID: phoneNumberId,
     WHATSAPP_API_BASE_URL: api.url,
   };
   return {
     dir,
+    numbers: numbers.map((n) => n.phoneNumberId),
     store,
     sim,
     campaignId,
@@ -140,6 +166,15 @@ export async function setUpCrashWorld(
       await store.close();
     },
   };
+}
+
+const ACCESS_TOKEN = 'crash-access-token';
+
+/** One account holding every number; the token is read from the variable it names, as in production. */
+function writeAccountsFile(dir: string, wabaId: string): string {
+  const file = path.join(dir, 'accounts.json');
+  writeFileSync(file, JSON.stringify({ accounts: [{ name: 'crash', businessAccountId: wabaId, accessTokenEnv: 'CRASH_ACCESS_TOKEN' }] }));
+  return file;
 }
 
 export async function freePort(): Promise<number> {

@@ -63,13 +63,21 @@ function differences(rows: readonly OutboxRow[], truth: GroundTruth): string[] {
   return out;
 }
 
-describe('pacer serve stopped and killed (SIGKILL) mid-campaign, and started again each time', () => {
+describe('pacer serve sending from two numbers, stopped and killed (SIGKILL) mid-campaign, and started again each time', () => {
   it('sends no campaign message twice, and every row ends final, scheduled or unknown', async () => {
     const deadline = Date.now() + 42_000;
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-crash-'));
     // Meta answers a send in tens to hundreds of milliseconds: kills land while requests are in flight.
     const network = seededRandom(SEED + 1);
-    world = await setUpCrashWorld(dir, { seed: SEED, population: 1200, recipients: RECIPIENTS, apiDelayMs: () => 50 + network() * 400 });
+    // Two numbers of one account (from PACER_ACCOUNTS_FILE and a sender sync at each start), the
+    // campaign's recipients spread over them.
+    world = await setUpCrashWorld(dir, {
+      seed: SEED,
+      population: 1200,
+      recipients: RECIPIENTS,
+      apiDelayMs: () => 50 + network() * 400,
+      numbers: 2,
+    });
     const random = seededRandom(SEED);
 
     // First a graceful stop while its first batch is in flight: it finishes what it started.
@@ -148,6 +156,10 @@ describe('pacer serve stopped and killed (SIGKILL) mid-campaign, and started aga
     for (const m of truth.messages) byRecipient.set(m.to, (byRecipient.get(m.to) ?? 0) + 1);
     expect([...byRecipient.values()].filter((n) => n > 1)).toEqual([]);
     expect(truth.messages.every((m) => /^pacer:\d+$/.test(m.messageId ?? ''))).toBe(true);
+    // Both numbers sent, and every message went from the number its row belongs to.
+    const numberOf = new Map(rows.map((r) => [r.id, (r.intent as { phoneNumberId?: string }).phoneNumberId]));
+    expect(new Set(truth.messages.map((m) => m.phoneNumberId))).toEqual(new Set(world.numbers));
+    expect(truth.messages.filter((m) => numberOf.get(Number(m.messageId?.slice('pacer:'.length))) !== m.phoneNumberId)).toEqual([]);
     // Every row is final or waits for a time or a window, or is marked unknown; none is stuck mid-send.
     expect(rows.filter((r) => !isFinalOrScheduled(r) && r.status !== 'unknown').map((r) => `row ${r.id}: ${r.status}`)).toEqual([]);
     // Every message that went out is recorded with its real outcome, including those a killed process sent.
