@@ -60,9 +60,16 @@ describe.each(BACKENDS)('phone quality updates reach the sender ($name)', (backe
     expect(await store.getSender('1065')).toMatchObject({ qualityRating: 'GREEN' });
   });
 
-  it("never matches a number of another account, even with the same display digits", async () => {
+  it('never matches a number of another account, even with the same display digits', async () => {
     const store = await backend.open();
-    const base = { qualityRating: 'GREEN', throughputMps: 80, messagingLimitTier: null, state: 'ok' as const, stateReason: null, stateUntil: null };
+    const base = {
+      qualityRating: 'GREEN',
+      throughputMps: 80,
+      messagingLimitTier: null,
+      state: 'ok' as const,
+      stateReason: null,
+      stateUntil: null,
+    };
     await store.upsertSenders(
       [
         { ...base, phoneNumberId: '3001', displayNumber: '+1 555-000-1111' },
@@ -70,7 +77,14 @@ describe.each(BACKENDS)('phone quality updates reach the sender ($name)', (backe
       ],
       T0,
     );
-    const profile = { portfolioId: null, verifiedName: null, metaStatus: 'CONNECTED', nameStatus: null, throughputLevel: 'STANDARD', syncedAt: T0 };
+    const profile = {
+      portfolioId: null,
+      verifiedName: null,
+      metaStatus: 'CONNECTED',
+      nameStatus: null,
+      throughputLevel: 'STANDARD',
+      syncedAt: T0,
+    };
     await store.setSenderProfile('3001', { ...profile, businessAccountId: '999000111' });
     await store.setSenderProfile('3002', { ...profile, businessAccountId: '100200300' });
     // The webhook comes from account 100200300 (entry.id): only its number is meant.

@@ -86,19 +86,20 @@ export async function runDiagnosis(
     repeatedFailures: thresholds.repeatedFailures,
     silentBefore: until - SILENT_AFTER_MS,
   };
-  const [sends, templateSends, campaignSends, audience, attempts, baselineAttempts, templates, senders, campaigns, numbers] = await Promise.all([
-    store.diagnosisSends(scope),
-    store.diagnosisTemplates(scope),
-    // One campaign is one segment: comparing segments needs the whole traffic.
-    campaign === null ? store.diagnosisCampaigns(scope) : Promise.resolve([]),
-    store.diagnosisAudience(scope),
-    store.sendAttempts(since, until),
-    store.sendAttempts(since - BASELINE_MS, since),
-    store.listTemplates(),
-    store.listSenders(),
-    store.listCampaigns({}),
-    store.diagnosisNumbers(scope),
-  ]);
+  const [sends, templateSends, campaignSends, audience, attempts, baselineAttempts, templates, senders, campaigns, numbers] =
+    await Promise.all([
+      store.diagnosisSends(scope),
+      store.diagnosisTemplates(scope),
+      // One campaign is one segment: comparing segments needs the whole traffic.
+      campaign === null ? store.diagnosisCampaigns(scope) : Promise.resolve([]),
+      store.diagnosisAudience(scope),
+      store.sendAttempts(since, until),
+      store.sendAttempts(since - BASELINE_MS, since),
+      store.listTemplates(),
+      store.listSenders(),
+      store.listCampaigns({}),
+      store.diagnosisNumbers(scope),
+    ]);
   const names = new Map(campaigns.map((c) => [c.id, c.name]));
   const inScope = senders.filter((s) => campaign === null || s.id === campaign.senderId);
   const history = await Promise.all(

@@ -39,7 +39,10 @@ export function sharesOf(pool: SenderPool): { ok: true; shares: PoolShare[] } | 
 }
 
 /** Whether the campaign sends from this number: its own, or one of its pool's. */
-export function campaignSendsFrom(campaign: Pick<Campaign, 'id' | 'senderId' | 'senderPool'>, sender: Pick<Sender, 'id' | 'phoneNumberId'>): boolean {
+export function campaignSendsFrom(
+  campaign: Pick<Campaign, 'id' | 'senderId' | 'senderPool'>,
+  sender: Pick<Sender, 'id' | 'phoneNumberId'>,
+): boolean {
   if (campaign.senderId === sender.id) return true;
   const pool = readPool(campaign.senderPool, `campaign ${campaign.id}`);
   return pool !== null && poolNumbers(pool).includes(sender.phoneNumberId);

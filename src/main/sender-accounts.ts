@@ -11,6 +11,10 @@ export function senderAccountsOf(config: Config): SenderAccount[] {
       businessAccountId: a.businessAccountId,
       portfolio: a.portfolio,
       phoneNumberIds: a.phoneNumberIds,
-      api: createPhoneNumberApiClient({ baseUrl: config.whatsapp.apiBaseUrl, apiVersion: config.whatsapp.apiVersion, accessToken: a.accessToken }),
+      api: createPhoneNumberApiClient({
+        baseUrl: config.whatsapp.apiBaseUrl,
+        apiVersion: config.whatsapp.apiVersion,
+        accessToken: a.accessToken,
+      }),
     }));
 }
