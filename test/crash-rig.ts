@@ -143,6 +143,8 @@ export async function setUpCrashWorld(
     ...process.env,
     PACER_DATA_DIR: dir,
     PACER_PORT: String(port),
+    // Real time: quiet hours would hold the campaign whenever the run falls in its recipients' night.
+    PACER_QUIET_HOURS: 'off',
     WHATSAPP_APP_SECRET: APP_SECRET,
     WHATSAPP_VERIFY_TOKEN: 'crash',
     ...credentials,

@@ -8,7 +8,7 @@ import { MARKETING, onlyCountries, UTILITY, withRig } from './engine-rig.js';
 
 // Configured as an operator would: our cap at 1 marketing message per week, and utility sent
 // without a recorded opt-in (revoked consent still stops it).
-const policy = loadConfig({ PACER_FREQUENCY_CAP: '1/7d', PACER_CONSENT_REQUIRED: 'marketing' }).policy;
+const policy = loadConfig({ PACER_FREQUENCY_CAP: '1/7d', PACER_CONSENT_REQUIRED: 'marketing', PACER_QUIET_HOURS: 'off' }).policy;
 
 const sim = {
   population: {

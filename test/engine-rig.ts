@@ -35,6 +35,13 @@ export const UTILITY = 'order_update';
 // Off the whole second on purpose: webhook timestamps have whole seconds, production clocks do not.
 const START: Millis = Date.UTC(2026, 2, 2, 8, 0, 0) + 437;
 
+/**
+ * The built-in policy without quiet hours: the rig's clock starts at 08:00 UTC, and quiet hours
+ * would tie each test's counts to where its simulated recipients live. Tests of timing pass a
+ * policy with them (DEFAULT_POLICY has them).
+ */
+export const ANY_HOUR_POLICY: Policy = { ...DEFAULT_POLICY, quietHours: null };
+
 export interface RigOptions {
   sim?: SimulatorConfigInput;
   policy?: Policy;
@@ -87,7 +94,7 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   const store = place.open();
   await store.migrate();
   const clock = new VirtualClock(START);
-  const policy = options.policy ?? DEFAULT_POLICY;
+  const policy = options.policy ?? ANY_HOUR_POLICY;
   const mps = options.mps ?? 80;
   const engines: Engine[] = [];
   // The simulator starts only once the first engine listens; the template sync begins after that.

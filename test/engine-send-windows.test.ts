@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { storedTiming } from '../src/app/message-timing.js';
 import { wallClock } from '../src/core/local-time.js';
+import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { DAY, HOUR, type Millis } from '../src/core/time.js';
 import type { JsonObject } from '../src/ports/store.js';
 import { onlyCountries, withRig, type Rig } from './engine-rig.js';
@@ -35,7 +36,8 @@ async function campaignWithTiming(rig: Rig, timing: Parameters<typeof storedTimi
   );
 }
 
-const WORLD = { sim: { population: { size: 60, countries: onlyCountries('GB', 'BR'), notOnWhatsAppRate: 0 } } };
+// The built-in policy, quiet hours included.
+const WORLD = { policy: DEFAULT_POLICY, sim: { population: { size: 60, countries: onlyCountries('GB', 'BR'), notOnWhatsAppRate: 0 } } };
 
 describe.each(BACKENDS)('send windows in the recipient local time on $name', (backend) => {
   it('holds marketing through each recipient’s quiet hours and sends it in their morning', async () => {

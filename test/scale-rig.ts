@@ -197,6 +197,8 @@ export async function setUpScaleWorld(o: ScaleOptions, deadline: number): Promis
     DATABASE_URL: databaseUrl,
     PACER_DB_SCHEMA: schema,
     PACER_PORT: String(port),
+    // Real time: quiet hours would hold the campaign whenever the run falls in its recipients' night.
+    PACER_QUIET_HOURS: 'off',
     PACER_LEASE_MS: String(o.leaseMs),
     PACER_WORKER_MPS: String(o.workerMps),
     WHATSAPP_APP_SECRET: APP_SECRET,

@@ -318,6 +318,7 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       frequencyCap: null,
       parameters: null,
       senderPool: null,
+      timing: null,
       status: 'paused',
       pauseReason: 'cap share 40% over 1000 sends',
       createdAt: T0,
