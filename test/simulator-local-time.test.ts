@@ -22,7 +22,10 @@ import { plainTemplates } from './plain-templates.js';
 const NIGHT = { fromHour: 21, toHour: 8 };
 /** Country weights with only `codes` (weights merge with the defaults, so the others are set to 0). */
 function only(...codes: CountryCode[]): Record<CountryCode, number> {
-  return Object.fromEntries(Object.keys(COUNTRIES).map((c) => [c, codes.includes(c as CountryCode) ? 1 : 0])) as Record<CountryCode, number>;
+  return Object.fromEntries(Object.keys(COUNTRIES).map((c) => [c, codes.includes(c as CountryCode) ? 1 : 0])) as Record<
+    CountryCode,
+    number
+  >;
 }
 
 /** Reachable users who have stopped nothing and are in no experiment. */
@@ -124,7 +127,8 @@ describe('simulated users’ local time', () => {
     for (const [to, dm] of d) {
       const nm = n.get(to);
       expect(nm?.readAt).not.toBeNull();
-      if (wait(dm) === 0) expect(wait(nm)).toBe(0); // in the chat when it came, day or night
+      if (wait(dm) === 0)
+        expect(wait(nm)).toBe(0); // in the chat when it came, day or night
       else {
         expect(wait(nm)).toBeGreaterThan(wait(dm));
         later++;

@@ -1,5 +1,4 @@
 import { DAY, type Millis } from '../../core/time.js';
-import type { MessageTruth } from './ground-truth.js';
 import { isNightHour, type NightHours } from './local-time.js';
 
 /** How our delivered messages landed in time: at the recipient's night, and how long after they were first asked for. */
@@ -11,7 +10,12 @@ export interface DeliveryTiming {
   lateOver24h: number;
 }
 
-type Timed = Pick<MessageTruth, 'deliveredAt' | 'deliveredLocalHour' | 'firstRequestAt'>;
+/** The fields of a message's ground truth these read (`MessageTruth` has them). */
+interface Timed {
+  deliveredAt: Millis | null;
+  deliveredLocalHour: number | null;
+  firstRequestAt: Millis;
+}
 
 export function deliveredAtNight(m: Timed, night: NightHours): boolean {
   return m.deliveredLocalHour !== null && isNightHour(m.deliveredLocalHour, night);

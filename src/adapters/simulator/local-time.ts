@@ -14,7 +14,7 @@ const MAX_CACHED = 200_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, number>();
 
-/** The hours a night spans, local to the user: from `fromHour` (inclusive) to `toHour` (exclusive), across midnight when `fromHour > toHour`. */
+/** A night in local hours: from `fromHour` (inclusive) to `toHour` (exclusive), across midnight when `fromHour > toHour`. */
 export interface NightHours {
   fromHour: number;
   toHour: number;
