@@ -279,6 +279,8 @@ CREATE INDEX outbox_contact ON outbox USING btree (contact_id);
 
 CREATE INDEX outbox_due ON outbox USING btree (status, next_attempt_at) WHERE ((status = 'queued'::text) OR (status = 'held'::text));
 
+CREATE INDEX outbox_due_number ON outbox USING btree (status, ((intent #>> '{phoneNumberId}'::text[])), next_attempt_at) WHERE ((status = 'queued'::text) OR (status = 'held'::text));
+
 CREATE INDEX outbox_failures ON outbox USING btree (updated_at, last_error_code) WHERE (outcome = ANY (ARRAY['failed'::text, 'capped_exhausted'::text]));
 
 CREATE INDEX outbox_lease ON outbox USING btree (lease_expires_at) WHERE (lease_expires_at IS NOT NULL);

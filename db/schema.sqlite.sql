@@ -207,6 +207,9 @@ CREATE INDEX outbox_contact ON outbox (contact_id);
 
 CREATE INDEX outbox_due ON outbox (status, next_attempt_at) WHERE status = 'queued' OR status = 'held';
 
+CREATE INDEX outbox_due_number ON outbox (status, json_extract(intent, '$.phoneNumberId'), next_attempt_at)
+  WHERE status = 'queued' OR status = 'held';
+
 CREATE INDEX outbox_failures ON outbox (updated_at, last_error_code) WHERE outcome IN ('failed', 'capped_exhausted');
 
 CREATE INDEX outbox_lease ON outbox (lease_expires_at) WHERE lease_expires_at IS NOT NULL;

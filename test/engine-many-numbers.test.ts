@@ -323,6 +323,12 @@ describe.each(BACKENDS)('several numbers from one process on $name', (backend) =
       });
       // Again: nothing changed.
       expect(await syncSenders({ store, now: () => START + 1 }, accounts)).toMatchObject({ added: 0, updated: 0, unchanged: 5 });
+      // A number paced below Meta's level on purpose keeps its pace while Meta's level stays the same.
+      const paced = await store.getSender(first?.phoneNumberId ?? '');
+      if (paced === null) throw new Error('synced sender expected');
+      await store.upsertSenders([{ ...paced, throughputMps: 30 }], START + 1);
+      await syncSenders({ store, now: () => START + 1 }, accounts);
+      expect((await store.getSender(paced.phoneNumberId))?.throughputMps).toBe(30);
       // A token that cannot read the account: reported, and what was stored stays.
       const wrong: SenderAccount = {
         ...accounts[1]!,

@@ -185,7 +185,7 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
       oldLimit: null,
       maxDailyConversations: null,
     });
-    expect(await applyPhoneQuality(store, quality('FLAGGED', T0 + HOUR), T0 + HOUR)).toBe(true);
+    expect(await applyPhoneQuality(store, quality('FLAGGED', T0 + HOUR), T0 + HOUR)).toMatchObject({ id: seed.senderId });
     await applyPhoneQuality(store, quality('FLAGGED', T0 + 2 * HOUR), T0 + 2 * HOUR); // no change: no row
     await applyPhoneQuality(store, quality('UNFLAGGED', T0 + 3 * HOUR), T0 + 3 * HOUR);
     await applyAccountUpdate(

@@ -243,8 +243,18 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     expect(await store.upsertSenders([{ ...sender, messagingLimitTier: 'TIER_10K' }], T0 + 1)).toEqual([sid]);
     expect(await store.setSenderState('1099', 'throttled', '130429', T0 + 60_000, T0 + 2)).toBe(true);
     expect(await store.setSenderState('nope', 'stopped', 'x', null, T0)).toBe(false);
+    const unread = {
+      businessAccountId: null,
+      portfolioId: null,
+      verifiedName: null,
+      metaStatus: null,
+      nameStatus: null,
+      throughputLevel: null,
+      syncedAt: null,
+    };
     expect(await store.getSender('1099')).toEqual({
       ...sender,
+      ...unread,
       id: sid,
       messagingLimitTier: 'TIER_10K',
       state: 'throttled',
@@ -252,6 +262,21 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       stateUntil: T0 + 60_000,
       updatedAt: T0 + 2,
     });
+    // What Meta says of the number is kept beside it; a later upsert of its health leaves it alone.
+    const profile = {
+      businessAccountId: '102290129340398',
+      portfolioId: 'acme',
+      verifiedName: 'Shop "Ö"',
+      metaStatus: 'CONNECTED',
+      nameStatus: 'APPROVED',
+      throughputLevel: 'STANDARD',
+      syncedAt: T0 + 3,
+    };
+    expect(await store.setSenderProfile('1099', profile)).toBe(true);
+    expect(await store.setSenderProfile('nope', profile)).toBe(false);
+    await store.upsertSenders([{ ...sender, qualityRating: 'YELLOW' }], T0 + 4);
+    expect(await store.getSender('1099')).toMatchObject({ ...profile, qualityRating: 'YELLOW' });
+    expect((await store.listSenders()).map((s) => s.portfolioId)).toEqual(['acme']);
   });
 
   it('creates campaigns with a segment definition and records pauses with their reason', async () => {
@@ -292,6 +317,7 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       id,
       frequencyCap: null,
       parameters: null,
+      senderPool: null,
       status: 'paused',
       pauseReason: 'cap share 40% over 1000 sends',
       createdAt: T0,
@@ -305,5 +331,9 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     const parameters = { 'body.1': { attribute: 'first name', fallback: 'there "friend"' }, header: { link: 'https://cdn.example/a.jpg' } };
     const mapped = await store.createCampaign({ ...input, name: 'Mapped', parameters }, T0);
     expect((await store.getCampaign(mapped))?.parameters).toEqual(parameters);
+    // A sender pool comes back as it was given.
+    const senderPool = { by: 'country', countries: { GB: '1099', DE: '2088' }, otherwise: null };
+    const pooled = await store.createCampaign({ ...input, name: 'Pooled', senderPool }, T0);
+    expect((await store.getCampaign(pooled))?.senderPool).toEqual(senderPool);
   });
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { stateFromMetaStatus, throughputOfLevel } from '../core/sender-health.js';
+import { STANDARD_MPS, stateFromMetaStatus, throughputOfLevel } from '../core/sender-health.js';
 import type { Millis } from '../core/time.js';
 import type { PhoneNumberApi } from '../ports/cloud-api.js';
-import type { SenderHistoryStore, SenderInput, SenderProfile, SenderStore } from '../ports/store.js';
+import type { Sender, SenderHistoryStore, SenderInput, SenderProfile, SenderStore } from '../ports/store.js';
 import { NEW_SENDER_DEFAULTS } from './create-campaign.js';
 import { describeFailure } from './sync-templates.js';
 
@@ -149,7 +149,7 @@ async function storeNumber(deps: SyncSendersDeps, account: SenderAccount, n: Met
     ...base,
     displayNumber: n.display_phone_number,
     qualityRating: n.quality_rating ?? base.qualityRating,
-    throughputMps: throughputOfLevel(n.throughput?.level ?? null) ?? base.throughputMps,
+    throughputMps: paceOf(current, n.throughput?.level ?? null, base.throughputMps),
     messagingLimitTier: n.whatsapp_business_manager_messaging_limit ?? n.messaging_limit_tier ?? base.messagingLimitTier,
     ...(health.state === 'ok' ? { state: 'ok', stateReason: null, stateUntil: null } : {}),
     ...(health.state === 'stopped' ? { state: 'stopped', stateReason: health.reason, stateUntil: null } : {}),
@@ -175,6 +175,20 @@ async function storeNumber(deps: SyncSendersDeps, account: SenderAccount, n: Met
   return changed || profileChanged || current.displayNumber !== next.displayNumber || current.throughputMps !== next.throughputMps
     ? 'updated'
     : 'unchanged';
+}
+
+/**
+ * The pace Pacer keeps for the number: Meta's level (80 or 1,000/s) for a new number, and whenever
+ * Meta changes the level; otherwise the pace stored stands, so a number paced below Meta's level on
+ * purpose (headroom under a provider's own limit) keeps it. A number never read before and still at
+ * Pacer's default takes the level Meta reports.
+ */
+function paceOf(current: Sender | null, level: string | null, stored: number): number {
+  const byLevel = throughputOfLevel(level);
+  if (byLevel === null) return stored;
+  if (current === null) return byLevel;
+  if (current.throughputLevel !== null) return current.throughputLevel === level ? stored : byLevel;
+  return stored === STANDARD_MPS ? byLevel : stored;
 }
 
 const facts = (s: SenderInput) => ({

@@ -6,6 +6,8 @@ import type { Migration } from './migration.js';
 // number (display name, Meta's own status, name review, throughput level). Null until first read.
 // A campaign may send from a pool of numbers (spread, or by the recipient's country): `sender_pool`.
 // A reply is kept with the number it was written to: a service answer goes back from that number.
+// Each number's worker claims its own due rows through an index led by the number (every intent
+// names it): a number with a few rows due is not slowed by another's million.
 
 const columns = `ALTER TABLE senders ADD COLUMN business_account_id TEXT;
 ALTER TABLE senders ADD COLUMN portfolio_id TEXT;
@@ -21,9 +23,13 @@ export const senderAccounts: Migration = {
   sqlite: `${columns}
 ALTER TABLE senders ADD COLUMN synced_at INTEGER;
 ALTER TABLE campaigns ADD COLUMN sender_pool TEXT;
-CREATE INDEX senders_portfolio ON senders (portfolio_id);`,
+CREATE INDEX senders_portfolio ON senders (portfolio_id);
+CREATE INDEX outbox_due_number ON outbox (status, json_extract(intent, '$.phoneNumberId'), next_attempt_at)
+  WHERE status = 'queued' OR status = 'held';`,
   postgres: `${columns}
 ALTER TABLE senders ADD COLUMN synced_at BIGINT;
 ALTER TABLE campaigns ADD COLUMN sender_pool JSONB;
-CREATE INDEX senders_portfolio ON senders (portfolio_id);`,
+CREATE INDEX senders_portfolio ON senders (portfolio_id);
+CREATE INDEX outbox_due_number ON outbox (status, (intent #>> '{phoneNumberId}'), next_attempt_at)
+  WHERE status = 'queued' OR status = 'held';`,
 };

@@ -6,7 +6,8 @@ import { int, jsonValue } from './values.js';
 /** The scope's messages and failures per number they went from (each intent names it), most failures first. */
 export async function diagnosisNumbers(db: SqlRunner, scope: DiagnosisScope): Promise<NumberSends[]> {
   const { cte, params } = scopeSql(scope);
-  const numbered = `, numbered AS (SELECT s.id, ${jsonValue(db.caps, 'o.intent', ['phoneNumberId'], 'text')} AS number
+  const number = jsonValue(db.caps, 'o.intent', ['phoneNumberId'], 'text');
+  const numbered = `, numbered AS (SELECT s.id, ${number} AS number
   FROM scoped s JOIN outbox o ON o.id = s.id)`;
   const [sent, codes] = await Promise.all([
     db.query(`${cte}${numbered} SELECT number, COUNT(*) AS messages FROM numbered GROUP BY number`, params),
