@@ -26,6 +26,7 @@ CREATE TABLE campaigns (
   frequency_cap_window_ms bigint,
   parameters jsonb,
   sender_pool jsonb,
+  timing jsonb,
   CONSTRAINT campaigns_pkey PRIMARY KEY (id),
   CONSTRAINT campaigns_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES senders(id),
   CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'running'::text, 'paused'::text, 'completed'::text, 'cancelled'::text]))),

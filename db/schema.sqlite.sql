@@ -19,7 +19,7 @@ CREATE TABLE campaigns (
   pause_reason TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ends_at INTEGER, frequency_cap_max INTEGER, frequency_cap_window_ms INTEGER, parameters TEXT, sender_pool TEXT) STRICT;
+, ends_at INTEGER, frequency_cap_max INTEGER, frequency_cap_window_ms INTEGER, parameters TEXT, sender_pool TEXT, timing TEXT) STRICT;
 
 CREATE TABLE consent_current (
   contact_id INTEGER NOT NULL REFERENCES contacts (id),

@@ -4,6 +4,7 @@ import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
 import { silentLogger, type Logger } from '../ports/logger.js';
 import type {
+  Campaign,
   CampaignStore,
   ContactStateStore,
   ContactStore,
@@ -164,6 +165,7 @@ export class Dispatcher {
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
     const policies = new Map<string, Promise<Policy>>();
+    const campaigns = new Map<string, Promise<Campaign | null>>();
     // Templates, senders and campaigns are read once per pass, through whichever transaction is open.
     let reader: Pick<TemplateStore, 'getTemplate'> & Pick<SenderStore, 'getSender'> & Pick<CampaignStore, 'getCampaign'> = store;
     const ctx: RowContext = {
@@ -179,6 +181,8 @@ export class Dispatcher {
         campaignId === null
           ? Promise.resolve(this.deps.policy)
           : memo(policies, String(campaignId), async () => policyForCampaign(this.deps.policy, await reader.getCampaign(campaignId))),
+      campaignFor: (campaignId) =>
+        campaignId === null ? Promise.resolve(null) : memo(campaigns, String(campaignId), () => reader.getCampaign(campaignId)),
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
       onEffects: (e) => effects.push(e),

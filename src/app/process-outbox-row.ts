@@ -7,6 +7,7 @@ import { planRetry } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, Recipient, SendResult } from '../ports/cloud-api.js';
 import type {
+  Campaign,
   CampaignStore,
   ContactStateStore,
   ContactStore,
@@ -22,6 +23,7 @@ import type {
 import { applyFailure, type FailureDeps } from './apply-failure.js';
 import { recipientOf } from './contact-address.js';
 import type { NumberPacing } from './number-pacing.js';
+import { messageTiming } from './message-timing.js';
 import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox-intent.js';
 import { cachedTemplateShape } from './template-mapping.js';
 import { composeComponents } from '../core/template-parameters.js';
@@ -47,6 +49,8 @@ export interface RowContext {
   sender: (phoneNumberId: string) => Promise<Sender | null>;
   /** The policy `decide` applies to a row of this campaign (its own frequency cap), or to a one-off (null). */
   policyFor: (campaignId: number | null) => Promise<Policy>;
+  /** The row's campaign (read once per pass), or null for a one-off message. */
+  campaignFor: (campaignId: number | null) => Promise<Campaign | null>;
   audit: (entry: DecisionAuditInput) => void;
   /** The number's messaging limit and pair-rate spacing. */
   pacing: NumberPacing;
@@ -80,12 +84,13 @@ export type PreparedRow =
 export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise<PreparedRow> {
   const { store } = ctx;
   const intent = parseOutboxIntent(row.intent, row.id);
-  const [contact, state, template, sender, policy] = await Promise.all([
+  const [contact, state, template, sender, policy, campaign] = await Promise.all([
     store.getContact(row.contactId),
     loadContactState(store, row.contactId),
     intent.template ? ctx.template(intent.template.name, intent.template.language) : Promise.resolve(null),
     ctx.sender(intent.phoneNumberId),
     ctx.policyFor(row.campaignId),
+    ctx.campaignFor(row.campaignId),
   ]);
   if (contact === null) throw new Error(`outbox row ${row.id}: contact ${row.contactId} does not exist`);
   const composed = withComponents(intent, template);
@@ -103,6 +108,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     messagingLimit: limit,
     lastSentToContactAt: ctx.pacing.lastSentTo(row.contactId),
     parameterProblem: intent.parameterProblem ?? (composed.ok ? null : composed.problem),
+    timing: messageTiming({ category: row.category, contact, campaign, policy, queuedAt: row.createdAt }),
   };
   const decision = decide(state, sendIntent, now, policy);
   ctx.audit(auditOf(row, decision, now));

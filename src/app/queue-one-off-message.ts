@@ -27,6 +27,7 @@ import type {
 } from '../ports/store.js';
 import { templateShape } from './template-mapping.js';
 import type { WorkQueued } from '../ports/work-signal.js';
+import { messageTiming } from './message-timing.js';
 import { recipientRegion } from './recipient-region.js';
 import { loadContactState } from './update-contact-state.js';
 
@@ -106,6 +107,13 @@ export async function queueOneOffMessage(
       sender: { state: 'ok' },
       capAttempts: 0,
       marketingApiRefused: false,
+      timing: messageTiming({
+        category: m.category,
+        contact: { phoneE164: phone.number, attributes: existing?.attributes ?? {} },
+        campaign: null,
+        policy,
+        queuedAt: now,
+      }),
     },
     now,
     policy,

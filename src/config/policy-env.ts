@@ -3,6 +3,8 @@ import { DEFAULT_BREAKER } from '../core/campaign-breaker.js';
 import { CATEGORIES, isCategory, type Category } from '../core/category.js';
 import { FREQUENCY_CAP_MAX, parseDuration, parseFrequencyCap } from '../core/duration.js';
 import { CAP_SCHEDULE_PRESETS, DEFAULT_POLICY, type BackoffPolicy, type Policy } from '../core/policy.js';
+import { isTimeZone } from '../core/local-time.js';
+import { parseLocalTime } from '../core/send-window.js';
 import { durationText, HOUR, MINUTE, type Millis } from '../core/time.js';
 
 /** A text variable read through `parse`; null from it is refused with `expected`. */
@@ -87,6 +89,16 @@ export const policyEnvSchema = {
   PACER_STOP_KEYWORDS: words.optional(),
   PACER_RESUME_KEYWORDS: words.optional(),
   PACER_STOP_BUTTONS: words.optional(),
+  PACER_QUIET_HOURS: text('local hours like 21:00-08:00 (no sending from the first until the second), or off', (v) => {
+    if (v.toLowerCase() === 'off') return 'off' as const;
+    const [from, to, ...rest] = v.split('-').map((x) => parseLocalTime(x));
+    return from == null || to == null || rest.length > 0 || from === to ? null : { from, to };
+  }).optional(),
+  PACER_QUIET_HOURS_CATEGORIES: text(`comma-separated categories (${CATEGORIES.join(', ')})`, (v): Category[] | null => {
+    const list = items(v.toLowerCase());
+    return list.length > 0 && list.every(isCategory) ? list : null;
+  }).optional(),
+  PACER_DEFAULT_TIME_ZONE: text('an IANA time zone like Europe/London or UTC', (v) => (isTimeZone(v) ? v : null)).optional(),
   PACER_BREAKER_CAP_SHARE: z.coerce.number().gt(0).max(1).default(DEFAULT_BREAKER.maxCapShare),
   PACER_BREAKER_MIN_OUTCOMES: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_BREAKER.minOutcomes),
   PACER_BREAKER_PAUSE_ON_RED_TEMPLATE: flag.default(DEFAULT_BREAKER.pauseOnRedTemplate),
@@ -125,6 +137,8 @@ export function policyFromEnv(e: PolicyEnv): Policy {
     stopKeywords: e.PACER_STOP_KEYWORDS ?? d.stopKeywords,
     resumeKeywords: e.PACER_RESUME_KEYWORDS ?? d.resumeKeywords,
     stopButtons: e.PACER_STOP_BUTTONS ?? d.stopButtons,
+    quietHours: quietHoursOf(e, d),
+    defaultTimeZone: e.PACER_DEFAULT_TIME_ZONE ?? d.defaultTimeZone,
     campaignBreaker: {
       maxCapShare: e.PACER_BREAKER_CAP_SHARE,
       minOutcomes: e.PACER_BREAKER_MIN_OUTCOMES,
@@ -132,4 +146,12 @@ export function policyFromEnv(e: PolicyEnv): Policy {
       pauseOnQualityDrop: e.PACER_BREAKER_PAUSE_ON_QUALITY_DROP,
     },
   };
+}
+
+function quietHoursOf(e: PolicyEnv, d: Policy): Policy['quietHours'] {
+  const hours = e.PACER_QUIET_HOURS;
+  if (hours === 'off') return null;
+  const base = hours ?? d.quietHours;
+  if (base === null) return null;
+  return { from: base.from, to: base.to, categories: e.PACER_QUIET_HOURS_CATEGORIES ?? d.quietHours?.categories ?? ['marketing'] };
 }

@@ -7,9 +7,11 @@ import {
   unreachableCause,
   windowCloses,
 } from './contact-facts.js';
-import type { Decision, SendIntent, SendPath, SendReason } from './decision.js';
+import type { Decision, MessageTiming, SendIntent, SendPath, SendReason } from './decision.js';
+import { wallClock } from './local-time.js';
 import type { Policy } from './policy.js';
-import { durationText, iso, type Millis } from './time.js';
+import { localTimeText, nextOpening, type SendWindow } from './send-window.js';
+import { DAY, durationText, iso, MINUTE, type Millis } from './time.js';
 
 /**
  * May this contact receive this message now, through which path, and if not, why and until when.
@@ -17,6 +19,60 @@ import { durationText, iso, type Millis } from './time.js';
  * decisions never read marketing-only facts.
  */
 export function decide(state: ContactState, intent: SendIntent, now: Millis, policy: Policy): Decision {
+  const decision = decideNow(state, intent, now, policy);
+  const timing = intent.timing ?? null;
+  return timing === null ? decision : timed(decision, timing, now);
+}
+
+/**
+ * The recipient's local time, applied to what was decided: a send outside the window waits for its
+ * next opening, a wait ends at an opening (a cap retry's gap is a minimum, then the window), and a
+ * message that cannot go before its `notAfter` ends expired instead of going late.
+ */
+function timed(decision: Decision, timing: MessageTiming, now: Millis): Decision {
+  if (decision.kind === 'skip' || decision.kind === 'hold') return decision;
+  const { window, zone, notAfter } = timing;
+  let result = decision;
+  if (window !== null) {
+    const from = decision.kind === 'send' ? now : decision.until;
+    const opening = nextOpening(window, zone, from);
+    const never = `The send window (${windowText(window)}, ${zone}) never opens: no days are allowed.`;
+    if (opening === null) return skip('expired', never);
+    if (decision.kind === 'send' && opening > now) {
+      const source = timing.windowSource === 'quiet_hours' ? 'inside your quiet hours' : "outside the campaign's send window";
+      result = {
+        kind: 'defer',
+        until: opening,
+        reason: 'outside_send_window',
+        explanation: `It is ${localTimeText(localMinute(zone, now))} for the recipient (${zone}), ${source} (${windowText(window)}); it goes at ${localTimeText(localMinute(zone, opening))} their time (${iso(opening)}).`,
+      };
+    } else if (decision.kind === 'defer' && opening > decision.until) {
+      result = {
+        ...decision,
+        until: opening,
+        explanation: `${decision.explanation} Then it waits for the recipient's send window (${windowText(window)}, ${zone}): ${iso(opening)}.`,
+      };
+    }
+  }
+  if (notAfter === null) return result;
+  const goesAt = result.kind === 'send' ? now : result.until;
+  if (goesAt <= notAfter) return result;
+  return skip(
+    'expired',
+    `It could not go before ${iso(notAfter)}, its end time (${result.kind === 'defer' ? result.reason : 'late'}); it ends instead of going late.`,
+  );
+}
+
+function windowText(w: SendWindow): string {
+  const hours = w.from === w.to ? 'all day' : `${localTimeText(w.from)}–${localTimeText(w.to)}`;
+  return w.days === null ? hours : `${hours} on ${w.days.map((d) => WEEKDAYS[d - 1] ?? '?').join(', ')}`;
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+const localMinute = (zone: string, at: Millis): number => Math.floor((((wallClock(zone, at) % DAY) + DAY) % DAY) / MINUTE);
+
+function decideNow(state: ContactState, intent: SendIntent, now: Millis, policy: Policy): Decision {
   const { category } = intent;
   const consent = state.consent[category];
   if (consent.status === 'revoked') {

@@ -1,5 +1,6 @@
 import type { Category } from './category.js';
 import type { MessagingLimitUse } from './messaging-limit.js';
+import type { SendWindow } from './send-window.js';
 import type { Millis } from './time.js';
 
 export type SendPath = 'cloud' | 'marketing_messages';
@@ -11,7 +12,8 @@ export type DeferReason =
   | 'sender_throttled' // sender number backing off (130429 and friends)
   | 'sender_stopped' // account or number problem: looked at again (blockedRecheckMs) while an operator acts
   | 'messaging_limit' // the number reached its portfolio limit of new people per 24 h
-  | 'pair_rate'; // this number messaged this person a moment ago
+  | 'pair_rate' // this number messaged this person a moment ago
+  | 'outside_send_window'; // the recipient's local time is outside the campaign's window or inside quiet hours
 
 export type HoldReason = 'experiment_group'; // 130472: only inside an open window
 
@@ -26,7 +28,8 @@ export type SkipReason =
   | 'needs_phone_number' // authentication templates cannot go to a business-scoped user id (131062)
   | 'missing_parameter' // a template value this recipient has none for (Meta would answer 132000)
   | 'invalid_parameter' // a value Meta refuses (too long, a line break: 132018, 131009)
-  | 'capped_exhausted'; // this message used its cap attempts; the contact stays eligible later
+  | 'capped_exhausted' // this message used its cap attempts; the contact stays eligible later
+  | 'expired'; // it could not go before its "not after" time: it ends instead of going late
 
 export type SendReason =
   | 'eligible'
@@ -65,4 +68,19 @@ export interface SendIntent {
   lastSentToContactAt?: Millis | null;
   /** Why this recipient's template values cannot be sent (found when the values were frozen); absent when they can. */
   parameterProblem?: { reason: 'missing_parameter' | 'invalid_parameter'; detail: string } | null;
+  /**
+   * The recipient's zone and when this message may go: inside `window` (the campaign's, or outside
+   * the policy's quiet hours; null: any hour), and not after `notAfter` (null: no limit). Absent:
+   * any time, in no zone.
+   */
+  timing?: MessageTiming | null;
+}
+
+export interface MessageTiming {
+  /** IANA zone, e.g. `Europe/London`. */
+  zone: string;
+  window: SendWindow | null;
+  /** Where the window comes from, for the explanation. */
+  windowSource: 'campaign' | 'quiet_hours' | null;
+  notAfter: Millis | null;
 }

@@ -22,6 +22,8 @@ export function explainContact(
   policy: Policy,
   recipientRegion: string | null,
   addressedBy: SendIntent['addressedBy'] = 'phone',
+  /** The recipient's local-time limits per category (quiet hours); absent: none. */
+  timingFor: (category: Category) => SendIntent['timing'] = () => null,
 ): CategoryExplanation[] {
   return CATEGORIES.map((category) => {
     const intent: SendIntent = {
@@ -33,6 +35,7 @@ export function explainContact(
       sender: { state: 'ok' },
       capAttempts: 0,
       marketingApiRefused: false,
+      timing: timingFor(category),
     };
     return { category, decision: decide(state, intent, now, policy), causes: causesFor(state, category) };
   });

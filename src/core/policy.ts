@@ -61,6 +61,19 @@ export interface Policy {
   blockedRecheckMs: Millis;
   /** When a running campaign pauses itself (cap share, RED template, quality drop). */
   campaignBreaker: BreakerConfig;
+  /**
+   * No sending between `from` and `to` (minutes after local midnight) in the recipient's zone, for
+   * these categories; null: any hour. A campaign's own send window replaces it for its rows.
+   */
+  quietHours: QuietHours | null;
+  /** The zone of a recipient whose zone is known neither from an attribute nor from the phone number. */
+  defaultTimeZone: string;
+}
+
+export interface QuietHours {
+  from: number;
+  to: number;
+  categories: readonly Category[];
 }
 
 export const CAP_SCHEDULE_PRESETS = {
@@ -119,6 +132,8 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   senderBackoff: { baseMs: 1 * SECOND, maxMs: 2 * MINUTE, maxAttempts: 10 },
   blockedRecheckMs: HOUR,
   campaignBreaker: DEFAULT_BREAKER,
+  quietHours: { from: 21 * 60, to: 8 * 60, categories: ['marketing'] as const },
+  defaultTimeZone: 'UTC',
 });
 
 export function withCapPreset(policy: Policy, preset: CapSchedulePreset): Policy {

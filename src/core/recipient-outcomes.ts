@@ -70,6 +70,7 @@ const SKIP_LABELS: Record<SkipReason, string> = {
   missing_parameter: 'Skipped: a template value is missing',
   invalid_parameter: 'Skipped: a template value Meta would refuse',
   capped_exhausted: 'Cap attempts used up',
+  expired: 'Expired: it could not go before its end time',
 };
 const ENDED_UNSENT = 'campaign_ended';
 
@@ -81,6 +82,7 @@ const DEFER_LABELS: Record<DeferReason, string> = {
   sender_stopped: 'Deferred: the sender number is stopped',
   messaging_limit: "Deferred by the number's messaging limit",
   pair_rate: 'Spaced out: this number messaged the person moments ago',
+  outside_send_window: "Waiting for the recipient's send window (local time)",
 };
 
 /**

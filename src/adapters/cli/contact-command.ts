@@ -1,8 +1,6 @@
-import { recipientOf } from '../../app/contact-address.js';
 import { findContactByText } from '../../app/find-contact-by-text.js';
-import { recipientRegion } from '../../app/recipient-region.js';
+import { explainContactNow } from '../../app/explain-contact-now.js';
 import { loadContactState } from '../../app/update-contact-state.js';
-import { explainContact } from '../../core/explain-contact.js';
 import type { Policy } from '../../core/policy.js';
 import type { Contact, ContactStateStore, ContactStore } from '../../ports/store.js';
 import { contactExplainJson } from '../presenters/contact-explain-json.js';
@@ -28,7 +26,7 @@ export async function contactExplainText(
 ): Promise<string> {
   const contact = await findContactByInput(store, input);
   const state = await loadContactState(store, contact.id);
-  const rows = explainContact(state, now, policy, recipientRegion(contact.phoneE164), recipientOf(contact).kind);
+  const rows = explainContactNow(contact, state, now, policy);
   const who = mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id));
   return json ? JSON.stringify(contactExplainJson(who, rows), null, 2) : renderContactExplain(who, rows);
 }

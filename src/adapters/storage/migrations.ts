@@ -16,6 +16,7 @@ import { contactKeysNotEmpty } from './migrations/0015-contact-keys-not-empty.js
 import { templateSync } from './migrations/0016-template-sync.js';
 import { campaignParameters } from './migrations/0017-campaign-parameters.js';
 import { senderAccounts } from './migrations/0018-sender-accounts.js';
+import { campaignTiming } from './migrations/0019-campaign-timing.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   templateSync,
   campaignParameters,
   senderAccounts,
+  campaignTiming,
 ];

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { recipientOf } from '../../../app/contact-address.js';
-import { recipientRegion } from '../../../app/recipient-region.js';
+import { explainContactNow } from '../../../app/explain-contact-now.js';
 import { recordConsent } from '../../../app/record-consent.js';
 import { loadContactState } from '../../../app/update-contact-state.js';
 import { CATEGORIES } from '../../../core/category.js';
-import { explainContact } from '../../../core/explain-contact.js';
 import { iso } from '../../../core/time.js';
 import type { Contact, ConsentRecord, TimelineEntry } from '../../../ports/store.js';
 import { contactExplainJson } from '../../presenters/contact-explain-json.js';
@@ -106,13 +104,7 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
       },
       handler: async ({ params }) => {
         const contact = await load(params.id);
-        const rows = explainContact(
-          await loadContactState(store, contact.id),
-          clock.now(),
-          policy,
-          recipientRegion(contact.phoneE164),
-          recipientOf(contact).kind,
-        );
+        const rows = explainContactNow(contact, await loadContactState(store, contact.id), clock.now(), policy);
         return contactExplainJson(mask(contact.phoneE164 ?? contact.waId ?? contact.bsuid ?? String(contact.id)), rows);
       },
     }),

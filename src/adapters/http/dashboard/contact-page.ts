@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { recipientOf } from '../../../app/contact-address.js';
-import { recipientRegion } from '../../../app/recipient-region.js';
+import { explainContactNow } from '../../../app/explain-contact-now.js';
 import { loadContactState } from '../../../app/update-contact-state.js';
 import type { ContactState } from '../../../core/contact-state.js';
-import { explainContact, type CategoryExplanation } from '../../../core/explain-contact.js';
+import type { CategoryExplanation } from '../../../core/explain-contact.js';
 import type { ConsentRecord, Contact } from '../../../ports/store.js';
 import { mergeConversation } from '../../../app/contact-conversation.js';
 import { conversationView } from './contact-timeline.js';
@@ -38,7 +37,7 @@ export async function contactPage(
     store.contactTimeline(id, TIMELINE_LIMIT),
     store.contactInbound(id, TIMELINE_LIMIT),
   ]);
-  const rows = explainContact(state, now, deps.policy, recipientRegion(contact.phoneE164), recipientOf(contact).kind);
+  const rows = explainContactNow(contact, state, now, deps.policy);
   const body = html`${notice === null ? null : html`<p class="notice" role="status">${notice}</p>`}
 ${details(contact)}
 <h2>Reply</h2>${replyBox(deps, viewer, contact, state, now)}

@@ -15,6 +15,7 @@ function toCampaign(caps: Capabilities, row: SqlRow): Campaign {
     frequencyCap: frequencyCapOf(row),
     parameters: row['parameters'] === null || row['parameters'] === undefined ? null : json<JsonObject>(caps, row['parameters']),
     senderPool: row['sender_pool'] === null || row['sender_pool'] === undefined ? null : json<JsonObject>(caps, row['sender_pool']),
+    timing: row['timing'] === null || row['timing'] === undefined ? null : json<JsonObject>(caps, row['timing']),
     policyPreset: String(row['policy_preset']),
     status: String(row['status']) as CampaignStatus,
     pauseReason: textOrNull(row['pause_reason']),
@@ -29,8 +30,8 @@ function frequencyCapOf(row: SqlRow): Campaign['frequencyCap'] {
 }
 
 const CREATE = `INSERT INTO campaigns (name, template_id, sender_id, segment, scheduled_at, policy_preset, status, created_at, updated_at, ends_at,
-  frequency_cap_max, frequency_cap_window_ms, parameters, sender_pool)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11, $12, $13) RETURNING id`;
+  frequency_cap_max, frequency_cap_window_ms, parameters, sender_pool, timing)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11, $12, $13, $14) RETURNING id`;
 
 export async function createCampaign(db: SqlRunner, c: CampaignInput, now: number): Promise<number> {
   const cap = c.frequencyCap ?? null;
@@ -48,6 +49,7 @@ export async function createCampaign(db: SqlRunner, c: CampaignInput, now: numbe
     cap?.windowMs ?? null,
     c.parameters == null ? null : toJson(c.parameters),
     c.senderPool == null ? null : toJson(c.senderPool),
+    c.timing == null ? null : toJson(c.timing),
   ]);
   return int(rows[0]?.['id']);
 }

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { Category } from '../core/category.js';
+import type { MessageTiming } from '../core/decision.js';
+import { isTimeZone } from '../core/local-time.js';
+import type { Policy } from '../core/policy.js';
+import { outsideQuietHours, parseLocalTime, type SendWindow } from '../core/send-window.js';
+import type { Millis } from '../core/time.js';
+import { MINUTE } from '../core/time.js';
+import type { Campaign, JsonObject } from '../ports/store.js';
+import { recipientZone } from './recipient-zone.js';
+
+/** A campaign's own timing, as stored: its window in local minutes, its default zone, its maximum delay. */
+export interface CampaignTiming {
+  window?: SendWindow;
+  timeZone?: string;
+  maxDelayMs?: number;
+}
+
+const localTime = z.string().transform((text, ctx) => {
+  const minutes = parseLocalTime(text);
+  if (minutes === null) ctx.addIssue({ code: 'custom', message: `"${text}" is not a local time like 09:00 or 20:30` });
+  return minutes ?? 0;
+});
+
+const WEEKDAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** What the CLI and the API take: `{ window: { from: "09:00", to: "20:00", days: ["mon", …] }, timeZone, maxDelayMs }`. */
+export const campaignTimingInput = z
+  .object({
+    window: z
+      .object({
+        from: localTime,
+        to: localTime,
+        days: z
+          .array(z.enum(WEEKDAY_NAMES as [string, ...string[]]))
+          .min(1, 'at least one day')
+          .transform((days) => [...new Set(days.map((d) => WEEKDAY_NAMES.indexOf(d) + 1))].sort())
+          .optional(),
+      })
+      .strict()
+      .optional(),
+    timeZone: z
+      .string()
+      .refine(isTimeZone, { message: 'not a time zone this platform knows (an IANA name like Europe/London)' })
+      .optional(),
+    maxDelayMs: z.number().int().min(MINUTE, 'at least one minute').optional(),
+  })
+  .strict();
+
+const stored = z
+  .object({
+    window: z.object({ from: z.number(), to: z.number(), days: z.array(z.number()).nullable() }).optional(),
+    timeZone: z.string().optional(),
+    maxDelayMs: z.number().optional(),
+  })
+  .strict();
+
+/** The input as the campaign stores it. */
+export function storedTiming(input: z.infer<typeof campaignTimingInput>): CampaignTiming {
+  return {
+    ...(input.window ? { window: { from: input.window.from, to: input.window.to, days: input.window.days ?? null } } : {}),
+    ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+    ...(input.maxDelayMs ? { maxDelayMs: input.maxDelayMs } : {}),
+  };
+}
+
+export function readTiming(json: JsonObject | null | undefined, where: string): CampaignTiming | null {
+  if (json === null || json === undefined) return null;
+  const parsed = stored.safeParse(json);
+  if (!parsed.success)
+    throw new Error(
+      `${where}: its timing cannot be read: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
+  return parsed.data as CampaignTiming;
+}
+
+const timings = new WeakMap<object, CampaignTiming | null>();
+
+/**
+ * When one row may go, for `decide`: the recipient's zone, the campaign's window (or the policy's
+ * quiet hours for their categories), and the latest it may still go (the campaign's end, its
+ * maximum delay after the row was queued, or the message's own). Null when nothing limits it.
+ */
+export function messageTiming(m: {
+  category: Category;
+  contact: { phoneE164: string | null; attributes: Readonly<Record<string, unknown>> };
+  campaign: Campaign | null;
+  policy: Pick<Policy, 'quietHours' | 'defaultTimeZone'>;
+  queuedAt: Millis;
+  notAfter?: Millis | null;
+}): MessageTiming | null {
+  const campaign = m.campaign;
+  let timing: CampaignTiming | null = null;
+  if (campaign !== null) {
+    const cached = timings.get(campaign);
+    timing = cached !== undefined ? cached : readTiming(campaign.timing, `campaign ${campaign.id}`);
+    if (cached === undefined) timings.set(campaign, timing);
+  }
+  const quiet = m.policy.quietHours;
+  const window = timing?.window ?? (quiet !== null && quiet.categories.includes(m.category) ? outsideQuietHours(quiet) : null);
+  const windowSource = timing?.window !== undefined ? 'campaign' : window !== null ? 'quiet_hours' : null;
+  const limits = [campaign?.endsAt ?? null, timing?.maxDelayMs === undefined ? null : m.queuedAt + timing.maxDelayMs, m.notAfter ?? null];
+  const known = limits.filter((l): l is number => l !== null);
+  const notAfter = known.length === 0 ? null : Math.min(...known);
+  if (window === null && notAfter === null) return null;
+  return { zone: recipientZone(m.contact, timing?.timeZone ?? m.policy.defaultTimeZone), window, windowSource, notAfter };
+}
