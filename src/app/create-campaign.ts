@@ -4,6 +4,7 @@ import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, Template, TemplateStore } from '../ports/store.js';
 import { poolNumbers, type SenderPool } from '../core/sender-pool.js';
+import { storedTiming, type CampaignTimingInput } from './message-timing.js';
 import { sharesOf } from './sender-pool.js';
 import { templateShape } from './template-mapping.js';
 
@@ -45,6 +46,8 @@ export interface NewCampaign {
    * campaign's own number is then the pool's first.
    */
   pool?: SenderPool;
+  /** When its messages go in each recipient's local time, and how late they may go (checked by `campaignTimingInput`). */
+  timing?: CampaignTimingInput;
 }
 
 /** Why a campaign was refused before anything was stored; each caller words it for its users. */
@@ -99,6 +102,7 @@ export async function createCampaign(
       status: 'draft',
       parameters: Object.keys(parameters).length === 0 ? null : (JSON.parse(JSON.stringify(parameters)) as JsonObject),
       senderPool: c.pool === undefined ? null : (JSON.parse(JSON.stringify(c.pool)) as JsonObject),
+      timing: c.timing === undefined ? null : (storedTiming(c.timing) as unknown as JsonObject),
     },
     now,
   );

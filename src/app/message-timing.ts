@@ -3,9 +3,9 @@ import type { Category } from '../core/category.js';
 import type { MessageTiming } from '../core/decision.js';
 import { isTimeZone } from '../core/local-time.js';
 import type { Policy } from '../core/policy.js';
-import { outsideQuietHours, parseLocalTime, type SendWindow } from '../core/send-window.js';
+import { localTimeText, outsideQuietHours, parseLocalTime, type SendWindow } from '../core/send-window.js';
 import type { Millis } from '../core/time.js';
-import { MINUTE } from '../core/time.js';
+import { durationText, MINUTE } from '../core/time.js';
 import type { Campaign, JsonObject } from '../ports/store.js';
 import { recipientZone } from './recipient-zone.js';
 
@@ -55,8 +55,10 @@ const stored = z
   })
   .strict();
 
+export type CampaignTimingInput = z.infer<typeof campaignTimingInput>;
+
 /** The input as the campaign stores it. */
-export function storedTiming(input: z.infer<typeof campaignTimingInput>): CampaignTiming {
+export function storedTiming(input: CampaignTimingInput): CampaignTiming {
   return {
     ...(input.window ? { window: { from: input.window.from, to: input.window.to, days: input.window.days ?? null } } : {}),
     ...(input.timeZone ? { timeZone: input.timeZone } : {}),
@@ -104,4 +106,45 @@ export function messageTiming(m: {
   const notAfter = known.length === 0 ? null : Math.min(...known);
   if (window === null && notAfter === null) return null;
   return { zone: recipientZone(m.contact, timing?.timeZone ?? m.policy.defaultTimeZone), window, windowSource, notAfter };
+}
+
+/** What governs when a campaign's messages go, for `campaign status`, the API and the dashboard. */
+export interface TimingInEffect {
+  window: { from: string; to: string; days: string[] | null } | null;
+  /** `campaign`: its own window; `quiet_hours`: the installation's, for `categories`; null: any hour. */
+  from: 'campaign' | 'quiet_hours' | null;
+  categories: readonly Category[] | null;
+  timeZone: string;
+  maxDelayMs: number | null;
+  sentence: string;
+}
+
+const DAY_LABELS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+export function timingInEffect(campaign: Campaign, policy: Pick<Policy, 'quietHours' | 'defaultTimeZone'>): TimingInEffect {
+  const own = readTiming(campaign.timing, `campaign ${campaign.id}`);
+  const timeZone = own?.timeZone ?? policy.defaultTimeZone;
+  const maxDelayMs = own?.maxDelayMs ?? null;
+  const late = maxDelayMs === null ? '' : `; a message that cannot go within ${durationText(maxDelayMs)} ends expired`;
+  const unknown = ` (recipients of unknown zone: ${timeZone})`;
+  if (own?.window !== undefined) {
+    const w = own.window;
+    const days = w.days === null ? null : w.days.map((d) => DAY_LABELS[d - 1] ?? '?');
+    const window = { from: localTimeText(w.from), to: localTimeText(w.to), days };
+    const sentence = `Send window: ${window.from}–${window.to} recipient local time${days === null ? '' : `, ${days.join(', ')}`} (this campaign's own)${unknown}${late}.`;
+    return { window, from: 'campaign', categories: null, timeZone, maxDelayMs, sentence };
+  }
+  const quiet = policy.quietHours;
+  if (quiet === null)
+    return {
+      window: null,
+      from: null,
+      categories: null,
+      timeZone,
+      maxDelayMs,
+      sentence: `Send window: any hour (PACER_QUIET_HOURS off)${late}.`,
+    };
+  const window = { from: localTimeText(quiet.to), to: localTimeText(quiet.from), days: null };
+  const sentence = `Quiet hours: no ${quiet.categories.join(', ')} between ${localTimeText(quiet.from)} and ${localTimeText(quiet.to)} recipient local time (PACER_QUIET_HOURS)${unknown}${late}.`;
+  return { window, from: 'quiet_hours', categories: quiet.categories, timeZone, maxDelayMs, sentence };
 }

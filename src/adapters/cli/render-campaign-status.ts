@@ -1,5 +1,6 @@
 import { campaignOutcomes, frequencyCapInEffect } from '../../app/campaign-outcomes.js';
 import { campaignPace } from '../../app/campaign-pace.js';
+import { timingInEffect } from '../../app/message-timing.js';
 import { campaignNumbers } from '../../app/sender-overview.js';
 import { frequencyCapText } from '../../core/duration.js';
 import { paceSentence } from '../../core/messaging-limit.js';
@@ -26,6 +27,7 @@ export async function campaignStatus(
   const outcomes = await campaignOutcomes(store, c, policy);
   const cap = frequencyCapInEffect(c, policy);
   const numbers = await campaignNumbers(store, c, now);
+  const timing = timingInEffect(c, policy);
   const json = {
     ...c,
     scheduledAt: c.scheduledAt === null ? null : iso(c.scheduledAt),
@@ -35,6 +37,7 @@ export async function campaignStatus(
     pace,
     ...campaignNumbersJson(numbers, c.senderId),
     frequencyCapInEffect: cap,
+    timingInEffect: timing,
     outcomes: outcomesJson(outcomes),
   };
   const lines = outcomes.map((g) => {
@@ -49,6 +52,7 @@ export async function campaignStatus(
     ...lines,
     `  ${paceSentence(pace)}`,
     capLine,
+    `  ${timing.sentence}`,
   ].join('\n');
   return { text, json };
 }

@@ -8,7 +8,8 @@ import {
 import { parseSegment } from '../../../app/segment-schema.js';
 import { senderPoolSchema } from '../../../app/sender-pool.js';
 import { poolNumbers, type SenderPool } from '../../../core/sender-pool.js';
-import { parseFrequencyCap } from '../../../core/duration.js';
+import { campaignTimingInput, type CampaignTimingInput } from '../../../app/message-timing.js';
+import { parseDuration, parseFrequencyCap } from '../../../core/duration.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { collect, parseParameterFlags } from '../parameter-flags.js';
@@ -26,6 +27,10 @@ interface CreateOptions {
   param?: string[];
   fallback?: string[];
   sender?: string;
+  window?: string;
+  days?: string;
+  timeZone?: string;
+  maxDelay?: string;
   spread?: string;
   byCountry?: string;
   otherwise?: string;
@@ -67,6 +72,16 @@ export const campaignCreateCommand: CliCommand = {
         collect,
       )
       .option('--fallback <key=text>', 'the text for a --param attribute a contact has no value for (repeat)', collect)
+      .option(
+        '--window <HH:MM-HH:MM>',
+        "send only between these hours of each recipient's local time, e.g. 09:00-20:00 (replaces PACER_QUIET_HOURS)",
+      )
+      .option('--days <days>', 'with --window: the weekdays it opens on, e.g. mon-fri or mon,wed,sat')
+      .option('--time-zone <zone>', 'the zone of recipients whose zone is not known (default: PACER_DEFAULT_TIME_ZONE)')
+      .option(
+        '--max-delay <duration>',
+        'a message that cannot go within this long of the start ends expired instead of going late, e.g. 12h',
+      )
       .option('--sender <phone-number-id>', 'the number it sends from (default: WHATSAPP_PHONE_NUMBER_ID)')
       .option('--spread <ids>', 'send from several numbers, recipients spread evenly: comma-separated phone number ids')
       .option('--by-country <map>', "send from each recipient's country's number: GB=<id>,DE=<id> (routed by calling code)")
@@ -153,6 +168,7 @@ function parseCreateOptions(o: CreateOptions): Omit<NewCampaign, 'sender' | 'poo
       `--frequency-cap must be like 1/7d (at most 1 to 16 marketing messages per contact per window) or off, got "${o.frequencyCap}"`,
       EXIT.usage,
     );
+  const timing = parseTiming(o);
   return {
     name: o.name,
     template: { name: o.template, language: o.language },
@@ -162,5 +178,51 @@ function parseCreateOptions(o: CreateOptions): Omit<NewCampaign, 'sender' | 'poo
     policyPreset: o.preset,
     frequencyCap,
     parameters: parseParameterFlags(o.param, o.fallback),
+    ...(timing === null ? {} : { timing }),
   };
+}
+
+const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** `--days mon-fri` or `mon,wed,sat` as day names. */
+function dayList(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text
+    .toLowerCase()
+    .split(',')
+    .map((p) => p.trim())) {
+    const [a, b, extra] = part.split('-');
+    const from = DAY_NAMES.indexOf(a ?? '');
+    const to = b === undefined ? from : DAY_NAMES.indexOf(b);
+    if (from < 0 || to < 0 || extra !== undefined)
+      throw new CliFailure(`--days: "${part}" is not a day (mon … sun) or a range like mon-fri`, EXIT.usage);
+    for (let d = from; ; d = (d + 1) % 7) {
+      out.push(DAY_NAMES[d] as string);
+      if (d === to) break;
+    }
+  }
+  return out;
+}
+
+/** `--window`, `--days`, `--time-zone`, `--max-delay`, checked by the campaign timing's schema; null when none is given. */
+function parseTiming(o: CreateOptions): CampaignTimingInput | null {
+  if (o.days !== undefined && o.window === undefined) throw new CliFailure('--days goes with --window.', EXIT.usage);
+  if (o.window === undefined && o.timeZone === undefined && o.maxDelay === undefined) return null;
+  const [from, to, extra] = (o.window ?? '').split('-');
+  if (o.window !== undefined && (from === undefined || to === undefined || extra !== undefined))
+    throw new CliFailure(`--window must be like 09:00-20:00, got "${o.window}"`, EXIT.usage);
+  const maxDelayMs = o.maxDelay === undefined ? undefined : parseDuration(o.maxDelay);
+  if (maxDelayMs === null) throw new CliFailure(`--max-delay must be a duration like 12h or 90m, got "${o.maxDelay}"`, EXIT.usage);
+  const raw = {
+    ...(o.window !== undefined ? { window: { from, to, ...(o.days !== undefined ? { days: dayList(o.days) } : {}) } } : {}),
+    ...(o.timeZone !== undefined ? { timeZone: o.timeZone } : {}),
+    ...(maxDelayMs !== undefined ? { maxDelayMs } : {}),
+  };
+  const parsed = campaignTimingInput.safeParse(raw);
+  if (!parsed.success) {
+    const flag: Record<string, string> = { window: '--window', timeZone: '--time-zone', maxDelayMs: '--max-delay' };
+    const problems = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`);
+    throw new CliFailure(problems.join('; '), EXIT.usage);
+  }
+  return parsed.data;
 }

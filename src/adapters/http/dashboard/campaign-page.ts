@@ -1,3 +1,4 @@
+import { timingInEffect } from '../../../app/message-timing.js';
 import { recipientOutcomes, untilPhrase, type OutcomeGroup } from '../../../core/recipient-outcomes.js';
 import { DAY } from '../../../core/time.js';
 import type { Campaign, OutboxListRow, RetryRecovery } from '../../../ports/store.js';
@@ -66,6 +67,7 @@ export async function campaignPage(
 ${campaignNumbersView(numbers)}
 <p class="pace">${paceSentence(pace)}</p>
 <p class="frequency-cap">Frequency cap: ${frequencyCapText(cap.cap)} ${cap.from === 'campaign' ? "(this campaign's own)" : '(PACER_FREQUENCY_CAP)'}</p>
+<p class="send-window">${timingInEffect(campaign, deps.policy).sentence}</p>
 ${actions(campaign, viewer)}
 ${preview.ok ? html`<h2>Message preview</h2>${messagePreviewView(preview.preview)}` : null}
 <h2>Funnel</h2>${funnelView(funnel)}
