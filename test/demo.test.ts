@@ -24,8 +24,8 @@ describe('the demo', () => {
     expect(pacer.delivered).toBeGreaterThan(naive.delivered);
     expect(pacer.daily).toHaveLength(7);
     expect(lines.join('\n')).toMatch(/131049 failures\s+[\d,]+\s+[\d,]+/);
-    // When messages land, from ground truth: some at the recipients' night (Mexico and Brazil get the
-    // campaign before dawn), and Pacer's retries after a 131049 wait at least a day.
+    // When messages land, from ground truth: some at the recipients' night (order updates go out at
+    // 10:00 UTC, before dawn in the Americas), and Pacer's retries after a 131049 wait at least a day.
     expect(pacer.deliveredAtNight).toBeGreaterThan(0);
     expect(pacer.deliveredAtNight).toBeLessThan(pacer.delivered);
     expect(naive.deliveredAtNight).toBeGreaterThan(0);
