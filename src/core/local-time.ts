@@ -7,8 +7,9 @@ import { HOUR, MINUTE, type Millis } from './time.js';
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
-const MAX_CACHED = 100_000;
+/** Per zone, the offset in force in each UTC quarter hour asked about. */
+const offsets = new Map<string, Map<number, number>>();
+const MAX_CACHED = 50_000;
 
 function formatterOf(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
@@ -41,18 +42,24 @@ export function isTimeZone(zone: string): boolean {
 /** Milliseconds to add to UTC for the zone's wall clock at `at` (negative west of Greenwich). */
 export function zoneOffset(zone: string, at: Millis): number {
   // Offsets change only on the hour or half hour (DST, rare policy changes): one per UTC quarter hour is exact.
-  const slot = Math.floor(at / (15 * MINUTE));
-  const key = `${zone}\u0000${slot}`;
-  const hit = offsets.get(key);
+  const slot = Math.floor(at / QUARTER_HOUR);
+  let byZone = offsets.get(zone);
+  if (byZone === undefined) {
+    byZone = new Map();
+    offsets.set(zone, byZone);
+  }
+  const hit = byZone.get(slot);
   if (hit !== undefined) return hit;
-  const parts = formatterOf(zone).formatToParts(new Date(slot * 15 * MINUTE));
+  const parts = formatterOf(zone).formatToParts(new Date(slot * QUARTER_HOUR));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  const offset = wall - slot * 15 * MINUTE;
-  if (offsets.size > MAX_CACHED) offsets.clear();
-  offsets.set(key, offset);
+  const offset = wall - slot * QUARTER_HOUR;
+  if (byZone.size > MAX_CACHED) byZone.clear();
+  byZone.set(slot, offset);
   return offset;
 }
+
+const QUARTER_HOUR = 15 * MINUTE;
 
 /** The zone's wall clock at `at`, as milliseconds since 1970-01-01T00:00 of that wall clock. */
 export function wallClock(zone: string, at: Millis): number {
@@ -64,12 +71,22 @@ export function wallClock(zone: string, at: Millis): number {
  * time, the instant the same distance after it (the clock reads `wall` plus the jump).
  */
 export function instantOf(zone: string, wall: number): Millis {
-  // Offsets are within ±14 h: those in force 14 h either side (and at `wall`) include the right one.
-  const candidates = [...new Set([zoneOffset(zone, wall - 14 * HOUR), zoneOffset(zone, wall), zoneOffset(zone, wall + 14 * HOUR)])]
-    .map((offset) => wall - offset)
-    .sort((a, b) => a - b);
-  const exact = candidates.find((t) => wallClock(zone, t) === wall);
-  if (exact !== undefined) return exact;
-  // In a gap: each candidate lands past it or before it; the earliest past it.
-  return candidates.find((t) => wallClock(zone, t) > wall) ?? (candidates.at(-1) as number);
+  // Offsets are within ±14 h: those in force 14 h either side of `wall` include the right one.
+  const before = zoneOffset(zone, wall - 14 * HOUR);
+  const after = zoneOffset(zone, wall + 14 * HOUR);
+  if (before === after) {
+    const at = wall - before;
+    if (zoneOffset(zone, at) === before) return at; // no change near it: the common case
+  }
+  const middle = zoneOffset(zone, wall);
+  let exact: Millis | null = null;
+  let past: Millis | null = null;
+  for (const offset of [before, middle, after]) {
+    const at = wall - offset;
+    const reads = at + zoneOffset(zone, at);
+    if (reads === wall) exact = exact === null ? at : Math.min(exact, at);
+    else if (reads > wall) past = past === null ? at : Math.min(past, at);
+  }
+  // In a gap (no instant reads `wall`): the earliest candidate past it.
+  return exact ?? past ?? wall - after;
 }
