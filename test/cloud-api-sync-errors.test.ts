@@ -76,7 +76,10 @@ describe('client ↔ simulator: synchronous errors, classified by code', () => {
 
     const template = h.sim.groundTruth().templates[0];
     expect(template?.pauses).toBeGreaterThanOrEqual(1);
-    const pausesAnnounced = h.receiver.changes('message_template_status_update').filter((c) => c.value.event === 'PAUSED');
+    // Every pause is announced: PAUSED, and DISABLED for the one past the last pause length.
+    const pausesAnnounced = h.receiver
+      .changes('message_template_status_update')
+      .filter((c) => c.value.event === 'PAUSED' || c.value.event === 'DISABLED');
     expect(pausesAnnounced).toHaveLength(template?.pauses ?? -1);
     // The pause lasts 3 h from when it began; by now (a day later) it has been lifted.
     const reinstated = h.receiver.changes('message_template_status_update').find((c) => c.value.event === 'REINSTATED');

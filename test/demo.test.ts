@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runDemo } from '../src/main/demo/run-demo.js';
 
 let dir = '';
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the demo', () => {
@@ -23,6 +24,18 @@ describe('the demo', () => {
     expect(pacer.delivered).toBeGreaterThan(naive.delivered);
     expect(pacer.daily).toHaveLength(7);
     expect(lines.join('\n')).toMatch(/131049 failures\s+[\d,]+\s+[\d,]+/);
+    // When messages land, from ground truth: some at the recipients' night (order updates go out at
+    // 10:00 UTC, before dawn in the Americas), and Pacer's retries after a 131049 wait at least a day.
+    expect(pacer.deliveredAtNight).toBeGreaterThan(0);
+    expect(pacer.deliveredAtNight).toBeLessThan(pacer.delivered);
+    expect(naive.deliveredAtNight).toBeGreaterThan(0);
+    expect(pacer.deliveredOver24hLate).toBeGreaterThan(0);
+    const share = (v: number, of: number) => `${v.toLocaleString('en-US')} (${((100 * v) / of).toFixed(1)}%)`;
+    const row = (label: string, p: number, n: number) =>
+      new RegExp(`^${label}\\s+${escape(share(p, pacer.delivered))}\\s+${escape(share(n, naive.delivered))}( [◀▶])?$`, 'm');
+    expect(lines.join('\n')).toMatch(row('messages delivered at night', pacer.deliveredAtNight, naive.deliveredAtNight));
+    expect(lines.join('\n')).toMatch(row('delivered more than 24 h late', pacer.deliveredOver24hLate, naive.deliveredOver24hLate));
+    expect(lines.join('\n')).toContain("At night: delivered 21:00–08:00 on the recipient's clock.");
     const report = readFileSync(path.join(dir, 'report.html'), 'utf8');
     expect(report).toContain('<svg');
     // Works offline: nothing is fetched from anywhere (links inside the sample message are text, not loads).

@@ -44,6 +44,12 @@ describe('simulator configuration', () => {
       /templates\[0\]\.relevance/,
     );
     expect(() => resolveSimulatorConfig({ callbackUrl: 'ftp://x' })).toThrow(/callbackUrl/);
+    expect(() => resolveSimulatorConfig({ reactions: { night: { fromHour: 24 } } })).toThrow(
+      /reactions\.night\.fromHour must be a whole hour from 0 to 23, got 24/,
+    );
+    expect(() => resolveSimulatorConfig({ reactions: { night: { blockFactor: 0 } } })).toThrow(
+      /reactions\.night\.blockFactor must be a number above 0/,
+    );
   });
 });
 

@@ -18,6 +18,20 @@ export interface SimTemplateConfig {
   messageSendTtlSeconds?: number;
 }
 
+/**
+ * Local hours `fromHour` (inclusive) to `toHour` (exclusive), across midnight when `fromHour >
+ * toHour`; equal hours mean no night. Night hours count `1 / readDelayFactor` towards the delays
+ * to a read and to a reply (the user is mostly asleep), and marketing delivered at night is
+ * blocked and reported `blockFactor` and `reportFactor` times as often.
+ */
+export interface NightReactions {
+  fromHour: number;
+  toHour: number;
+  readDelayFactor: number;
+  blockFactor: number;
+  reportFactor: number;
+}
+
 export interface Range {
   min: number;
   max: number;
@@ -110,6 +124,8 @@ export interface SimulatorConfig {
     frequencyFactor: number;
     /** Annoyance each marketing attempt inside a cap penalty adds for that user. */
     capRetryAnnoyance: number;
+    /** Night at the recipient, in their own zone's hours: what a message arriving then does. */
+    night: NightReactions;
   };
   quality: {
     windowMs: Millis;
@@ -316,6 +332,8 @@ export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
     frequencyWindowMs: 7 * DAY,
     frequencyFactor: 0.6,
     capRetryAnnoyance: 0.5,
+    // Modelling choices, not Meta's numbers: the quiet hours many senders keep, a noticeable but modest effect.
+    night: { fromHour: 21, toHour: 8, readDelayFactor: 4, blockFactor: 1.5, reportFactor: 2 },
   },
   quality: {
     windowMs: 7 * DAY,
@@ -384,6 +402,15 @@ function validate(c: SimulatorConfig): void {
   }
   if (c.population.withheldPhone !== 'omitted' && c.population.withheldPhone !== 'empty') {
     fail('population.withheldPhone', `must be "omitted" or "empty", got ${JSON.stringify(c.population.withheldPhone)}`);
+  }
+  const night = c.reactions.night;
+  for (const key of ['fromHour', 'toHour'] as const) {
+    const h = night[key];
+    if (!(Number.isInteger(h) && h >= 0 && h <= 23)) fail(`reactions.night.${key}`, `must be a whole hour from 0 to 23, got ${h}`);
+  }
+  for (const key of ['readDelayFactor', 'blockFactor', 'reportFactor'] as const) {
+    const f = night[key];
+    if (!(Number.isFinite(f) && f > 0)) fail(`reactions.night.${key}`, `must be a number above 0, got ${f}`);
   }
   if (c.cap.minPerWindow < 0 || c.cap.maxPerWindow < c.cap.minPerWindow) fail('cap', 'needs 0 <= minPerWindow <= maxPerWindow');
   if (!(c.rateLimits.throughputMps > 0)) fail('rateLimits.throughputMps', 'must be > 0');

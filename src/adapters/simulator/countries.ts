@@ -8,38 +8,50 @@ import type { Prng } from './prng.js';
  */
 type Range = readonly [start: string, length: number];
 
-/** US area codes of large cities; the exchange after them never starts with 0 or 1. */
+/**
+ * US area codes of large cities, with the zone each city keeps; the exchange after them never
+ * starts with 0 or 1. (602, Phoenix, keeps Mountain Standard Time all year.)
+ */
 const US_AREAS = [
-  '201',
-  '202',
-  '206',
-  '212',
-  '213',
-  '214',
-  '305',
-  '310',
-  '312',
-  '404',
-  '415',
-  '512',
-  '602',
-  '617',
-  '702',
-  '713',
-  '718',
-  '773',
-  '786',
-  '818',
-  '917',
-  '972',
-];
+  ['201', 'America/New_York'],
+  ['202', 'America/New_York'],
+  ['206', 'America/Los_Angeles'],
+  ['212', 'America/New_York'],
+  ['213', 'America/Los_Angeles'],
+  ['214', 'America/Chicago'],
+  ['305', 'America/New_York'],
+  ['310', 'America/Los_Angeles'],
+  ['312', 'America/Chicago'],
+  ['404', 'America/New_York'],
+  ['415', 'America/Los_Angeles'],
+  ['512', 'America/Chicago'],
+  ['602', 'America/Phoenix'],
+  ['617', 'America/New_York'],
+  ['702', 'America/Los_Angeles'],
+  ['713', 'America/Chicago'],
+  ['718', 'America/New_York'],
+  ['773', 'America/Chicago'],
+  ['786', 'America/New_York'],
+  ['818', 'America/Los_Angeles'],
+  ['917', 'America/New_York'],
+  ['972', 'America/Chicago'],
+] as const;
+const US_AREA_ZONES: ReadonlyMap<string, string> = new Map(US_AREAS);
 /** Brazilian area codes (DDD); mobile numbers add a 9 after them. */
 const BR_AREAS = ['11', '19', '21', '27', '31', '41', '47', '51', '61', '62', '71', '81', '85', '91'];
 
-/** Countries the simulated population lives in, with their calling code and mobile ranges. */
+/**
+ * Countries the simulated population lives in, with their calling code, mobile ranges and IANA
+ * time zone. A country with several zones gets its most populous one: Spain Madrid (not the
+ * Canaries; Spanish mobile numbers say nothing of the region), Indonesia Jakarta (western
+ * Indonesia, WIB; nor do Indonesian ones), Mexico Mexico City and Brazil Sao Paulo (the area codes
+ * below all keep that zone's time). US numbers carry a city with several zones between them:
+ * `timeZoneFor` takes the area code's zone, and `zone` here is the fallback.
+ */
 export const COUNTRIES = {
-  US: { dial: '1', mobile: US_AREAS.map((a): Range => [`${a}[2-9]`, 10]) },
+  US: { dial: '1', zone: 'America/New_York', mobile: US_AREAS.map(([a]): Range => [`${a}[2-9]`, 10]) },
   GB: {
+    zone: 'Europe/London',
     dial: '44',
     mobile: [
       ['74[0-46-9]', 10],
@@ -50,6 +62,7 @@ export const COUNTRIES = {
     ],
   },
   DE: {
+    zone: 'Europe/Berlin',
     dial: '49',
     mobile: [
       ['15[1279]', 11],
@@ -58,6 +71,7 @@ export const COUNTRIES = {
     ],
   },
   ES: {
+    zone: 'Europe/Madrid',
     dial: '34',
     mobile: [
       ['6', 9],
@@ -65,6 +79,7 @@ export const COUNTRIES = {
     ],
   },
   IN: {
+    zone: 'Asia/Kolkata',
     dial: '91',
     mobile: [
       ['9', 10],
@@ -73,8 +88,9 @@ export const COUNTRIES = {
       ['6[09]', 10],
     ],
   },
-  BR: { dial: '55', mobile: BR_AREAS.map((a): Range => [`${a}9`, 11]) },
+  BR: { dial: '55', zone: 'America/Sao_Paulo', mobile: BR_AREAS.map((a): Range => [`${a}9`, 11]) },
   ID: {
+    zone: 'Asia/Jakarta',
     dial: '62',
     mobile: [
       ['81[1-9]', 11],
@@ -85,6 +101,7 @@ export const COUNTRIES = {
     ],
   },
   MX: {
+    zone: 'America/Mexico_City',
     dial: '52',
     mobile: [
       ['55', 10],
@@ -94,6 +111,7 @@ export const COUNTRIES = {
     ],
   },
   NG: {
+    zone: 'Africa/Lagos',
     dial: '234',
     mobile: [
       ['70[3-9]', 10],
@@ -104,6 +122,7 @@ export const COUNTRIES = {
     ],
   },
   ZA: {
+    zone: 'Africa/Johannesburg',
     dial: '27',
     mobile: [
       ['6[0-4]', 9],
@@ -111,14 +130,21 @@ export const COUNTRIES = {
       ['8[1-4]', 9],
     ],
   },
-  JP: { dial: '81', mobile: [['[789]0[1-9]', 10]] },
-  KR: { dial: '82', mobile: [['10[2-46-9]', 10]] },
-} as const satisfies Record<string, { dial: string; mobile: readonly Range[] }>;
+  JP: { dial: '81', zone: 'Asia/Tokyo', mobile: [['[789]0[1-9]', 10]] },
+  KR: { dial: '82', zone: 'Asia/Seoul', mobile: [['10[2-46-9]', 10]] },
+} as const satisfies Record<string, { dial: string; zone: string; mobile: readonly Range[] }>;
 
 export type CountryCode = keyof typeof COUNTRIES;
 
 export function isCountryCode(value: string): value is CountryCode {
   return Object.hasOwn(COUNTRIES, value);
+}
+
+/** The IANA time zone of a user in `country` with wa_id `phone` (the area code's, in the US). */
+export function timeZoneFor(country: CountryCode, phone: string): string {
+  const c = COUNTRIES[country];
+  if (country === 'US') return US_AREA_ZONES.get(phone.slice(c.dial.length, c.dial.length + 3)) ?? c.zone;
+  return c.zone;
 }
 
 /** A range compiled once: the choices for each leading digit, and how many free digits follow. */

@@ -1,5 +1,7 @@
 import type { Millis } from '../../core/time.js';
 import type { BusinessNumbers } from './business-numbers.js';
+import { summariseDeliveryTiming, type DeliveryTiming } from './delivery-timing.js';
+import type { NightHours } from './local-time.js';
 import type { Rating } from './quality.js';
 import type { TemplateState } from './template-quality.js';
 import type { DeliveryStats } from './webhook-delivery.js';
@@ -32,9 +34,18 @@ export interface MessageTruth {
   template: string | null;
   endpoint: 'messages' | 'marketing_messages';
   acceptedAt: Millis;
+  /**
+   * The first request the simulator received for this recipient and template since that template
+   * last reached them: a retry, or a try refused at once, keeps the first one's time.
+   */
+  firstRequestAt: Millis;
+  /** The recipient's IANA time zone (null when no such user exists). */
+  timeZone: string | null;
   status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
   errorCode: number | null;
   deliveredAt: Millis | null;
+  /** The hour (0–23) on the recipient's clock when it was delivered. */
+  deliveredLocalHour: number | null;
   readAt: Millis | null;
   /** What the message shows on the recipient's phone, as the send filled it in. */
   rendered: Rendered;
@@ -81,6 +92,8 @@ export interface GroundTruth {
   syncErrors: Record<string, number>;
   asyncFailures: Record<string, number>;
   reactions: ReactionCounts;
+  /** Delivered messages at the recipient's night and more than 24 h after first asked for. */
+  deliveryTiming: DeliveryTiming;
   webhooks: DeliveryStats;
 }
 
@@ -90,6 +103,26 @@ export class GroundTruthLog {
   readonly asyncFailures = new Map<number, number>();
   readonly reactions: ReactionCounts = { replies: 0, stopTaps: 0, preferenceStops: 0, resumes: 0, blocks: 0, reports: 0 };
   requests = 0;
+  /** Per recipient and template, when the first request not yet followed by a delivery came. */
+  private readonly firstRequests = new Map<string, Millis>();
+
+  /** Notes a request for `template` to `recipient`; returns when the first request of its run came. */
+  requested(recipient: string, template: string | null, at: Millis): Millis {
+    const key = requestKey(recipient, template);
+    const first = this.firstRequests.get(key);
+    if (first !== undefined) return first;
+    this.firstRequests.set(key, at);
+    return at;
+  }
+
+  /** The message reached its recipient: the next request for the same template starts a new run. */
+  delivered(message: MessageTruth, at: Millis, localHour: number | null): void {
+    message.status = 'delivered';
+    message.deliveredAt = at;
+    message.deliveredLocalHour = localHour;
+    const key = requestKey(message.to, message.template);
+    if (this.firstRequests.get(key) === message.firstRequestAt) this.firstRequests.delete(key);
+  }
 
   syncError(code: number): void {
     this.syncErrors.set(code, (this.syncErrors.get(code) ?? 0) + 1);
@@ -101,7 +134,7 @@ export class GroundTruthLog {
     this.asyncFailures.set(code, (this.asyncFailures.get(code) ?? 0) + 1);
   }
 
-  snapshot(numbers: BusinessNumbers, webhooks: DeliveryStats): GroundTruth {
+  snapshot(numbers: BusinessNumbers, webhooks: DeliveryStats, night: NightHours): GroundTruth {
     const deliveredTo: Record<string, number> = {};
     const acceptedBy = new Map<string, number>();
     for (const m of this.messages.values()) {
@@ -125,9 +158,14 @@ export class GroundTruthLog {
       syncErrors: Object.fromEntries(this.syncErrors),
       asyncFailures: Object.fromEntries(this.asyncFailures),
       reactions: { ...this.reactions },
+      deliveryTiming: summariseDeliveryTiming(this.messages.values(), night),
       webhooks: { ...webhooks, failures: { ...webhooks.failures } },
     };
   }
+}
+
+function requestKey(recipient: string, template: string | null): string {
+  return `${recipient} ${template ?? ''}`;
 }
 
 function templateTruth(t: TemplateState): TemplateTruth {

@@ -6,6 +6,7 @@ export {
   type SimulatorConfig,
   type SimulatorConfigInput,
   type SimTemplateConfig,
+  type NightReactions,
 } from './config.js';
 export {
   simulatedAccounts,
@@ -19,6 +20,8 @@ export {
 } from './accounts-config.js';
 export type { Fault } from './faults.js';
 export type { GroundTruth, MessageTruth, NumberTruth, TemplateTruth } from './ground-truth.js';
+export { deliveredAtNight, deliveredLate, deliveryDelayMs, summariseDeliveryTiming, type DeliveryTiming } from './delivery-timing.js';
+export { isNightHour, localHour, type NightHours } from './local-time.js';
 export type { SimUser } from './population.js';
 export type { Rating } from './quality.js';
 export { STOP_BUTTON } from './user-actions.js';

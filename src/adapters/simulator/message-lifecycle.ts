@@ -3,6 +3,7 @@ import type { SimNumber } from './business-numbers.js';
 import { marketingVerdict } from './cap-model.js';
 import type { SimContext } from './context.js';
 import type { MessageTruth } from './ground-truth.js';
+import { afterWakingDelay, isNightHour, localHour } from './local-time.js';
 import { statusError, unixSeconds, type Pricing, type StatusObject } from './payloads.js';
 import { shownPhone, type SimUser } from './population.js';
 import type { TemplateState } from './template-quality.js';
@@ -72,9 +73,13 @@ export function startLifecycle(
 
   const rr = user.reactRng;
   const deliveredAt = sentAt + Math.round(rr.logUniform(r.deliveredDelayMs.min, r.deliveredDelayMs.max));
+  const deliveredHour = localHour(user.timeZone, deliveredAt);
+  const atNight = isNightHour(deliveredHour, r.night);
   const readChance = readProbability(user, msg, template);
   const reads = rr.chance(readChance);
-  const readAt = deliveredAt + Math.round(rr.logUniform(r.readDelayMs.min, r.readDelayMs.max));
+  // The delay is the user's waking time: at night it stretches, often to the morning.
+  const readDelay = rr.logUniform(r.readDelayMs.min, r.readDelayMs.max);
+  const readAt = afterWakingDelay(user.timeZone, deliveredAt, Math.round(readDelay), r.night, r.night.readDelayFactor);
   // In the chat when it arrives: delivered and read together, and Meta sends only `read`.
   const skipDelivered = reads && rr.chance(r.skipDeliveredRate);
 
@@ -92,7 +97,7 @@ export function startLifecycle(
     msg.status = 'read';
     msg.readAt = at;
     emitStatus('read', at, skipDelivered ? { pricing } : {});
-    if (msg.category === 'marketing') reactToMarketing(ctx, from, user, template, msg.wamid, at);
+    if (msg.category === 'marketing') reactToMarketing(ctx, from, user, template, msg.wamid, at, atNight);
     else maybeReply(ctx, from, user, at, msg.wamid, 1);
   };
   ctx.scheduler.at(deliveredAt, () => {
@@ -101,8 +106,7 @@ export function startLifecycle(
       return;
     }
     arrival = 'arrived';
-    msg.status = 'delivered';
-    msg.deliveredAt = deliveredAt;
+    ctx.truth.delivered(msg, deliveredAt, deliveredHour);
     if (msg.category === 'marketing') user.state.ourMarketing.push(deliveredAt);
     from.delivered(template, deliveredAt);
     if (!skipDelivered) emitStatus('delivered', deliveredAt, { pricing });

@@ -1,6 +1,6 @@
 import type { Millis } from '../../core/time.js';
 import type { SimulatorConfig } from './config.js';
-import { COUNTRIES, isCountryCode, phoneFor, type CountryCode } from './countries.js';
+import { COUNTRIES, isCountryCode, phoneFor, timeZoneFor, type CountryCode } from './countries.js';
 import { hash32, Prng } from './prng.js';
 
 const FIRST_NAMES = [
@@ -41,6 +41,8 @@ export interface SimUser {
   username: string | null;
   name: string;
   country: CountryCode;
+  /** IANA time zone, from the country (and a US number's area code): the local hour shapes reads and blocks. */
+  timeZone: string;
   onWhatsApp: boolean;
   experiment: boolean;
   readPropensity: number;
@@ -105,6 +107,7 @@ export function generatePopulation(config: SimulatorConfig, start: Millis): Popu
       username: new Prng(hash32(`${config.seed}:username:${index}`)).chance(p.usernameRate) ? `@user.${index}` : null,
       name: `${rng.pick(FIRST_NAMES)} ${String.fromCharCode(65 + rng.int(0, 25))}.`,
       country,
+      timeZone: timeZoneFor(country, phone),
       onWhatsApp: !rng.chance(p.notOnWhatsAppRate),
       experiment: rng.chance(p.experimentRate),
       readPropensity,

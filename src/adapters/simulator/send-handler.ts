@@ -46,6 +46,11 @@ export function handleSend(ctx: SimContext, number: SimNumber, endpoint: 'messag
     return fail(100, `Invalid parameter at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
   }
   const req = parsed.data;
+  const digits = req.to?.replace(/[^0-9]/g, '');
+  const user = digits !== undefined ? ctx.population.byPhone(digits) : ctx.population.byUserId(req.recipient ?? '');
+  const recipientKey = user?.phone ?? digits ?? req.recipient ?? '';
+  // Lateness counts from the first try, even one refused below.
+  const firstRequestAt = ctx.truth.requested(recipientKey, req.type === 'template' ? (req.template?.name ?? null) : null, now);
   // Every request counts against the number's throughput, accepted or not.
   if (!number.limits.takeThroughput(now)) return fail(130429);
 
@@ -77,9 +82,6 @@ export function handleSend(ctx: SimContext, number: SimNumber, endpoint: 'messag
     rendered = renderText(req.text.body);
   }
 
-  const digits = req.to?.replace(/[^0-9]/g, '');
-  const user = digits !== undefined ? ctx.population.byPhone(digits) : ctx.population.byUserId(req.recipient ?? '');
-  const recipientKey = user?.phone ?? digits ?? req.recipient ?? '';
   if (!number.limits.pairAvailable(recipientKey, now)) return fail(131056);
   number.limits.takePair(recipientKey, now);
 
@@ -95,9 +97,12 @@ export function handleSend(ctx: SimContext, number: SimNumber, endpoint: 'messag
     template: template?.config.name ?? null,
     endpoint,
     acceptedAt: now,
+    firstRequestAt,
+    timeZone: user?.timeZone ?? null,
     status: 'accepted',
     errorCode: null,
     deliveredAt: null,
+    deliveredLocalHour: null,
     readAt: null,
     rendered,
   };

@@ -102,7 +102,7 @@ export async function startSimulator(input: SimulatorConfigInput = {}, options: 
       if (!(clock instanceof VirtualClock)) throw new Error('simulator: advance() needs a VirtualClock');
       return clock.advance(ms);
     },
-    groundTruth: () => ctx.truth.snapshot(numbers, delivery.stats),
+    groundTruth: () => ctx.truth.snapshot(numbers, delivery.stats, config.reactions.night),
     faults: {
       inject: (fault, opts) => faults.inject(fault, opts, clock.now()),
       clear: () => faults.clear(),

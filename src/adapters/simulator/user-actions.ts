@@ -1,5 +1,6 @@
 import { HOUR, type Millis } from '../../core/time.js';
 import type { SimNumber } from './business-numbers.js';
+import { afterWakingDelay } from './local-time.js';
 import type { SimContext } from './context.js';
 import type { WebhookContact } from './payloads.js';
 import { unixSeconds } from './payloads.js';
@@ -92,7 +93,8 @@ export function relevanceFor(user: SimUser, template: TemplateState | null): num
 
 /**
  * How the user responds once they read one of our marketing messages. Negative reactions grow
- * with irrelevance, with how much marketing we sent them lately, and with annoyance from retries.
+ * with irrelevance, with how much marketing we sent them lately, with annoyance from retries, and
+ * (blocks and reports) when it arrived at their night.
  */
 export function reactToMarketing(
   ctx: SimContext,
@@ -101,19 +103,22 @@ export function reactToMarketing(
   template: TemplateState | null,
   wamid: string,
   at: Millis,
+  deliveredAtNight: boolean,
 ): void {
   const r = ctx.config.reactions;
   const rng = user.reactRng;
   const recent = user.state.ourMarketing.filter((t) => t > at - r.frequencyWindowMs).length;
   const weight = 2 * (1 - relevanceFor(user, template)) * (1 + r.frequencyFactor * Math.max(0, recent - 1)) * (1 + user.state.annoyance);
 
-  if (rng.chance(r.reportRate * weight)) {
+  const reportFactor = deliveredAtNight ? r.night.reportFactor : 1;
+  const blockFactor = deliveredAtNight ? r.night.blockFactor : 1;
+  if (rng.chance(r.reportRate * weight * reportFactor)) {
     user.state.blocked = true;
     ctx.truth.reactions.reports++;
     from.negative(template, at, 2);
     return;
   }
-  if (rng.chance(r.blockRate * weight)) {
+  if (rng.chance(r.blockRate * weight * blockFactor)) {
     user.state.blocked = true;
     ctx.truth.reactions.blocks++;
     from.negative(template, at, 1);
@@ -140,7 +145,7 @@ export function reactToMarketing(
 export function maybeReply(ctx: SimContext, to: SimNumber, user: SimUser, at: Millis, wamid: string, boost: number): void {
   const rng = user.reactRng;
   if (!rng.chance(Math.min(1, user.replyPropensity * boost))) return;
-  const d = ctx.config.reactions.replyDelayMs;
-  const replyAt = at + Math.round(rng.logUniform(d.min, d.max));
+  const { replyDelayMs: d, night } = ctx.config.reactions;
+  const replyAt = afterWakingDelay(user.timeZone, at, Math.round(rng.logUniform(d.min, d.max)), night, night.readDelayFactor);
   ctx.scheduler.at(replyAt, () => userWrites(ctx, to, user, ctx.scheduler.now(), undefined, wamid));
 }

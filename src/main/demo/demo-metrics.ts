@@ -17,6 +17,10 @@ export interface StrategyMetrics {
   quality: string;
   billable: number;
   blocksAndReports: number;
+  /** Delivered at the recipient's night (local hours, the simulator's `reactions.night`). */
+  deliveredAtNight: number;
+  /** Delivered more than 24 h after the first request for that recipient and template. */
+  deliveredOver24hLate: number;
   /** Per simulated day: delivered and 131049 failures. */
   daily: Array<{ day: number; delivered: number; caps: number }>;
 }
@@ -73,6 +77,8 @@ export function measure(
     quality: truth.qualityRating,
     billable: delivered,
     blocksAndReports: truth.reactions.blocks + truth.reactions.reports,
+    deliveredAtNight: truth.deliveryTiming.atNight,
+    deliveredOver24hLate: truth.deliveryTiming.lateOver24h,
     daily,
   };
 }

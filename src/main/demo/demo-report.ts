@@ -6,6 +6,8 @@ export interface Row {
   naive: number | string;
   /** Which way is better, for the marker in the table. */
   better: 'higher' | 'lower' | 'none';
+  /** Shown as a share of these (each side's own), and compared by that share. */
+  of?: { pacer: number; naive: number };
 }
 
 export function comparisonRows(p: StrategyMetrics, n: StrategyMetrics): Row[] {
@@ -18,29 +20,56 @@ export function comparisonRows(p: StrategyMetrics, n: StrategyMetrics): Row[] {
     { label: 'contacts wrongly suppressed', pacer: p.wronglySuppressed, naive: n.wronglySuppressed, better: 'lower' },
     { label: 'utility delivered to capped contacts', pacer: p.utilityToCapped, naive: n.utilityToCapped, better: 'higher' },
     { label: 'blocks and reports', pacer: p.blocksAndReports, naive: n.blocksAndReports, better: 'lower' },
+    { label: 'messages delivered at night', pacer: p.deliveredAtNight, naive: n.deliveredAtNight, better: 'lower', of: delivered(p, n) },
+    {
+      label: 'delivered more than 24 h late',
+      pacer: p.deliveredOver24hLate,
+      naive: n.deliveredOver24hLate,
+      better: 'lower',
+      of: delivered(p, n),
+    },
     { label: 'quality rating at the end', pacer: p.quality, naive: n.quality, better: 'none' },
     { label: 'billable deliveries', pacer: p.billable, naive: n.billable, better: 'none' },
     { label: 'API requests', pacer: p.requests, naive: n.requests, better: 'lower' },
   ];
 }
 
+function delivered(p: StrategyMetrics, n: StrategyMetrics): { pacer: number; naive: number } {
+  return { pacer: p.delivered, naive: n.delivered };
+}
+
+/** A cell as shown: `12,345`, or `12,345 (9.1%)` for a row shown as a share. */
+function cell(r: Row, side: 'pacer' | 'naive'): string {
+  const v = r[side];
+  if (typeof v !== 'number') return v;
+  const of = r.of?.[side];
+  return of === undefined ? v.toLocaleString('en-US') : `${v.toLocaleString('en-US')} (${percent(v, of)})`;
+}
+
+function percent(v: number, of: number): string {
+  return of === 0 ? '–' : `${((100 * v) / of).toFixed(1)}%`;
+}
+
 /** The terminal table. */
 export function renderTable(rows: readonly Row[]): string {
   const w0 = Math.max(...rows.map((r) => r.label.length));
-  const fmt = (v: number | string) => (typeof v === 'number' ? v.toLocaleString('en-US') : v);
-  const w1 = Math.max(5, ...rows.map((r) => fmt(r.pacer).length));
-  const w2 = Math.max(5, ...rows.map((r) => fmt(r.naive).length));
+  const w1 = Math.max(5, ...rows.map((r) => cell(r, 'pacer').length));
+  const w2 = Math.max(5, ...rows.map((r) => cell(r, 'naive').length));
   const head = `${''.padEnd(w0)}  ${'Pacer'.padStart(w1)}  ${'naive'.padStart(w2)}`;
   const lines = rows.map((r) => {
     const mark = winner(r) === 'pacer' ? ' ◀' : winner(r) === 'naive' ? ' ▶' : '';
-    return `${r.label.padEnd(w0)}  ${fmt(r.pacer).padStart(w1)}  ${fmt(r.naive).padStart(w2)}${mark}`;
+    return `${r.label.padEnd(w0)}  ${cell(r, 'pacer').padStart(w1)}  ${cell(r, 'naive').padStart(w2)}${mark}`;
   });
   return [head, '-'.repeat(head.length), ...lines].join('\n');
 }
 
 function winner(r: Row): 'pacer' | 'naive' | null {
-  if (r.better === 'none' || typeof r.pacer !== 'number' || typeof r.naive !== 'number' || r.pacer === r.naive) return null;
-  return (r.better === 'higher') === r.pacer > r.naive ? 'pacer' : 'naive';
+  if (r.better === 'none' || typeof r.pacer !== 'number' || typeof r.naive !== 'number') return null;
+  // A share row compares shares: fewer night deliveries out of fewer deliveries is no win.
+  const a = r.of === undefined ? r.pacer : r.pacer / Math.max(1, r.of.pacer);
+  const b = r.of === undefined ? r.naive : r.naive / Math.max(1, r.of.naive);
+  if (a === b) return null;
+  return (r.better === 'higher') === a > b ? 'pacer' : 'naive';
 }
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -53,12 +82,12 @@ export function renderHtml(
   p: StrategyMetrics,
   n: StrategyMetrics,
   sample: readonly string[] = [],
+  footnote = '',
 ): string {
-  const fmt = (v: number | string) => esc(typeof v === 'number' ? v.toLocaleString('en-US') : v);
   const table = rows
     .map(
       (r) =>
-        `<tr><th>${esc(r.label)}</th><td${winner(r) === 'pacer' ? ' class="win"' : ''}>${fmt(r.pacer)}</td><td${winner(r) === 'naive' ? ' class="win"' : ''}>${fmt(r.naive)}</td></tr>`,
+        `<tr><th>${esc(r.label)}</th><td${winner(r) === 'pacer' ? ' class="win"' : ''}>${esc(cell(r, 'pacer'))}</td><td${winner(r) === 'naive' ? ' class="win"' : ''}>${esc(cell(r, 'naive'))}</td></tr>`,
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
@@ -67,7 +96,7 @@ table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .8rem;border-bo
 th{text-align:left;font-weight:500}td.win{background:#e3f9e5;font-weight:600}.legend span{display:inline-block;width:12px;height:12px;margin:0 .3rem 0 1rem}
 figure{margin:2rem 0}figcaption{font-weight:600;margin-bottom:.5rem}.bubble{background:#dcf8c6;border-radius:8px;padding:.6rem .9rem;max-width:32rem;margin:0}
 </style></head><body><h1>${esc(title)}</h1><p>${esc(subtitle)}</p>
-<table><thead><tr><th></th><th>Pacer</th><th>naive</th></tr></thead><tbody>${table}</tbody></table>
+<table><thead><tr><th></th><th>Pacer</th><th>naive</th></tr></thead><tbody>${table}</tbody></table>${footnote === '' ? '' : `<p>${esc(footnote)}</p>`}
 <figure><figcaption>Delivered messages per day</figcaption>${bars(
     p.daily.map((d) => d.delivered),
     n.daily.map((d) => d.delivered),

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { SimulatorConfigInput } from '../../adapters/simulator/index.js';
+import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
 import { unreachableCause } from '../../core/contact-facts.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import { defaultDemoPlan, type DemoPlan } from './demo-plan.js';
@@ -72,8 +72,10 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   const n = measure(naiveResult.truth, start, plan.days, naiveResult.retriesSpent, reachableAmong(users, naiveResult.suppressed));
   const rows = comparisonRows(p, n);
   const elapsed = ((Date.now() - began) / 1000).toFixed(1);
+  const footnote = timingFootnote(simulator);
   out('');
   out(renderTable(rows));
+  for (const line of footnote) out(line);
   out('');
   // Personalised per recipient: first name (or "there"), a coupon of their own in the shop link.
   const first = pacer.truth.messages.find((m) => m.template === plan.marketing.template && m.status !== 'failed');
@@ -93,6 +95,7 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
       p,
       n,
       sample,
+      footnote.join(' '),
     ),
   );
   out(`Report: ${report}`);
@@ -104,6 +107,16 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   await pacer.store.close();
   out(`Finished in ${elapsed} s.`);
   return { pacer: p, naive: n };
+}
+
+/** What the two timing rows count, with the night hours the simulated world uses. */
+function timingFootnote(simulator: SimulatorConfigInput): string[] {
+  const { fromHour, toHour } = resolveSimulatorConfig(simulator).reactions.night;
+  const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
+  return [
+    `At night: delivered ${hh(fromHour)}–${hh(toHour)} on the recipient's clock. Late: delivered more than 24 h after`,
+    "the first request for that recipient and template (retries included). Shares are of each side's deliveries.",
+  ];
 }
 
 function runNaiveInWorker(
