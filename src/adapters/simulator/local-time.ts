@@ -1,18 +1,10 @@
-import { DAY, HOUR, MINUTE, type Millis } from '../../core/time.js';
+import { isTimeZone, zoneOffset } from '../../core/local-time.js';
+import { DAY, HOUR, type Millis } from '../../core/time.js';
 
 /**
- * Local clock time of simulated users, from the platform's time-zone data (`Intl`, full ICU in
- * Node 20+, kept current with Node itself). Offsets are cached per zone and UTC quarter hour:
- * every offset in use is a whole number of quarter hours and zones change offset on a quarter
- * hour, so the cache is exact, and a week of a large population costs a few thousand look-ups.
+ * Local clock time of simulated users, through the core's zone offsets (the platform's `Intl`
+ * data, cached per zone and UTC quarter hour): the simulator and Pacer read the same clocks.
  */
-
-const QUARTER = 15 * MINUTE;
-/** A bound on the cache, so a simulator left running for months does not grow without end. */
-const MAX_CACHED = 200_000;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
 
 /** A night in local hours: from `fromHour` (inclusive) to `toHour` (exclusive), across midnight when `fromHour > toHour`. */
 export interface NightHours {
@@ -20,49 +12,11 @@ export interface NightHours {
   toHour: number;
 }
 
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
 /** Whether `zone` is an IANA time zone the platform knows. */
-export function isKnownTimeZone(zone: string): boolean {
-  try {
-    formatter(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const isKnownTimeZone = isTimeZone;
 
 /** Local time minus UTC at `at`, in milliseconds (+5:30 in Kolkata is 19,800,000). */
-export function utcOffsetMs(zone: string, at: Millis): number {
-  const slot = Math.floor(at / QUARTER);
-  const key = `${zone} ${slot}`;
-  const cached = offsets.get(key);
-  if (cached !== undefined) return cached;
-  const instant = slot * QUARTER;
-  const part: Record<string, number> = {};
-  for (const p of formatter(zone).formatToParts(instant)) if (p.type !== 'literal') part[p.type] = Number(p.value);
-  const local = Date.UTC(part.year ?? 0, (part.month ?? 1) - 1, part.day ?? 1, part.hour ?? 0, part.minute ?? 0, part.second ?? 0);
-  const offset = local - instant;
-  if (offsets.size >= MAX_CACHED) offsets.clear();
-  offsets.set(key, offset);
-  return offset;
-}
+export const utcOffsetMs = zoneOffset;
 
 /** The hour (0–23) a clock in `zone` shows at `at`. */
 export function localHour(zone: string, at: Millis): number {
