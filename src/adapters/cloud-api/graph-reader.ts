@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Pool } from 'undici';
 import { classifyCode } from '../../core/error-catalogue/index.js';
 import { DEFAULT_POLICY } from '../../core/policy.js';
@@ -12,6 +13,15 @@ export interface GraphReaderOptions {
   timeoutMs?: number;
   scheduler?: Scheduler;
 }
+
+/** A page of a Graph API edge (`data`, cursors, `next` only when there is a next page), its items unread. */
+export const graphPage = z.object({
+  data: z.array(z.unknown()),
+  paging: z.object({ cursors: z.object({ after: z.string().optional() }).partial().optional(), next: z.string().optional() }).optional(),
+});
+
+/** One Graph API object: its id, the rest unread. */
+export const graphObject = z.object({ id: z.union([z.string(), z.number()]) }).passthrough();
 
 export type GraphAnswer = ApiFailure | { kind: 'json'; json: unknown; status: number };
 

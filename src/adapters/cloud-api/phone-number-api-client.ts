@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import type { PhoneNumberApi } from '../../ports/cloud-api.js';
 import type { Scheduler } from '../../ports/clock.js';
-import { createGraphReader } from './graph-reader.js';
+import { createGraphReader, graphObject, graphPage } from './graph-reader.js';
 import { describeIssue, unexpectedBody } from './parse-response.js';
 
 export interface PhoneNumberApiClientOptions {
@@ -32,13 +31,6 @@ export function phoneNumberFields(apiVersion: string): string {
   ].join(',');
 }
 
-const pageBody = z.object({
-  data: z.array(z.unknown()),
-  paging: z.object({ cursors: z.object({ after: z.string().optional() }).partial().optional(), next: z.string().optional() }).optional(),
-});
-
-const numberBody = z.object({ id: z.union([z.string(), z.number()]) }).passthrough();
-
 export function createPhoneNumberApiClient(options: PhoneNumberApiClientOptions): PhoneNumberApi {
   const { get, close } = createGraphReader(options);
   const fields = phoneNumberFields(options.apiVersion);
@@ -48,7 +40,7 @@ export function createPhoneNumberApiClient(options: PhoneNumberApiClientOptions)
       if (after !== undefined) query.set('after', after);
       const answer = await get(`${encodeURIComponent(wabaId)}/phone_numbers?${query.toString()}`);
       if (answer.kind !== 'json') return answer;
-      const page = pageBody.safeParse(answer.json);
+      const page = graphPage.safeParse(answer.json);
       if (!page.success) return unexpectedBody(answer.status, describeIssue(page.error));
       // Meta leaves `next` out on the last page; its cursors are there either way.
       const next = page.data.paging?.next !== undefined ? (page.data.paging.cursors?.after ?? null) : null;
@@ -57,7 +49,7 @@ export function createPhoneNumberApiClient(options: PhoneNumberApiClientOptions)
     async getPhoneNumber(phoneNumberId) {
       const answer = await get(`${encodeURIComponent(phoneNumberId)}?${new URLSearchParams({ fields }).toString()}`);
       if (answer.kind !== 'json') return answer;
-      const number = numberBody.safeParse(answer.json);
+      const number = graphObject.safeParse(answer.json);
       if (!number.success) return unexpectedBody(answer.status, describeIssue(number.error));
       return { kind: 'ok', number: answer.json };
     },

@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import type { TemplateApi } from '../../ports/cloud-api.js';
 import type { Scheduler } from '../../ports/clock.js';
-import { createGraphReader } from './graph-reader.js';
+import { createGraphReader, graphObject, graphPage } from './graph-reader.js';
 import { describeIssue, unexpectedBody } from './parse-response.js';
 
 export interface TemplateApiClientOptions {
@@ -28,13 +27,6 @@ export const TEMPLATE_FIELDS = [
   'message_send_ttl_seconds',
 ].join(',');
 
-const pageBody = z.object({
-  data: z.array(z.unknown()),
-  paging: z.object({ cursors: z.object({ after: z.string().optional() }).partial().optional(), next: z.string().optional() }).optional(),
-});
-
-const templateBody = z.object({ id: z.union([z.string(), z.number()]) }).passthrough();
-
 /** Reads templates over its own small keep-alive pool; like the send client, it never retries. */
 export function createTemplateApiClient(options: TemplateApiClientOptions): TemplateApi {
   const { get, close } = createGraphReader(options);
@@ -45,7 +37,7 @@ export function createTemplateApiClient(options: TemplateApiClientOptions): Temp
       if (after !== undefined) query.set('after', after);
       const answer = await get(`${encodeURIComponent(wabaId)}/message_templates?${query.toString()}`);
       if (answer.kind !== 'json') return answer;
-      const page = pageBody.safeParse(answer.json);
+      const page = graphPage.safeParse(answer.json);
       if (!page.success) return unexpectedBody(answer.status, describeIssue(page.error));
       return {
         kind: 'ok',
@@ -55,7 +47,7 @@ export function createTemplateApiClient(options: TemplateApiClientOptions): Temp
     async getTemplate(id) {
       const answer = await get(`${encodeURIComponent(id)}?${new URLSearchParams({ fields: TEMPLATE_FIELDS }).toString()}`);
       if (answer.kind !== 'json') return answer;
-      const template = templateBody.safeParse(answer.json);
+      const template = graphObject.safeParse(answer.json);
       if (!template.success) return unexpectedBody(answer.status, describeIssue(template.error));
       return { kind: 'ok', template: answer.json };
     },
