@@ -7,8 +7,19 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 export function iso(ms: Millis): string {
-  return new Date(ms).toISOString();
+  // Decisions name the same few instants over and over (a window's opening, a cool-off's end):
+  // formatting a Date is the costliest part of an explanation, so the texts are kept.
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString();
+    if (isoTexts.size >= ISO_CACHED) isoTexts.clear();
+    isoTexts.set(ms, text);
+  }
+  return text;
 }
+
+const isoTexts = new Map<number, string>();
+const ISO_CACHED = 4096;
 
 /** A duration as an operator reads it, in its largest whole unit: `7 days`, `12 h`, `90 min`, `6 s`. */
 export function durationText(ms: Millis): string {
