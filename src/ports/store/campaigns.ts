@@ -19,7 +19,10 @@ export interface CampaignInput {
   parameters?: JsonObject | null;
   /** The numbers besides `senderId` it sends from (a `SenderPool`); null or absent: `senderId`'s alone. */
   senderPool?: JsonObject | null;
-  /** When its messages go in each recipient's local time, and how late they may go (a `CampaignTiming`); null or absent: the installation's quiet hours. */
+  /**
+   * When its messages go in each recipient's local time, and how late they may go (a
+   * `CampaignTiming`); null or absent: the installation's quiet hours.
+   */
   timing?: JsonObject | null;
 }
 export interface Campaign extends CampaignInput {
