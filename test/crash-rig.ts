@@ -86,6 +86,8 @@ export async function setUpCrashWorld(
       blockRate: 0,
       reportRate: 0,
     },
+    // The messaging limit `pacer serve`'s sender sync reads from the simulated number: unlimited.
+    quality: { messagingTier: 'TIER_UNLIMITED' },
     // No duplicates or late statuses (both take seconds to minutes); failed POSTs come again within a second.
     webhooks: { latencyMs: FAST, outOfOrderRate: 0, duplicateRate: 0, retryBaseMs: 100, retryMaxMs: 500, requestTimeoutMs: 5000 },
   });

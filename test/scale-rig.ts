@@ -147,6 +147,9 @@ export async function setUpScaleWorld(o: ScaleOptions, deadline: number): Promis
       requestTimeoutMs: 5000,
       ...o.sim?.webhooks,
     },
+    // The portfolio's messaging limit as Meta reports it to the workers' sender sync: unlimited, so
+    // the 20,000 people are reached in one day, as the campaign was set up for.
+    quality: { messagingTier: 'TIER_UNLIMITED', ...o.sim?.quality },
   });
   const apis = await Promise.all(Array.from({ length: o.workers }, () => startHop(sim.url, o.apiDelayMs)));
   const now = Date.now();
