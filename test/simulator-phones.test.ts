@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { normalisePhone } from '../src/app/normalise-phone.js';
-import { resolveSimulatorConfig } from '../src/adapters/simulator/config.js';
+import { resolveSimulatorConfig } from '../src/adapters/simulator/resolve-config.js';
 import { COUNTRIES, type CountryCode } from '../src/adapters/simulator/countries.js';
 import { generatePopulation } from '../src/adapters/simulator/population.js';
 

@@ -3,6 +3,7 @@ import { checkMapping, type MappingIssue, type ParameterMapping } from '../core/
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, Template, TemplateStore } from '../ports/store.js';
+import { STANDARD_MPS } from '../core/sender-health.js';
 import { poolNumbers, type SenderPool } from '../core/sender-pool.js';
 import { storedTiming, type CampaignTimingInput } from './message-timing.js';
 import { sharesOf } from './sender-pool.js';
@@ -14,7 +15,7 @@ import { templateShape } from './template-mapping.js';
  */
 export const NEW_SENDER_DEFAULTS = {
   qualityRating: null,
-  throughputMps: 80,
+  throughputMps: STANDARD_MPS,
   messagingLimitTier: null,
   state: 'ok',
   stateReason: null,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR } from '../../core/time.js';
 import { marketingInWindow, marketingVerdict } from './cap-model.js';
-import { resolveSimulatorConfig, type SimulatorConfigInput } from './config.js';
+import type { SimulatorConfigInput } from './config.js';
+import { resolveSimulatorConfig } from './resolve-config.js';
 import { generatePopulation, type SimUser } from './population.js';
 
 const START = Date.UTC(2026, 0, 5, 9);

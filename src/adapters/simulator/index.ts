@@ -2,12 +2,12 @@
 export { startSimulator, type Simulator } from './start-simulator.js';
 export {
   DEFAULT_SIMULATOR_CONFIG,
-  resolveSimulatorConfig,
   type SimulatorConfig,
   type SimulatorConfigInput,
   type SimTemplateConfig,
   type NightReactions,
 } from './config.js';
+export { resolveSimulatorConfig } from './resolve-config.js';
 export {
   simulatedAccounts,
   MESSAGING_LIMITS,

@@ -1,6 +1,7 @@
 import { systemClock, VirtualClock, type Scheduler } from '../../ports/clock.js';
 import { BusinessNumbers, type SimAccount, type SimNumber } from './business-numbers.js';
-import { resolveSimulatorConfig, type SimulatorConfig, type SimulatorConfigInput } from './config.js';
+import type { SimulatorConfig, SimulatorConfigInput } from './config.js';
+import { resolveSimulatorConfig } from './resolve-config.js';
 import { IdFactory, type SimContext } from './context.js';
 import type { Fault } from './faults.js';
 import { Faults } from './faults.js';
