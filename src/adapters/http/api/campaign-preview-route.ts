@@ -62,6 +62,7 @@ export function campaignPreviewRoute(deps: ApiDeps): AnyRoute {
   return route({
     method: 'GET',
     url: '/campaigns/:id/preview',
+    scope: 'read',
     operationId: 'previewCampaign',
     tag: 'campaigns',
     summary: 'The message as recipients would read it, and how many a start would skip for which missing value',

@@ -130,6 +130,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'POST',
       url: `/campaigns/:id/${action}`,
+      scope: 'write',
       operationId: `${action}Campaign`,
       tag: 'campaigns',
       summary: ACTIONS[action],
@@ -157,6 +158,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/campaigns',
+      scope: 'read',
       operationId: 'listCampaigns',
       tag: 'campaigns',
       summary: 'Campaigns, oldest first, optionally by status',
@@ -171,6 +173,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/campaigns/:id',
+      scope: 'read',
       operationId: 'getCampaign',
       tag: 'campaigns',
       summary: 'One campaign with its counters, pace, sender number, frequency cap and recipient outcomes',

@@ -42,6 +42,7 @@ export function catalogueRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/errors',
+      scope: 'read',
       operationId: 'listErrors',
       tag: 'errors',
       summary: 'The error catalogue: every Meta code Pacer knows, what it means and what Pacer does',
@@ -51,6 +52,7 @@ export function catalogueRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/errors/:code',
+      scope: 'read',
       operationId: 'getError',
       tag: 'errors',
       summary: 'One catalogue entry (a code inside a range finds the range)',
@@ -69,6 +71,7 @@ export function catalogueRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/templates',
+      scope: 'read',
       operationId: 'listTemplates',
       tag: 'templates',
       summary: 'Registered message templates with their status and quality',

@@ -64,6 +64,7 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/contacts',
+      scope: 'read',
       operationId: 'listContacts',
       tag: 'contacts',
       summary: 'Contacts by id, a page at a time',
@@ -74,6 +75,7 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/contacts/:id',
+      scope: 'read',
       operationId: 'getContact',
       tag: 'contacts',
       summary: 'One contact with its current consent per category',
@@ -94,6 +96,7 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/contacts/:id/explain',
+      scope: 'read',
       operationId: 'explainContact',
       tag: 'contacts',
       summary: 'Per category: would Pacer send now, and if not why and until when',
@@ -111,6 +114,7 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/contacts/:id/timeline',
+      scope: 'read',
       operationId: 'contactTimeline',
       tag: 'contacts',
       summary: 'Consent changes, decisions and delivery events, newest first',
@@ -128,6 +132,7 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'POST',
       url: '/contacts/:id/consent',
+      scope: 'write',
       operationId: 'recordConsent',
       tag: 'contacts',
       summary: 'Record a consent change (history and contact state)',

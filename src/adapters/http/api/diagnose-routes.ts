@@ -111,6 +111,7 @@ export function diagnoseRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/diagnose',
+      scope: 'read',
       operationId: 'diagnose',
       tag: 'diagnosis',
       summary:

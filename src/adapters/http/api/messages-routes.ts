@@ -67,6 +67,7 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'POST',
       url: '/messages',
+      scope: 'write',
       operationId: 'queueMessage',
       tag: 'messages',
       summary: 'Queue one message and see what Pacer would do with it now',

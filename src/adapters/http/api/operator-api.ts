@@ -96,6 +96,7 @@ function documentRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
     route({
       method: 'GET',
       url: '/openapi.json',
+      scope: 'public',
       operationId: 'openApiDocument',
       tag: 'meta',
       summary: 'This API as an OpenAPI 3.1 document',
@@ -105,6 +106,7 @@ function documentRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
     route({
       method: 'GET',
       url: '/docs',
+      scope: 'public',
       operationId: 'apiDocs',
       tag: 'meta',
       summary: 'A page listing the operations',

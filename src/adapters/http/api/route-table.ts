@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { ApiScope } from '../../../app/api-scope.js';
 import { parseInput } from './api-error.js';
 
 export interface RouteResponse {
@@ -19,6 +20,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   /** Fastify syntax, relative to the API prefix: `/contacts/:id`. */
   url: string;
   operationId: string;
+  /** The least a token must hold to call it; `public` needs no token. */
+  scope: ApiScope;
   summary: string;
   tag: string;
   params?: P;

@@ -72,6 +72,7 @@ export function senderRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/senders',
+      scope: 'read',
       operationId: 'listSenders',
       tag: 'senders',
       summary: "Every sender number: Meta's status, Pacer's state, quality, throughput, the portfolio's messaging limit and campaigns",
@@ -81,6 +82,7 @@ export function senderRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/senders/:phoneNumberId',
+      scope: 'read',
       operationId: 'getSender',
       tag: 'senders',
       summary: `One sender number with its quality, limit and state changes over ${SENDER_HISTORY_DAYS} days`,

@@ -31,6 +31,7 @@ export function webhookRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'GET',
       url: '/webhooks/quarantine',
+      scope: 'read',
       operationId: 'listQuarantine',
       tag: 'webhooks',
       summary: 'Quarantined webhook payloads, oldest first, with the reason',
@@ -41,6 +42,7 @@ export function webhookRoutes(deps: ApiDeps): AnyRoute[] {
     route({
       method: 'POST',
       url: '/webhooks/quarantine/replay',
+      scope: 'admin',
       operationId: 'replayQuarantine',
       tag: 'webhooks',
       summary: 'Send quarantined payloads back to the processor',

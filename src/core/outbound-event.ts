@@ -1,0 +1,40 @@
+import type { JsonObject } from '../ports/json.js';
+import type { Millis } from './time.js';
+
+/**
+ * What Pacer tells the systems that subscribe to it (a CRM, a data warehouse): one type per change
+ * an integration acts on. Names are `subject.change`, stable once released (receivers switch on them).
+ */
+export const OUTBOUND_EVENT_TYPES = [
+  'message.accepted',
+  'message.delivered',
+  'message.read',
+  'message.failed',
+  'message.skipped',
+  'message.deferred',
+  'contact.replied',
+  'contact.marketing_stopped',
+  'contact.marketing_resumed',
+  'contact.consent_changed',
+  'campaign.paused',
+  'campaign.resumed',
+  'campaign.completed',
+  'sender.health_changed',
+] as const;
+export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
+
+/**
+ * An event as the change that causes it records it, in the same transaction. `contactId` orders
+ * delivery (in order per contact); `campaignId` and `phoneNumberId` let a subscription filter.
+ */
+export interface NewOutboundEvent {
+  type: OutboundEventType;
+  /** When the change happened (a status's own timestamp, or now). */
+  occurredAt: Millis;
+  contactId: number | null;
+  campaignId: number | null;
+  /** The business number it concerns (Meta's phone number id). */
+  phoneNumberId: string | null;
+  /** The type's own fields; never a full phone number or a secret. */
+  data: JsonObject;
+}

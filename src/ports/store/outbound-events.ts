@@ -1,0 +1,8 @@
+import type { NewOutboundEvent } from '../../core/outbound-event.js';
+import type { Millis } from '../../core/time.js';
+
+/** The durable record of events for subscribers: written in the transaction of the change it reports. */
+export interface OutboundEventStore {
+  /** Appends the events (in the given order) and queues a delivery for every subscription they match. */
+  recordOutboundEvents(events: readonly NewOutboundEvent[], now: Millis): Promise<void>;
+}
