@@ -50,7 +50,16 @@ import {
   listEventSubscriptions,
   setEventSubscriptionEnabled,
 } from './sql/event-subscriptions.js';
-import { listEventDeliveries } from './sql/event-deliveries.js';
+import {
+  eventDeliveryTotals,
+  getEventDelivery,
+  listDeliveryAttempts,
+  listEventDeliveries,
+  nextEventDeliveryAt,
+} from './sql/event-deliveries.js';
+import { claimEventDeliveries } from './sql/event-claim.js';
+import { replayEventDeliveries } from './sql/event-replay.js';
+import { settleEventDelivery } from './sql/event-settle.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
 
@@ -153,7 +162,14 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   setEventSubscriptionEnabled,
   deleteEventSubscription,
   listEventDeliveries,
+  getEventDelivery,
   getOutboundEvent,
+  claimEventDeliveries,
+  settleEventDelivery,
+  listDeliveryAttempts,
+  replayEventDeliveries,
+  eventDeliveryTotals,
+  nextEventDeliveryAt,
 };
 
 type Guard = <T>(operation: string, run: () => Promise<T>) => Promise<T>;
