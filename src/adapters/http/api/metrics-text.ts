@@ -1,3 +1,4 @@
+import type { EventDeliveryHealth } from '../../../app/event-delivery-health.js';
 import type { SenderOverview } from '../../../app/sender-overview.js';
 import type { SenderState, OutboxTotals } from '../../../ports/store.js';
 import { AUTH_SURFACES, type AuthSurface } from '../auth-failures.js';
@@ -13,6 +14,9 @@ export interface MetricsSnapshot {
   api: AuthCounters;
   /** Attempts refused because their address made too many failed authentications, by surface. */
   authLimited: Readonly<Record<AuthSurface, number>>;
+  /** Outbound event deliveries per subscription, and the time it is now (for the oldest pending one's age). */
+  events: Pick<EventDeliveryHealth, 'totals'>;
+  now: number;
 }
 
 type Sample = [labels: Record<string, string>, value: number];
@@ -37,6 +41,30 @@ function limitSamples(senders: MetricsSnapshot['senders']): Sample[] {
         ? [[{ phone_number_id: sender.phoneNumberId }, Infinity]]
         : [],
   );
+}
+
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+function eventFamilies(m: MetricsSnapshot): string[] {
+  const totals = m.events.totals;
+  const oldest = Math.min(...totals.map((t) => t.oldestPendingAt ?? Infinity));
+  return [
+    family(
+      'pacer_event_deliveries',
+      'gauge',
+      'Outbound event deliveries by status (failed: given up on after the last retry).',
+      DELIVERY_STATUSES.map((status): Sample => [{ status }, totals.reduce((n, t) => n + t[status], 0)]),
+    ),
+    family(
+      'pacer_event_subscription_deliveries',
+      'gauge',
+      "Each event subscription's deliveries by status.",
+      totals.flatMap((t) => DELIVERY_STATUSES.map((status): Sample => [{ subscription_id: String(t.subscriptionId), status }, t[status]])),
+    ),
+    family('pacer_event_delivery_oldest_pending_seconds', 'gauge', 'Age of the oldest pending event delivery (0 when none is pending).', [
+      [{}, oldest === Infinity ? 0 : Math.max(0, Math.floor((m.now - oldest) / 1000))],
+    ]),
+  ];
 }
 
 function family(name: string, type: 'counter' | 'gauge', help: string, samples: readonly Sample[]): string {
@@ -144,5 +172,6 @@ export function renderMetrics(m: MetricsSnapshot): string {
       'Requests refused with 429 because their address made too many failed authentications, by surface.',
       AUTH_SURFACES.map((surface) => [{ surface }, m.authLimited[surface]]),
     ),
+    ...eventFamilies(m),
   ].join('\n')}\n`;
 }

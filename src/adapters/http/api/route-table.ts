@@ -16,7 +16,7 @@ export interface RouteResponse {
  * the document cannot drift from what the server accepts.
  */
 export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Fastify syntax, relative to the API prefix: `/contacts/:id`. */
   url: string;
   operationId: string;
