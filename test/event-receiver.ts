@@ -24,6 +24,8 @@ export interface EventReceiver {
   /** Requests that arrived, answered or not. */
   requests: number;
   mode: 'ok' | 'unavailable' | 'hang';
+  /** When set, requests after this many are held unanswered whatever the mode. */
+  hangAfter: number | null;
   /** Down: stops listening and drops every open connection. */
   down(): Promise<void>;
   /** Up again on the same port. */
@@ -41,6 +43,7 @@ export async function startEventReceiver(secret: string, port = 0): Promise<Even
     unverified: 0,
     requests: 0,
     mode: 'ok',
+    hangAfter: null,
     down: async () => {
       const s = server;
       server = null;
@@ -61,7 +64,7 @@ export async function startEventReceiver(secret: string, port = 0): Promise<Even
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       receiver.requests++;
-      if (receiver.mode === 'hang') return; // never answered: the sender's timeout or a crash ends it
+      if (receiver.mode === 'hang' || (receiver.hangAfter !== null && receiver.requests > receiver.hangAfter)) return; // never answered: the sender's timeout or a crash ends it
       const body = Buffer.concat(chunks).toString('utf8');
       let payload: Omit<Received, 'webhookId'>;
       try {
