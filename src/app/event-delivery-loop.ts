@@ -3,7 +3,7 @@ import type { Millis } from '../core/time.js';
 import type { Scheduler, Timer } from '../ports/clock.js';
 import type { EventWebhookSender } from '../ports/event-webhooks.js';
 import { errorFields, type Logger } from '../ports/logger.js';
-import type { EventDeliveryStore } from '../ports/store.js';
+import type { ClaimedDelivery, DeliverySettlement, EventDeliveryStore } from '../ports/store.js';
 import { deliverEvent } from './deliver-event.js';
 
 export interface EventDeliverySettings {
@@ -19,7 +19,7 @@ export interface EventDeliverySettings {
 }
 
 export interface EventDeliveryDeps {
-  store: Pick<EventDeliveryStore, 'claimEventDeliveries' | 'settleEventDelivery' | 'nextEventDeliveryAt'>;
+  store: Pick<EventDeliveryStore, 'claimEventDeliveries' | 'settleEventDeliveries' | 'nextEventDeliveryAt'>;
   sender: EventWebhookSender;
   scheduler: Scheduler;
   logger: Logger;
@@ -37,12 +37,14 @@ export interface EventDeliveryLoop {
 
 /** The shortest sleep: a due time already past (a claim raced a settlement) is looked at again this soon. */
 const MIN_SLEEP_MS = 20;
+/** Settlements in one transaction at most. */
+const SETTLE_GROUP = 200;
 
 /**
  * Delivers outbound events on a loop of its own, apart from sending: claims due deliveries up to
- * `concurrency` in flight, POSTs each, settles each as its answer comes, and claims again as
- * requests finish. Idle, it sleeps until the next delivery falls due, at most `pollMs`. A slow
- * receiver holds at most its requests' slots for the request timeout; it never touches the
+ * `concurrency` in flight, POSTs each, settles the answers as they come (those arriving together in
+ * one commit), and claims again as slots free. Idle, it sleeps until the next delivery falls due,
+ * at most `pollMs`. A slow receiver holds at most its requests' slots for the request timeout; it never touches the
  * dispatcher's transactions. Store failures are logged and looked at again after `pollMs`; a
  * settlement that fails leaves its claim to run out, and the delivery goes again (at least once).
  */
@@ -54,27 +56,57 @@ export function startEventDeliveryLoop(deps: EventDeliveryDeps, settings: EventD
   let pumping: Promise<void> | null = null;
   let again = false;
   let timer: Timer | null = null;
+  const minClaim = Math.max(1, Math.floor(settings.concurrency / 4));
 
   const sleepUntil = (at: Millis): void => {
     timer?.cancel();
     timer = scheduler.at(at, () => void pump());
   };
 
-  async function deliver(claimed: Parameters<typeof deliverEvent>[2]): Promise<void> {
-    try {
-      const settlement = await deliverEvent(attempt, settings.owner, claimed);
-      const kept = await store.settleEventDelivery(settlement, scheduler.now());
-      if (settlement.outcome.kind === 'failed' && kept) {
-        logger.warn('event delivery failed for good after its last retry; replay it once the receiver is fixed', {
-          subscription: claimed.subscription.id,
-          event: claimed.event.id,
-          attempts: claimed.delivery.attempts + 1,
-          error: settlement.attempt.error,
+  // Answers are settled in groups, one transaction each (group commit): while one group commits,
+  // the answers arriving meanwhile wait for the next.
+  const unsettled: Array<{ settlement: DeliverySettlement; claimed: ClaimedDelivery; done: () => void }> = [];
+  let settling = false;
+
+  async function settleAll(): Promise<void> {
+    settling = true;
+    while (unsettled.length > 0) {
+      const group = unsettled.splice(0, SETTLE_GROUP);
+      try {
+        const kept = await store.settleEventDeliveries(
+          group.map((g) => g.settlement),
+          scheduler.now(),
+        );
+        group.forEach((g, i) => {
+          if (g.settlement.outcome.kind !== 'failed' || kept[i] !== true) return;
+          logger.warn('event delivery failed for good after its last retry; replay it once the receiver is fixed', {
+            subscription: g.claimed.subscription.id,
+            event: g.claimed.event.id,
+            attempts: g.claimed.delivery.attempts + 1,
+            error: g.settlement.attempt.error,
+          });
         });
+      } catch (error) {
+        logger.warn('event deliveries could not be settled; they go again when their claims run out', errorFields(error));
+      } finally {
+        for (const g of group) g.done();
       }
-    } catch (error) {
-      logger.warn('event delivery could not be settled; it goes again when its claim runs out', errorFields(error));
     }
+    settling = false;
+  }
+
+  async function deliver(claimed: ClaimedDelivery): Promise<void> {
+    let settlement: DeliverySettlement;
+    try {
+      settlement = await deliverEvent(attempt, settings.owner, claimed);
+    } catch (error) {
+      logger.warn('event delivery failed unexpectedly; it goes again when its claim runs out', errorFields(error));
+      return;
+    }
+    await new Promise<void>((done) => {
+      unsettled.push({ settlement, claimed, done });
+      if (!settling) void settleAll();
+    });
   }
 
   function pump(): Promise<void> {
@@ -94,7 +126,8 @@ export function startEventDeliveryLoop(deps: EventDeliveryDeps, settings: EventD
     try {
       do {
         again = false;
-        while (!stopped && running.size < settings.concurrency) {
+        // Claims fill a few slots at once, not one per answer, unless nothing is in flight.
+        while (!stopped && settings.concurrency - running.size >= (running.size === 0 ? 1 : minClaim)) {
           const claimed = await store.claimEventDeliveries({
             owner: settings.owner,
             now: scheduler.now(),

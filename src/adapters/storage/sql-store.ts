@@ -59,7 +59,7 @@ import {
 } from './sql/event-deliveries.js';
 import { claimEventDeliveries } from './sql/event-claim.js';
 import { replayEventDeliveries } from './sql/event-replay.js';
-import { settleEventDelivery } from './sql/event-settle.js';
+import { settleEventDeliveries, settleEventDelivery } from './sql/event-settle.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
 
@@ -166,6 +166,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   getOutboundEvent,
   claimEventDeliveries,
   settleEventDelivery,
+  settleEventDeliveries,
   listDeliveryAttempts,
   replayEventDeliveries,
   eventDeliveryTotals,

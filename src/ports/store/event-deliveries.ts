@@ -110,6 +110,8 @@ export interface EventDeliveryStore {
    * up on) lets the next one of its contact go at once. False when the claim was lost.
    */
   settleEventDelivery(settlement: DeliverySettlement, now: Millis): Promise<boolean>;
+  /** Several settlements in one transaction (a burst of answers, one commit), each kept or not as above, in order. */
+  settleEventDeliveries(settlements: readonly DeliverySettlement[], now: Millis): Promise<boolean[]>;
   /** Oldest first. */
   listDeliveryAttempts(deliveryId: number): Promise<DeliveryAttempt[]>;
   /**

@@ -1,5 +1,5 @@
 import type { DeliverySettlement } from '../../../ports/store.js';
-import type { SqlSession } from '../sql-executor.js';
+import type { SqlRunner, SqlSession } from '../sql-executor.js';
 import { int } from './values.js';
 
 const ERROR_CHARS = 500;
@@ -19,27 +19,40 @@ WHERE id = (SELECT n.id FROM event_deliveries n WHERE n.status = 'pending' AND n
   ORDER BY n.event_id LIMIT 1)
   AND lease_owner IS NULL AND next_attempt_at > $1`;
 
-export function settleEventDelivery(db: SqlSession, s: DeliverySettlement, now: number): Promise<boolean> {
+export async function settleEventDelivery(db: SqlSession, s: DeliverySettlement, now: number): Promise<boolean> {
+  const [kept] = await settleEventDeliveries(db, [s], now);
+  return kept === true;
+}
+
+/** Several in one transaction (one commit for a burst of answers); each as `settleEventDelivery`. */
+export function settleEventDeliveries(db: SqlSession, settlements: readonly DeliverySettlement[], now: number): Promise<boolean[]> {
+  if (settlements.length === 0) return Promise.resolve([]);
+  return db.transaction('settleEventDeliveries', async (tx) => {
+    const kept: boolean[] = [];
+    for (const s of settlements) kept.push(await settleOne(tx, s, now));
+    return kept;
+  });
+}
+
+async function settleOne(tx: SqlRunner, s: DeliverySettlement, now: number): Promise<boolean> {
   const error = s.attempt.error === null ? null : s.attempt.error.slice(0, ERROR_CHARS);
   const { outcome } = s;
   const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
   const nextAt = outcome.kind === 'retry' ? outcome.at : now;
   const deliveredAt = outcome.kind === 'delivered' ? s.attempt.at : null;
-  return db.transaction('settleEventDelivery', async (tx) => {
-    await tx.execute(ATTEMPT, [s.deliveryId, s.attempt.at, Math.round(s.attempt.durationMs), s.attempt.statusCode, error]);
-    const [row] = await tx.query(SETTLE, [
-      s.deliveryId,
-      s.owner,
-      status,
-      nextAt,
-      s.attempt.at,
-      s.attempt.statusCode,
-      error,
-      deliveredAt,
-      now,
-    ]);
-    if (row === undefined) return false;
-    if (outcome.kind !== 'retry') await tx.execute(WAKE_NEXT, [now, int(row['subscription_id']), int(row['lane'])]);
-    return true;
-  });
+  await tx.execute(ATTEMPT, [s.deliveryId, s.attempt.at, Math.round(s.attempt.durationMs), s.attempt.statusCode, error]);
+  const [row] = await tx.query(SETTLE, [
+    s.deliveryId,
+    s.owner,
+    status,
+    nextAt,
+    s.attempt.at,
+    s.attempt.statusCode,
+    error,
+    deliveredAt,
+    now,
+  ]);
+  if (row === undefined) return false;
+  if (outcome.kind !== 'retry') await tx.execute(WAKE_NEXT, [now, int(row['subscription_id']), int(row['lane'])]);
+  return true;
 }
