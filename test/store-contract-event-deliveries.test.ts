@@ -197,6 +197,11 @@ describe.each(BACKENDS)('Store contract: event deliveries ($name)', (backend) =>
       { subscriptionId: s2.id, pending: 1, delivered: 0, failed: 0, failedRecently: 0, oldestPendingAt: T0 + MINUTE },
     ]);
     expect((await store.eventDeliveryTotals(T0 + HOUR))[0]).toMatchObject({ failed: 1, failedRecently: 0 });
+    // The same for one subscription, from the indexes /healthz reads.
+    expect(await store.eventDeliveryBacklog(s1.id, T0 + MINUTE)).toEqual({ failedRecently: 1, oldestPendingAt: T0 });
+    expect(await store.eventDeliveryBacklog(s1.id, T0 + HOUR)).toEqual({ failedRecently: 0, oldestPendingAt: T0 });
+    expect(await store.eventDeliveryBacklog(s2.id, T0)).toEqual({ failedRecently: 0, oldestPendingAt: T0 + MINUTE });
+    expect(await store.eventDeliveryBacklog(999, T0)).toEqual({ failedRecently: 0, oldestPendingAt: null });
     expect(await store.nextEventDeliveryAt()).toBe(T0 + 2 * MINUTE); // the claims of event 4, until their lease runs out
   });
 
@@ -208,5 +213,39 @@ describe.each(BACKENDS)('Store contract: event deliveries ($name)', (backend) =>
     await store.deleteEventSubscription(sub.id);
     expect(await settle(store, c, T0 + 1, { kind: 'delivered' })).toBe(false);
     expect(await store.listDeliveryAttempts(c?.delivery.id ?? -1)).toEqual([]);
+  });
+
+  it('settles a group of answers at once: each kept where its claim holds, and finished lanes woken', async () => {
+    const store = await backend.open();
+    await store.createEventSubscription(ALL, T0);
+    await store.recordOutboundEvents([event(1, 1), event(2, 2), event(3, 3), event(1, 4), event(2, 5)], T0);
+    const [a, b, c] = await claim(store, T0);
+    const answer = (x: ClaimedDelivery | undefined, owner: string, outcome: DeliveryOutcome, statusCode: number | null) => ({
+      deliveryId: x?.delivery.id ?? -1,
+      owner,
+      attempt: { at: T0 + 1, durationMs: 5, statusCode, error: statusCode === 204 ? null : 'x'.repeat(600) },
+      outcome,
+    });
+    const kept = await store.settleEventDeliveries(
+      [
+        answer(a, 'w1', { kind: 'delivered' }, 204),
+        answer(b, 'w1', { kind: 'retry', at: T0 + HOUR }, null),
+        answer(c, 'someone else', { kind: 'delivered' }, 204),
+      ],
+      T0 + 2,
+    );
+    expect(kept).toEqual([true, true, false]);
+    expect(await store.getEventDelivery(a?.delivery.id ?? -1)).toMatchObject({ status: 'delivered', attempts: 1, deliveredAt: T0 + 1 });
+    expect(await store.getEventDelivery(b?.delivery.id ?? -1)).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: T0 + HOUR,
+      lastStatusCode: null,
+    });
+    expect((await store.getEventDelivery(b?.delivery.id ?? -1))?.lastError).toHaveLength(500);
+    expect(await store.getEventDelivery(c?.delivery.id ?? -1)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await store.listDeliveryAttempts(c?.delivery.id ?? -1)).map((x) => x.statusCode)).toEqual([204]);
+    // Contact 1's next event goes at once; contact 2's waits behind the retry.
+    expect(numbers(await claim(store, T0 + 3))).toEqual([4]);
+    expect(await store.settleEventDeliveries([], T0)).toEqual([]);
   });
 });

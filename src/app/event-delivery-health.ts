@@ -1,5 +1,5 @@
 import { DAY, HOUR, type Millis } from '../core/time.js';
-import type { EventDeliveryStore, EventSubscriptionStore, SubscriptionDeliveryTotals } from '../ports/store.js';
+import type { EventDeliveryStore, EventSubscriptionStore } from '../ports/store.js';
 
 /** A pending delivery older than this makes /healthz degraded: its receiver has been failing through the longest retry gap. */
 export const STALE_PENDING_MS = HOUR;
@@ -14,26 +14,27 @@ export interface SubscriptionTrouble {
   oldestPendingSeconds: number | null;
 }
 
-export interface EventDeliveryHealth {
-  totals: SubscriptionDeliveryTotals[];
-  /** Enabled subscriptions whose receiver is failing: deliveries given up on lately, or a pending one waiting too long. */
-  troubled: SubscriptionTrouble[];
-}
-
-/** How event delivery is doing, for /healthz and /metrics; a disabled subscription's backlog is nobody's trouble. */
-export async function eventDeliveryHealth(
-  store: Pick<EventDeliveryStore, 'eventDeliveryTotals'> & Pick<EventSubscriptionStore, 'listEventSubscriptions'>,
+/**
+ * Enabled subscriptions whose receiver is failing: deliveries given up on in the last day, or a
+ * pending one queued over an hour ago. A disabled subscription's backlog is nobody's trouble. Two
+ * index reads per subscription, so /healthz stays cheap however many deliveries are kept.
+ */
+export async function eventDeliveryTrouble(
+  store: Pick<EventDeliveryStore, 'eventDeliveryBacklog'> & Pick<EventSubscriptionStore, 'listEventSubscriptions'>,
   now: Millis,
-): Promise<EventDeliveryHealth> {
-  const [totals, subscriptions] = await Promise.all([store.eventDeliveryTotals(now - RECENT_FAILURE_MS), store.listEventSubscriptions()]);
-  const enabled = new Set(subscriptions.filter((s) => s.enabled).map((s) => s.id));
-  const troubled = totals.flatMap((t): SubscriptionTrouble[] => {
-    const age = t.oldestPendingAt === null ? 0 : now - t.oldestPendingAt;
+): Promise<SubscriptionTrouble[]> {
+  const enabled = (await store.listEventSubscriptions()).filter((s) => s.enabled);
+  const troubled: SubscriptionTrouble[] = [];
+  for (const s of enabled) {
+    const backlog = await store.eventDeliveryBacklog(s.id, now - RECENT_FAILURE_MS);
+    const age = backlog.oldestPendingAt === null ? 0 : now - backlog.oldestPendingAt;
     const stale = age > STALE_PENDING_MS;
-    if (!enabled.has(t.subscriptionId) || (t.failedRecently === 0 && !stale)) return [];
-    return [
-      { subscriptionId: t.subscriptionId, failedRecently: t.failedRecently, oldestPendingSeconds: stale ? Math.floor(age / 1000) : null },
-    ];
-  });
-  return { totals, troubled };
+    if (backlog.failedRecently === 0 && !stale) continue;
+    troubled.push({
+      subscriptionId: s.id,
+      failedRecently: backlog.failedRecently,
+      oldestPendingSeconds: stale ? Math.floor(age / 1000) : null,
+    });
+  }
+  return troubled;
 }

@@ -29,7 +29,7 @@ export interface EventDeliveryDeps {
 export interface EventDeliveryLoop {
   /** Look for due deliveries now (after recording events in this process, say). */
   kick(): void;
-  /** Requests in flight. */
+  /** Requests in flight, and answers not yet settled. */
   inFlight(): number;
   /** Stops claiming and waits for the requests in flight to be settled. */
   stop(): Promise<void>;
@@ -56,7 +56,7 @@ export function startEventDeliveryLoop(deps: EventDeliveryDeps, settings: EventD
   let pumping: Promise<void> | null = null;
   let again = false;
   let timer: Timer | null = null;
-  const minClaim = Math.max(1, Math.floor(settings.concurrency / 4));
+  const minClaim = Math.max(1, Math.floor(settings.concurrency / 2));
 
   const sleepUntil = (at: Millis): void => {
     timer?.cancel();
@@ -64,14 +64,17 @@ export function startEventDeliveryLoop(deps: EventDeliveryDeps, settings: EventD
   };
 
   // Answers are settled in groups, one transaction each (group commit): while one group commits,
-  // the answers arriving meanwhile wait for the next.
-  const unsettled: Array<{ settlement: DeliverySettlement; claimed: ClaimedDelivery; done: () => void }> = [];
-  let settling = false;
+  // the answers arriving meanwhile wait for the next. A request's slot is free once it is answered;
+  // claiming waits while too many answers wait to be settled.
+  const unsettled: Array<{ settlement: DeliverySettlement; claimed: ClaimedDelivery }> = [];
+  let settling: Promise<void> | null = null;
+  let settlingCount = 0;
+  const backlogged = (): boolean => unsettled.length + settlingCount >= 2 * settings.concurrency;
 
   async function settleAll(): Promise<void> {
-    settling = true;
     while (unsettled.length > 0) {
       const group = unsettled.splice(0, SETTLE_GROUP);
+      settlingCount = group.length;
       try {
         const kept = await store.settleEventDeliveries(
           group.map((g) => g.settlement),
@@ -89,23 +92,28 @@ export function startEventDeliveryLoop(deps: EventDeliveryDeps, settings: EventD
       } catch (error) {
         logger.warn('event deliveries could not be settled; they go again when their claims run out', errorFields(error));
       } finally {
-        for (const g of group) g.done();
+        settlingCount = 0;
       }
+      // Settled: the contacts' next deliveries may go, and claiming may resume.
+      void pump();
     }
-    settling = false;
   }
 
   async function deliver(claimed: ClaimedDelivery): Promise<void> {
-    let settlement: DeliverySettlement;
     try {
-      settlement = await deliverEvent(attempt, settings.owner, claimed);
+      unsettled.push({ settlement: await deliverEvent(attempt, settings.owner, claimed), claimed });
     } catch (error) {
       logger.warn('event delivery failed unexpectedly; it goes again when its claim runs out', errorFields(error));
       return;
     }
-    await new Promise<void>((done) => {
-      unsettled.push({ settlement, claimed, done });
-      if (!settling) void settleAll();
+    startSettling();
+  }
+
+  function startSettling(): void {
+    if (settling !== null) return;
+    settling = settleAll().finally(() => {
+      settling = null;
+      if (unsettled.length > 0) startSettling(); // arrived as the last group finished
     });
   }
 
@@ -127,7 +135,7 @@ export function startEventDeliveryLoop(deps: EventDeliveryDeps, settings: EventD
       do {
         again = false;
         // Claims fill a few slots at once, not one per answer, unless nothing is in flight.
-        while (!stopped && settings.concurrency - running.size >= (running.size === 0 ? 1 : minClaim)) {
+        while (!stopped && !backlogged() && settings.concurrency - running.size >= (running.size === 0 ? 1 : minClaim)) {
           const claimed = await store.claimEventDeliveries({
             owner: settings.owner,
             now: scheduler.now(),
@@ -157,12 +165,13 @@ export function startEventDeliveryLoop(deps: EventDeliveryDeps, settings: EventD
   void pump();
   return {
     kick: () => void pump(),
-    inFlight: () => running.size,
+    inFlight: () => running.size + unsettled.length + settlingCount,
     async stop() {
       stopped = true;
       timer?.cancel();
       await pumping;
       while (running.size > 0) await Promise.allSettled([...running]);
+      while (settling !== null) await settling;
     },
   };
 }

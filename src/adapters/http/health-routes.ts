@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { DispatchStatus } from '../../app/dispatch-status.js';
-import { eventDeliveryHealth } from '../../app/event-delivery-health.js';
+import { eventDeliveryTrouble } from '../../app/event-delivery-health.js';
 import type { Clock } from '../../ports/clock.js';
 import { StoreError, type Sender, type Store } from '../../ports/store.js';
 
 export interface HealthRoutesOptions {
-  store: Pick<Store, 'listUnprocessedInbox' | 'listSenders' | 'eventDeliveryTotals' | 'listEventSubscriptions'>;
+  store: Pick<Store, 'listUnprocessedInbox' | 'listSenders' | 'eventDeliveryBacklog' | 'listEventSubscriptions'>;
   clock: Clock;
   /** A dispatching process adds what its dispatcher loop is doing (null until it starts). */
   dispatchStatus?: () => DispatchStatus | null;
@@ -33,7 +33,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     try {
       await store.listUnprocessedInbox(0, 1);
       const stopped = (await store.listSenders()).filter((s) => s.state === 'stopped').map(cannotSend);
-      const { troubled } = await eventDeliveryHealth(store, clock.now());
+      const troubled = await eventDeliveryTrouble(store, clock.now());
       const problems = { ...(stopped.length > 0 ? { senders: stopped } : {}), ...(troubled.length > 0 ? { events: troubled } : {}) };
       if (stopped.length > 0 || troubled.length > 0) return reply.code(200).send({ status: 'degraded', ...problems, ...dispatch });
       return reply.code(200).send({ status: 'ok', ...dispatch });

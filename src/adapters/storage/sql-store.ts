@@ -51,6 +51,7 @@ import {
   setEventSubscriptionEnabled,
 } from './sql/event-subscriptions.js';
 import {
+  eventDeliveryBacklog,
   eventDeliveryTotals,
   getEventDelivery,
   listDeliveryAttempts,
@@ -170,6 +171,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   listDeliveryAttempts,
   replayEventDeliveries,
   eventDeliveryTotals,
+  eventDeliveryBacklog,
   nextEventDeliveryAt,
 };
 

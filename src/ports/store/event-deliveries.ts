@@ -119,7 +119,12 @@ export interface EventDeliveryStore {
    * excepted); returns how many.
    */
   replayEventDeliveries(selection: ReplaySelection, now: Millis): Promise<number>;
-  /** Per subscription with any delivery; `failedSince` bounds `failedRecently`. */
+  /**
+   * One subscription's trouble, cheaply (two index reads, for /healthz): deliveries failed for good
+   * at or after `failedSince`, and when its oldest pending delivery (by id) was queued.
+   */
+  eventDeliveryBacklog(subscriptionId: number, failedSince: Millis): Promise<{ failedRecently: number; oldestPendingAt: Millis | null }>;
+  /** Per subscription with any delivery; `failedSince` bounds `failedRecently`. Counts every delivery kept: for /metrics and reports. */
   eventDeliveryTotals(failedSince: Millis): Promise<SubscriptionDeliveryTotals[]>;
   /** When the next pending delivery falls due (claimed ones: when their claim runs out); null when none is pending. */
   nextEventDeliveryAt(): Promise<Millis | null>;

@@ -1,6 +1,5 @@
-import type { EventDeliveryHealth } from '../../../app/event-delivery-health.js';
 import type { SenderOverview } from '../../../app/sender-overview.js';
-import type { SenderState, OutboxTotals } from '../../../ports/store.js';
+import type { SenderState, OutboxTotals, SubscriptionDeliveryTotals } from '../../../ports/store.js';
 import { AUTH_SURFACES, type AuthSurface } from '../auth-failures.js';
 import { WEBHOOK_REJECT_REASONS, type HttpMetrics } from '../http-metrics.js';
 import type { AuthCounters } from './auth-hook.js';
@@ -15,7 +14,7 @@ export interface MetricsSnapshot {
   /** Attempts refused because their address made too many failed authentications, by surface. */
   authLimited: Readonly<Record<AuthSurface, number>>;
   /** Outbound event deliveries per subscription, and the time it is now (for the oldest pending one's age). */
-  events: Pick<EventDeliveryHealth, 'totals'>;
+  events: { totals: readonly SubscriptionDeliveryTotals[] };
   now: number;
 }
 

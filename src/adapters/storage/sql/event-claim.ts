@@ -28,6 +28,8 @@ const CLAIMED = `SELECT d.*, e.id AS e_id, e.type AS e_type, e.occurred_at AS e_
 FROM event_deliveries d JOIN outbound_events e ON e.id = d.event_id JOIN event_subscriptions s ON s.id = d.subscription_id
 WHERE d.id IN `;
 
+export const RELAXED_COMMIT = 'SET LOCAL synchronous_commit = off';
+
 const DISABLED_PARK_MS = 24 * 60 * 60 * 1000;
 const ROUNDS = 4;
 
@@ -49,6 +51,8 @@ async function claimRound(
   want: number,
   scan: number,
 ): Promise<{ taken: ClaimedDelivery[]; scanned: number }> {
+  // Lost in a crash, a claim only lets another worker send the delivery again (receivers de-duplicate).
+  if (tx.caps.relaxedCommit) await tx.execute(RELAXED_COMMIT);
   const rows = await tx.query(tx.caps.skipLocked ? SCAN_SKIP_LOCKED : SCAN, [o.now, scan]);
   const leaseEnd = o.now + o.leaseMs;
   const parked = new Map<number, number[]>();

@@ -81,3 +81,19 @@ export async function eventDeliveryTotals(db: SqlRunner, failedSince: number): P
   }
   return [...bySubscription.values()];
 }
+
+export async function eventDeliveryBacklog(
+  db: SqlRunner,
+  subscriptionId: number,
+  failedSince: number,
+): Promise<{ failedRecently: number; oldestPendingAt: number | null }> {
+  const [failed] = await db.query(
+    "SELECT COUNT(*) AS n FROM event_deliveries WHERE subscription_id = $1 AND status = 'failed' AND updated_at >= $2",
+    [subscriptionId, failedSince],
+  );
+  const [oldest] = await db.query(
+    "SELECT created_at FROM event_deliveries WHERE subscription_id = $1 AND status = 'pending' ORDER BY id LIMIT 1",
+    [subscriptionId],
+  );
+  return { failedRecently: int(failed?.['n'] ?? 0), oldestPendingAt: intOrNull(oldest?.['created_at']) };
+}
