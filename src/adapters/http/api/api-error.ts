@@ -33,14 +33,24 @@ export function notFound(what: string): ApiError {
 
 export type InputPart = 'body' | 'query' | 'params';
 
+/** `consent.marketing.source`; a field named by the empty string shows as `""`, so no path is empty. */
+const pathText = (path: readonly PropertyKey[]): string =>
+  path.length === 0 ? '(root)' : path.map((key) => (key === '' ? '""' : String(key))).join('.');
+
+/** A zod failure as field issues; a field the schema does not know is named as the path of its own issue. */
+export function zodIssues(error: z.ZodError): Issue[] {
+  return error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ path: pathText([...i.path, key]), message: 'unknown field: not one this request takes' }))
+      : [{ path: pathText(i.path), message: i.message }],
+  );
+}
+
 /** Parses one part of a request with its schema; a failure names every field and its problem. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, part: InputPart): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({
-    path: i.path.length === 0 ? '(root)' : i.path.map(String).join('.'),
-    message: i.message,
-  }));
+  const issues = zodIssues(parsed.error);
   throw new ApiError(
     400,
     `invalid_${part}`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorSchema } from './api-error.js';
-import type { AnyRoute } from './route-table.js';
+import { JSON_TYPE, type AnyRoute } from './route-table.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -28,6 +28,28 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   }));
 }
 
+/**
+ * Each accepted body type with its schema. A type of one JSON value a line (NDJSON) is documented as
+ * text whose lines each follow the JSON array's item schema (`x-item-schema`; OpenAPI 3.1 has no
+ * word for streams of items).
+ */
+function requestContent(body: z.ZodType, accepts: readonly string[]): JsonSchema {
+  const schema = jsonSchema(body, 'input');
+  return Object.fromEntries(
+    accepts.map((type) =>
+      type === JSON_TYPE || schema['items'] === undefined
+        ? [type, { schema }]
+        : [
+            type,
+            {
+              schema: { type: 'string', description: 'one JSON value a line, each an item of the JSON array form' },
+              'x-item-schema': schema['items'],
+            },
+          ],
+    ),
+  );
+}
+
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
 function operation(spec: AnyRoute): JsonSchema {
@@ -48,7 +70,7 @@ function operation(spec: AnyRoute): JsonSchema {
     summary: spec.summary,
     tags: [spec.tag],
     parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
-    ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } } } } : {}),
+    ...(spec.body ? { requestBody: { required: true, content: requestContent(spec.body, spec.accepts ?? [JSON_TYPE]) } } : {}),
     responses,
   };
 }

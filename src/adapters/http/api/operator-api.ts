@@ -10,10 +10,13 @@ import { apiErrorHandler } from './api-error.js';
 import { bearerAuth, createAuthCounters, type AuthCounters } from './auth-hook.js';
 import { campaignRoutes } from './campaigns-routes.js';
 import { catalogueRoutes } from './catalogue-routes.js';
+import { contactWriteRoutes } from './contact-write-routes.js';
+import { contactBulkRoute } from './contacts-bulk-route.js';
 import { contactRoutes } from './contacts-routes.js';
 import { diagnoseRoutes } from './diagnose-routes.js';
 import { messageRoutes } from './messages-routes.js';
 import { renderMetrics } from './metrics-text.js';
+import { registerNdjsonParser } from './ndjson-body.js';
 import { buildOpenApiDocument, renderDocsPage } from './openapi.js';
 import { senderRoutes } from './senders-routes.js';
 import { RateLimiter, type RateLimitSettings } from './rate-limit.js';
@@ -67,11 +70,14 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
     async (v1) => {
       v1.addHook('onRequest', auth);
       v1.setErrorHandler(apiErrorHandler);
+      registerNdjsonParser(v1);
       v1.setNotFoundHandler((request, reply) =>
         reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }),
       );
       const routes: AnyRoute[] = [
         ...contactRoutes(deps),
+        ...contactWriteRoutes(deps),
+        contactBulkRoute(deps),
         ...campaignRoutes(deps),
         ...messageRoutes(deps),
         ...catalogueRoutes(deps),
