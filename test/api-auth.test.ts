@@ -27,7 +27,7 @@ describe.each(BACKENDS)('REST API: authentication, rate limit, token storage ($n
     const rig = await startApi(backend);
     expect((await rig.call('GET', '/api/v1/templates', { token: ADMIN_TOKEN })).status).toBe(200);
     expect((await rig.call('GET', '/api/v1/templates', { token: `${ADMIN_TOKEN}x` })).status).toBe(401);
-    const second = await createApiToken(rig.store, 'to revoke', T0);
+    const second = await createApiToken(rig.store, { name: 'to revoke', scope: 'read' }, T0);
     expect((await rig.call('GET', '/api/v1/templates', { token: second.token })).status).toBe(200);
     expect(await rig.store.revokeApiToken(second.id, T0 + 1)).toBe(true);
     expect(await rig.call('GET', '/api/v1/templates', { token: second.token })).toMatchObject({

@@ -89,7 +89,7 @@ export async function startApi(
     onRoute: (r) => routes.push(r),
   });
   onTestFinished(() => app.close());
-  const { token } = await createApiToken(store, 'tests', T0);
+  const { token } = await createApiToken(store, { name: 'tests', scope: 'admin' }, T0);
   return Object.assign(rig, {
     store,
     place,
