@@ -34,6 +34,8 @@ export interface IdempotencyDeps {
 export interface IdempotencyKey {
   key: string;
   principal: string;
+  /** The request's hash: the same key with the same request, however long after, has the same one. */
+  fingerprint: string;
 }
 
 /**
@@ -98,7 +100,7 @@ export async function enterIdempotent(
   switch (outcome.kind) {
     case 'claimed':
       request.pacerIdempotency = { claim, claimedAt: outcome.claimedAt };
-      return { key, principal: claim.principal };
+      return { key, principal: claim.principal, fingerprint: claim.fingerprint };
     case 'done':
       await replay(reply, outcome.response);
       return 'replayed';

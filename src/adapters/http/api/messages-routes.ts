@@ -7,6 +7,7 @@ import { iso } from '../../../core/time.js';
 import { mask } from '../../presenters/mask.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, type Issue } from './api-error.js';
+import type { IdempotencyKey } from './idempotency.js';
 import { route, type AnyRoute } from './route-table.js';
 import { categorySchema, decisionSchema } from './schemas.js';
 
@@ -69,11 +70,12 @@ function mappingOf(values: Record<string, string | SlotSource> | undefined): Par
 }
 
 /**
- * The message's own key when only the header gave one: a retry after the header's key expired, or
- * after a process died mid-request, still finds the message queued. Per token, as the header's key is.
+ * The message's own key when only the header gave one, from the token, the key and the request:
+ * the same request retried after the header's key expired, or after a process died mid-request,
+ * still finds its message queued; another request under an expired key is a new message.
  */
-function headerDerivedKey(k: { key: string; principal: string }): string {
-  return `api-idem-${createHash('sha256').update(`${k.principal}\n${k.key}`).digest('hex').slice(0, 40)}`;
+function headerDerivedKey(k: IdempotencyKey): string {
+  return `api-idem-${createHash('sha256').update(`${k.principal}\n${k.key}\n${k.fingerprint}`).digest('hex').slice(0, 40)}`;
 }
 
 /** One-off messages: queued in the outbox like `pacer send`, judged by the same decision as campaigns. */
