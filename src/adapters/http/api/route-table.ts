@@ -92,10 +92,15 @@ export function registerRoutes(app: FastifyInstance, routes: readonly AnyRoute[]
       url: spec.url,
       config: { scope: spec.scope, contentTypes: accepted },
       ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
-      preParsing: async (request, _reply, payload) => {
-        checkBodyType(request, accepted);
-        return payload;
-      },
+      // A GET's body is never read, whatever Content-Type a client library sends with it.
+      ...(spec.method === 'POST'
+        ? {
+            preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+              checkBodyType(request, accepted);
+              return payload;
+            },
+          }
+        : {}),
       ...(spec.idempotent === true && idem !== null ? { onSend: recordAnswer(idem) } : {}),
       handler: async (request, reply) => {
         const key = spec.idempotent === true ? readIdempotencyKey(request) : null;
