@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { iso } from '../src/core/time.js';
+import { createApiToken } from '../src/app/api-tokens.js';
 import { body, startApi, T0, type ApiRig } from './api-harness.js';
 import { BACKENDS } from './store-backends.js';
 
@@ -263,5 +264,50 @@ describe.each(BACKENDS)('REST API: change one contact ($name)', (backend) => {
       json: { error: 'invalid_body', issues: [{ path: 'attributes.note', message: expect.stringMatching(/NUL/) }] },
     });
     expect(body<Detail>(await rig.call('GET', `/api/v1/contacts/${c.id}`))).toEqual(c);
+  });
+});
+
+describe.each(BACKENDS)('REST API: contact writes, scopes and retries ($name)', (backend) => {
+  it('needs a write token for the writes, a read token for the lookups', async () => {
+    const rig = await startApi(backend);
+    const read = (await createApiToken(rig.store, { name: 'r', scope: 'read' }, T0)).token;
+    const write = (await createApiToken(rig.store, { name: 'w', scope: 'write' }, T0)).token;
+    const c = body<Detail>(await rig.call('POST', '/api/v1/contacts', { token: write, body: { phone: '+447911123456' } }));
+    for (const [method, url, payload] of [
+      ['POST', '/api/v1/contacts', { phone: '+447911123457' }],
+      ['POST', '/api/v1/contacts/bulk', [{ phone: '+447911123457' }]],
+      ['PATCH', `/api/v1/contacts/${c.id}`, { name: 'x' }],
+    ] as const) {
+      expect(await rig.call(method, url, { token: read, body: payload }), `${method} ${url}`).toMatchObject({
+        status: 403,
+        json: { error: 'insufficient_scope' },
+      });
+    }
+    expect(await rig.call('GET', '/api/v1/contacts?phone=%2B447911123456', { token: read })).toMatchObject({
+      status: 200,
+      json: { items: [{ id: c.id }] },
+    });
+    expect(await rig.store.listContacts(0, 10)).toHaveLength(1);
+  });
+
+  it('answers a retry with the same Idempotency-Key with the first answer, for one contact and for a bulk request', async () => {
+    const rig = await startApi(backend);
+    const key = { 'idempotency-key': 'crm-sync-0001' };
+    const first = await rig.call('POST', '/api/v1/contacts', { body: { phone: '+447911123456', tags: ['a'] }, headers: key });
+    expect(first.status).toBe(201);
+    rig.clock.t += 1_000;
+    const retry = await rig.call('POST', '/api/v1/contacts', { body: { tags: ['a'], phone: '+447911123456' }, headers: key });
+    expect(retry).toMatchObject({ status: 201, headers: { 'idempotent-replayed': 'true' } });
+    expect(retry.json).toEqual(first.json);
+    expect(await rig.call('POST', '/api/v1/contacts', { body: { phone: '+447911123457' }, headers: key })).toMatchObject({
+      status: 422,
+      json: { error: 'idempotency_key_reused' },
+    });
+    const rows = [{ phone: '+447911123458' }, { phone: 'nope' }];
+    const bulk = await rig.call('POST', '/api/v1/contacts/bulk', { body: rows, headers: { 'idempotency-key': 'bulk-1' } });
+    const again = await rig.call('POST', '/api/v1/contacts/bulk', { body: rows, headers: { 'idempotency-key': 'bulk-1' } });
+    expect(again).toMatchObject({ status: 200, headers: { 'idempotent-replayed': 'true' } });
+    expect(again.json).toEqual(bulk.json);
+    expect(await rig.store.listContacts(0, 10)).toHaveLength(2);
   });
 });

@@ -125,7 +125,7 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
       maxItems: 10_000,
       items: { properties: { phone: {}, consent: {} } },
     });
-    expect(bulk['application/x-ndjson']?.['x-item-schema']).toMatchObject({
+    expect(bulk['application/x-ndjson']?.['schema']).toMatchObject({
       properties: { phone: {}, consent: {} },
       additionalProperties: false,
     });

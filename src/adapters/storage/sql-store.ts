@@ -17,6 +17,7 @@ import { listContactsWithTag } from './sql/contacts-tagged.js';
 import { updateContact } from './sql/contact-update.js';
 import { setContactKeys } from './sql/contact-keys.js';
 import { appendDecisions } from './sql/decisions.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys } from './sql/idempotency-keys.js';
 import { deliveryFunnel } from './sql/delivery-funnel.js';
 import { diagnosisAudience } from './sql/diagnosis-audience.js';
 import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
@@ -141,6 +142,10 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findApiToken,
   listApiTokens,
   revokeApiToken,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  sweepIdempotencyKeys,
 };
 
 type Guard = <T>(operation: string, run: () => Promise<T>) => Promise<T>;

@@ -42,6 +42,7 @@ export function contactWriteRoutes(deps: ApiDeps): AnyRoute[] {
       summary: 'Create or update one contact (matched by wa_id, business-scoped id or phone), with tags, attributes and consent',
       query: writeQuery,
       body: contactUpsertBody,
+      idempotent: true,
       responses: {
         200: { description: 'An existing contact, updated (or already as stated)', schema: contactDetailSchema },
         201: { description: 'A new contact', schema: contactDetailSchema },

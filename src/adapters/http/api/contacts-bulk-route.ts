@@ -4,11 +4,11 @@ import type { ContactUpsertInput } from '../../../app/contact-input.js';
 import type { FieldError } from '../../../app/contact-row.js';
 import { upsertContactRows, type RowOutcome } from '../../../app/upsert-contact-rows.js';
 import type { ApiDeps } from './api-deps.js';
-import { zodIssues } from './api-error.js';
+import { issuesOf } from './api-error.js';
+import { ndjsonLines } from './body-types.js';
 import { COUNTRY_PARAMETER, contactUpsertBody } from './contact-schemas.js';
 import { API_CONSENT_SOURCE, writeQuery } from './contact-write-routes.js';
-import { NDJSON_TYPE, NdjsonLine } from './ndjson-body.js';
-import { JSON_TYPE, route, type AnyRoute } from './route-table.js';
+import { route, type AnyRoute } from './route-table.js';
 
 /** Rows one request may carry; more are refused whole, so a client splits them rather than loses some. */
 export const BULK_MAX_ROWS = 10_000;
@@ -54,14 +54,18 @@ type Result = z.output<typeof rowResult>;
 
 const asErrors = (errors: readonly FieldError[]) => errors.map((e) => ({ field: e.field, message: e.reason }));
 
-/** Each row of a JSON array or an NDJSON body, with where it came from and whether it is a contact at all. */
-function readRows(body: readonly unknown[]): Array<{ ref: Ref; input: ContactUpsertInput } | { ref: Ref; errors: Result['errors'] }> {
+/** Each row of a JSON array or an NDJSON body (`lines`: each item's line), with where it came from and whether it is a contact at all. */
+function readRows(
+  body: readonly unknown[],
+  lines: readonly number[] | undefined,
+): Array<{ ref: Ref; input: ContactUpsertInput } | { ref: Ref; errors: Result['errors'] }> {
   return body.map((item, index) => {
-    const ref: Ref = item instanceof NdjsonLine ? { line: item.line } : { index };
-    if (item instanceof NdjsonLine && item.error !== null) return { ref, errors: [{ field: null, message: item.error }] };
-    const parsed = contactUpsertBody.safeParse(item instanceof NdjsonLine ? item.value : item);
+    const line = lines?.[index];
+    const ref: Ref = line === undefined ? { index } : { line };
+    const parsed = contactUpsertBody.safeParse(item);
     if (parsed.success) return { ref, input: parsed.data };
-    return { ref, errors: zodIssues(parsed.error).map((i) => ({ field: i.path === '(root)' ? null : i.path, message: i.message })) };
+    const issues = issuesOf(contactUpsertBody, parsed.error, 'body', undefined);
+    return { ref, errors: issues.map((i) => ({ field: i.path === '(root)' ? null : i.path, message: i.message })) };
   });
 }
 
@@ -83,14 +87,15 @@ export function contactBulkRoute(deps: ApiDeps): AnyRoute {
     summary: `Create or update up to ${BULK_MAX_ROWS} contacts (JSON array or NDJSON); a bad row is reported and the others written`,
     query: writeQuery,
     body: bulkBody,
-    accepts: [JSON_TYPE, NDJSON_TYPE],
+    contentTypes: ['application/json', 'application/x-ndjson'],
+    idempotent: true,
     bodyLimit: BULK_BODY_LIMIT,
     responses: {
       200: { description: 'An outcome per row, with its field errors, and the totals', schema: bulkResult },
       413: { description: `The body is larger than ${BULK_BODY_LIMIT} bytes` },
     },
-    handler: async ({ query, body }) => {
-      const rows = readRows(body);
+    handler: async ({ query, body, request }) => {
+      const rows = readRows(body, ndjsonLines(request.body));
       const inputs = rows.flatMap((r) => ('input' in r ? [r.input] : []));
       const outcomes = await upsertContactRows(store, inputs, {
         defaultCountry: (query.default_country ?? null) as CountryCode | null,
