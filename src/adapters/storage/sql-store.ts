@@ -13,6 +13,8 @@ import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
+import { listContactsWithTag } from './sql/contacts-tagged.js';
+import { updateContact } from './sql/contact-update.js';
 import { setContactKeys } from './sql/contact-keys.js';
 import { appendDecisions } from './sql/decisions.js';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys } from './sql/idempotency-keys.js';
@@ -53,6 +55,8 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findContact,
   setContactKeys,
   listContacts,
+  listContactsWithTag,
+  updateContact,
   getContactsWithState,
   countSegment,
   segmentContacts,

@@ -55,7 +55,7 @@ function unknownKey(schema: z.ZodType, part: InputPart, atRoot: boolean): string
 }
 
 /** Zod's issues as ours: one per unknown key, and NDJSON items named by their line. */
-function issuesOf(schema: z.ZodType, error: z.ZodError, part: InputPart, lines: readonly number[] | undefined): Issue[] {
+export function issuesOf(schema: z.ZodType, error: z.ZodError, part: InputPart, lines: readonly number[] | undefined): Issue[] {
   return error.issues.flatMap((i) => {
     const raw = i.path.map(String).map((k) => (k === '' ? '""' : k)); // an empty key still needs a name
     const paths = i.code === 'unrecognized_keys' ? i.keys.map((k) => [...raw, k === '' ? '""' : k]) : [raw];

@@ -12,6 +12,8 @@ import { registerNdjsonParser } from './body-types.js';
 import { DEFAULT_IDEMPOTENCY_KEEP } from './idempotency.js';
 import { campaignRoutes } from './campaigns-routes.js';
 import { catalogueRoutes } from './catalogue-routes.js';
+import { contactWriteRoutes } from './contact-write-routes.js';
+import { contactBulkRoute } from './contacts-bulk-route.js';
 import { contactRoutes } from './contacts-routes.js';
 import { diagnoseRoutes } from './diagnose-routes.js';
 import { messageRoutes } from './messages-routes.js';
@@ -81,6 +83,8 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
       );
       const routes: AnyRoute[] = [
         ...contactRoutes(deps),
+        ...contactWriteRoutes(deps),
+        contactBulkRoute(deps),
         ...campaignRoutes(deps),
         ...messageRoutes(deps),
         ...catalogueRoutes(deps),

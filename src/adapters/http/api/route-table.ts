@@ -20,7 +20,7 @@ export interface RouteResponse {
  * parameters and top-level body fields are refused (the object schemas are made strict).
  */
 export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** Fastify syntax, relative to the API prefix: `/contacts/:id`. */
   url: string;
   operationId: string;
@@ -93,7 +93,7 @@ export function registerRoutes(app: FastifyInstance, routes: readonly AnyRoute[]
       config: { scope: spec.scope, contentTypes: accepted },
       ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
       // A GET's body is never read, whatever Content-Type a client library sends with it.
-      ...(spec.method === 'POST'
+      ...(spec.method !== 'GET'
         ? {
             preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
               checkBodyType(request, accepted);
