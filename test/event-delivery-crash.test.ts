@@ -42,46 +42,50 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, chil
 };
 
 describe.each(BACKENDS)('a delivering process killed between recording and delivery ($name)', (backend) => {
-  it('loses no event: after a restart every one arrives, once each after de-duplication, in order per contact', async () => {
-    const place = backend.place();
-    const store = place.open();
-    await store.migrate();
-    const receiver = await startEventReceiver(SECRET);
-    onTestFinished(() => receiver.close());
-    await store.createEventSubscription(
-      { url: receiver.url, secret: SECRET, eventTypes: ['*'], campaignId: null, phoneNumberId: null, description: null },
-      Date.now(),
-    );
-    // The first few are answered; the rest are held unanswered, so the process dies with deliveries
-    // claimed and in flight, others recorded and never claimed, and perhaps one answered but not settled.
-    receiver.hangAfter = 6;
-    const first = start(place.options, EVENTS);
-    await until(
-      'every event recorded and requests held',
-      () => first.output().includes(`recorded ${EVENTS}`) && receiver.requests > 6,
-      first,
-    );
-    await kill(first);
-    const delivered = await store.listEventDeliveries({ status: 'delivered', limit: 1000 });
-    expect(delivered.length).toBeLessThan(EVENTS);
-    expect(await store.listEventDeliveries({ status: 'pending', limit: 1000 })).toHaveLength(EVENTS - delivered.length);
+  it(
+    'loses no event: after a restart every one arrives, once each after de-duplication, in order per contact',
+    { timeout: 120_000 },
+    async () => {
+      const place = backend.place();
+      const store = place.open();
+      await store.migrate();
+      const receiver = await startEventReceiver(SECRET);
+      onTestFinished(() => receiver.close());
+      await store.createEventSubscription(
+        { url: receiver.url, secret: SECRET, eventTypes: ['*'], campaignId: null, phoneNumberId: null, description: null },
+        Date.now(),
+      );
+      // The first few are answered; the rest are held unanswered, so the process dies with deliveries
+      // claimed and in flight, others recorded and never claimed, and perhaps one answered but not settled.
+      receiver.hangAfter = 6;
+      const first = start(place.options, EVENTS);
+      await until(
+        'every event recorded and requests held',
+        () => first.output().includes(`recorded ${EVENTS}`) && receiver.requests > 6,
+        first,
+      );
+      await kill(first);
+      const delivered = await store.listEventDeliveries({ status: 'delivered', limit: 1000 });
+      expect(delivered.length).toBeLessThan(EVENTS);
+      expect(await store.listEventDeliveries({ status: 'pending', limit: 1000 })).toHaveLength(EVENTS - delivered.length);
 
-    receiver.hangAfter = null;
-    const second = start(place.options, 0);
-    await until('every event delivered', () => new Set(receiver.received.map((r) => r.webhookId)).size === EVENTS, second);
-    await until(
-      'every delivery settled',
-      async () => (await store.listEventDeliveries({ status: 'delivered', limit: 1000 })).length === EVENTS,
-      second,
-    );
-    await kill(second);
+      receiver.hangAfter = null;
+      const second = start(place.options, 0);
+      await until('every event delivered', () => new Set(receiver.received.map((r) => r.webhookId)).size === EVENTS, second);
+      await until(
+        'every delivery settled',
+        async () => (await store.listEventDeliveries({ status: 'delivered', limit: 1000 })).length === EVENTS,
+        second,
+      );
+      await kill(second);
 
-    expect(receiver.unverified).toBe(0);
-    const processed = firstOfEach(receiver.received);
-    expect(processed.map((r) => Number(r.data['n'])).sort((a, b) => a - b)).toEqual(Array.from({ length: EVENTS }, (_, i) => i + 1));
-    for (let contact = 1; contact <= CONTACTS; contact++) {
-      const got = processed.filter((r) => r.data['contactId'] === contact).map((r) => Number(r.data['n']));
-      expect(got, `contact ${contact}`).toEqual([...got].sort((a, b) => a - b));
-    }
-  });
+      expect(receiver.unverified).toBe(0);
+      const processed = firstOfEach(receiver.received);
+      expect(processed.map((r) => Number(r.data['n'])).sort((a, b) => a - b)).toEqual(Array.from({ length: EVENTS }, (_, i) => i + 1));
+      for (let contact = 1; contact <= CONTACTS; contact++) {
+        const got = processed.filter((r) => r.data['contactId'] === contact).map((r) => Number(r.data['n']));
+        expect(got, `contact ${contact}`).toEqual([...got].sort((a, b) => a - b));
+      }
+    },
+  );
 });

@@ -9,6 +9,8 @@ import { systemClock } from '../src/ports/clock.js';
 import { silentLogger } from '../src/ports/logger.js';
 
 const [optionsJson = '{}', countText = '0', contactsText = '1'] = process.argv.slice(2);
+// The loop's timers do not hold a process open (serve's HTTP server does): this one runs until killed.
+setInterval(() => undefined, 60_000);
 const store = openStore(JSON.parse(optionsJson) as Parameters<typeof openStore>[0]);
 const sender = createWebhookSender({ timeoutMs: 60_000 });
 // A short claim so that a killed process's claims come back within the test; requests may hang longer.
