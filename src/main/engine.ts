@@ -8,6 +8,7 @@ import { stderrLogger } from '../adapters/logging/stderr-logger.js';
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { startDispatchLoop, type DispatchLoop } from '../app/dispatch-loop.js';
 import { startEventDeliveryLoop, type EventDeliveryLoop } from '../app/event-delivery-loop.js';
+import { wakeOnRecord } from '../app/event-delivery-wake.js';
 import type { DeliveryRetrySettings } from '../core/event-retry.js';
 import type { DispatchStatus } from '../app/dispatch-status.js';
 import type { HttpEdgeSettings } from '../adapters/http/server-limits.js';
@@ -114,8 +115,11 @@ export interface CloudApiOptions {
 const PACE_BURST_MS = 100;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
-  const { store, clock, policy, random } = o;
+  const { clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
+  // Delivering events: what this process records wakes the delivery loop as it commits.
+  const delivery = o.events === undefined ? null : startEventDelivery(o, logger);
+  const store = delivery === null ? o.store : wakeOnRecord(o.store, () => delivery.loop.kick());
   const signal = createWorkSignal();
   let templates: TemplateSyncLoop | null = null;
   const pump = new InboxPump(
@@ -207,7 +211,6 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
   if (o.templateSync !== undefined) templates = startTemplateSyncLoop({ store, scheduler: clock, logger, ...o.templateSync });
   const templateSync = templates;
   const running = [...loops.values()];
-  const delivery = o.events === undefined ? null : startEventDelivery(o, logger);
   return {
     server,
     url,
