@@ -1,8 +1,10 @@
 import type { Category } from '../core/category.js';
 import type { ContactEvent } from '../core/contact-event.js';
+import type { EmitEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { ConsentEntry, ConsentStore, ContactStateStore, ContactStore, JsonObject, Store } from '../ports/store.js';
+import { withEvents } from './record-events.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 /** One validated contact, phone already in E.164. */
@@ -26,7 +28,7 @@ export function importContactRecords(
   now: Millis,
 ): Promise<{ ids: number[]; created: number; updated: number }> {
   // One transaction per batch: a batch lands whole or not at all, and commits are few.
-  return store.transaction((tx) => importBatch(tx, records, source, policy, now));
+  return withEvents(store, now, (tx, emit) => importBatch(tx, records, source, policy, now, emit));
 }
 
 async function importBatch(
@@ -35,6 +37,7 @@ async function importBatch(
   source: string,
   policy: Policy,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<{ ids: number[]; created: number; updated: number }> {
   const { ids, created, updated } = await store.upsertContacts(
     records.map((r) => ({
@@ -73,6 +76,6 @@ async function importBatch(
   }
   // The whole batch's consent history and current values in a few statements; states one by one.
   await store.setConsents(consents, now);
-  for (const [contactId, events] of eventsOf) await applyContactEvents(store, contactId, events, policy, now);
+  for (const [contactId, events] of eventsOf) await applyContactEvents(store, contactId, events, policy, now, emit);
   return { ids, created, updated };
 }

@@ -14,6 +14,7 @@ import type { InboxStore } from './store/inbox.js';
 import type { OutboxClaimStore, WorkFilter } from './store/outbox-claims.js';
 import type { OutboxLeaseStore } from './store/outbox-leases.js';
 import type { OutboxSettlementStore } from './store/outbox-settlement.js';
+import type { OutboundEventStore } from './store/outbound-events.js';
 import type { OutboxStore } from './store/outbox.js';
 import type { PaceStore } from './store/pacing.js';
 import type { QuarantineStore } from './store/quarantine.js';
@@ -45,6 +46,7 @@ export type * from './store/inbox.js';
 export type * from './store/outbox-claims.js';
 export type * from './store/outbox-leases.js';
 export type * from './store/outbox-settlement.js';
+export type * from './store/outbound-events.js';
 export type * from './store/outbox.js';
 export type * from './store/pacing.js';
 export type * from './store/quarantine.js';
@@ -75,6 +77,7 @@ export interface TxStore
     QuarantineStore,
     SignalStore,
     EventLogStore,
+    OutboundEventStore,
     CampaignReportStore,
     DeliveryReportStore,
     DiagnosisStore,
