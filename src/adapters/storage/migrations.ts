@@ -17,6 +17,8 @@ import { templateSync } from './migrations/0016-template-sync.js';
 import { campaignParameters } from './migrations/0017-campaign-parameters.js';
 import { senderAccounts } from './migrations/0018-sender-accounts.js';
 import { campaignTiming } from './migrations/0019-campaign-timing.js';
+import { reserved20 } from './migrations/0020-reserved.js';
+import { outboundEvents } from './migrations/0021-outbound-events.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -42,4 +44,6 @@ export const MIGRATIONS: readonly Migration[] = [
   campaignParameters,
   senderAccounts,
   campaignTiming,
+  reserved20,
+  outboundEvents,
 ];

@@ -42,6 +42,15 @@ import { getSender, getSenderById, listSenders, setSenderProfile, setSenderState
 import { getTemplate, getTemplateById, listTemplates, upsertSyncedTemplates, upsertTemplates } from './sql/templates.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimSignal } from './sql/webhook-signals.js';
+import { getOutboundEvent, recordOutboundEvents } from './sql/outbound-events.js';
+import {
+  createEventSubscription,
+  deleteEventSubscription,
+  getEventSubscription,
+  listEventSubscriptions,
+  setEventSubscriptionEnabled,
+} from './sql/event-subscriptions.js';
+import { listEventDeliveries } from './sql/event-deliveries.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
 
@@ -137,6 +146,14 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findApiToken,
   listApiTokens,
   revokeApiToken,
+  recordOutboundEvents,
+  createEventSubscription,
+  getEventSubscription,
+  listEventSubscriptions,
+  setEventSubscriptionEnabled,
+  deleteEventSubscription,
+  listEventDeliveries,
+  getOutboundEvent,
 };
 
 type Guard = <T>(operation: string, run: () => Promise<T>) => Promise<T>;
