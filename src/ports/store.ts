@@ -17,7 +17,6 @@ import type { OutboundEventStore } from './store/outbound-events.js';
 import type { OutboxClaimStore, WorkFilter } from './store/outbox-claims.js';
 import type { OutboxLeaseStore } from './store/outbox-leases.js';
 import type { OutboxSettlementStore } from './store/outbox-settlement.js';
-import type { OutboundEventStore } from './store/outbound-events.js';
 import type { OutboxStore } from './store/outbox.js';
 import type { PaceStore } from './store/pacing.js';
 import type { QuarantineStore } from './store/quarantine.js';
@@ -52,7 +51,6 @@ export type * from './store/outbound-events.js';
 export type * from './store/outbox-claims.js';
 export type * from './store/outbox-leases.js';
 export type * from './store/outbox-settlement.js';
-export type * from './store/outbound-events.js';
 export type * from './store/outbox.js';
 export type * from './store/pacing.js';
 export type * from './store/quarantine.js';
@@ -88,7 +86,6 @@ export interface TxStore
     DeliveryReportStore,
     DiagnosisStore,
     ApiTokenStore,
-    OutboundEventStore,
     EventSubscriptionStore,
     EventDeliveryStore {}
 
