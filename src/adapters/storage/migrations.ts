@@ -17,6 +17,7 @@ import { templateSync } from './migrations/0016-template-sync.js';
 import { campaignParameters } from './migrations/0017-campaign-parameters.js';
 import { senderAccounts } from './migrations/0018-sender-accounts.js';
 import { campaignTiming } from './migrations/0019-campaign-timing.js';
+import { tokenScopesIdempotency } from './migrations/0020-token-scopes-idempotency.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   campaignParameters,
   senderAccounts,
   campaignTiming,
+  tokenScopesIdempotency,
 ];
