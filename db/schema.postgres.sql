@@ -105,6 +105,53 @@ CREATE TABLE decisions (
   CONSTRAINT decisions_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE event_deliveries (
+  id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  event_id bigint NOT NULL,
+  subscription_id bigint NOT NULL,
+  lane bigint NOT NULL,
+  status text NOT NULL,
+  attempts bigint NOT NULL,
+  next_attempt_at bigint NOT NULL,
+  lease_owner text,
+  last_attempt_at bigint,
+  last_status_code bigint,
+  last_error text,
+  delivered_at bigint,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  CONSTRAINT event_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES outbound_events(id),
+  CONSTRAINT event_deliveries_event_id_subscription_id_key UNIQUE (event_id, subscription_id),
+  CONSTRAINT event_deliveries_pkey PRIMARY KEY (id),
+  CONSTRAINT event_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text]))),
+  CONSTRAINT event_deliveries_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES event_subscriptions(id) ON DELETE CASCADE
+);
+
+CREATE TABLE event_delivery_attempts (
+  id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  delivery_id bigint NOT NULL,
+  at bigint NOT NULL,
+  duration_ms bigint NOT NULL,
+  status_code bigint,
+  error text,
+  CONSTRAINT event_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES event_deliveries(id) ON DELETE CASCADE,
+  CONSTRAINT event_delivery_attempts_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE event_subscriptions (
+  id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  url text NOT NULL,
+  secret text NOT NULL,
+  event_types jsonb NOT NULL,
+  campaign_id bigint,
+  phone_number_id text,
+  description text,
+  enabled boolean NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  CONSTRAINT event_subscriptions_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE idempotency_keys (
   principal text NOT NULL,
   idempotency_key text NOT NULL,
@@ -144,6 +191,18 @@ CREATE TABLE message_events (
   CONSTRAINT message_events_pkey PRIMARY KEY (id),
   CONSTRAINT message_events_status_check CHECK ((status = ANY (ARRAY['sent'::text, 'delivered'::text, 'read'::text, 'played'::text, 'failed'::text]))),
   CONSTRAINT message_events_wamid_status_key UNIQUE (wamid, status)
+);
+
+CREATE TABLE outbound_events (
+  id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  type text NOT NULL,
+  occurred_at bigint NOT NULL,
+  recorded_at bigint NOT NULL,
+  contact_id bigint,
+  campaign_id bigint,
+  phone_number_id text,
+  data jsonb NOT NULL,
+  CONSTRAINT outbound_events_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE outbox (
@@ -284,11 +343,21 @@ CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id, id);
 
 CREATE INDEX decisions_send_at ON decisions USING btree (at) WHERE (kind = 'send'::text);
 
+CREATE INDEX event_deliveries_due ON event_deliveries USING btree (next_attempt_at, id) WHERE (status = 'pending'::text);
+
+CREATE INDEX event_deliveries_lane ON event_deliveries USING btree (subscription_id, lane, event_id) WHERE (status = 'pending'::text);
+
+CREATE INDEX event_deliveries_subscription ON event_deliveries USING btree (subscription_id, status, id);
+
+CREATE INDEX event_delivery_attempts_delivery ON event_delivery_attempts USING btree (delivery_id, id);
+
 CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys USING btree (expires_at);
 
 CREATE INDEX inbound_messages_contact ON inbound_messages USING btree (contact_id, at);
 
 CREATE INDEX message_events_outbox ON message_events USING btree (outbox_id, id);
+
+CREATE INDEX outbound_events_occurred ON outbound_events USING btree (occurred_at, id);
 
 CREATE INDEX outbox_campaign_counters ON outbox USING btree (campaign_id, status, outcome, updated_at);
 

@@ -74,6 +74,46 @@ CREATE TABLE decisions (
   at INTEGER NOT NULL
 ) STRICT;
 
+CREATE TABLE event_deliveries (
+  id INTEGER PRIMARY KEY,
+  event_id INTEGER NOT NULL REFERENCES outbound_events (id),
+  subscription_id INTEGER NOT NULL REFERENCES event_subscriptions (id) ON DELETE CASCADE,
+  lane INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+  attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  last_attempt_at INTEGER,
+  last_status_code INTEGER,
+  last_error TEXT,
+  delivered_at INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (event_id, subscription_id)
+) STRICT;
+
+CREATE TABLE event_delivery_attempts (
+  id INTEGER PRIMARY KEY,
+  delivery_id INTEGER NOT NULL REFERENCES event_deliveries (id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT
+) STRICT;
+
+CREATE TABLE event_subscriptions (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  event_types TEXT NOT NULL,
+  campaign_id INTEGER,
+  phone_number_id TEXT,
+  description TEXT,
+  enabled INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+
 CREATE TABLE idempotency_keys (
   principal TEXT NOT NULL,
   idempotency_key TEXT NOT NULL,
@@ -105,6 +145,17 @@ CREATE TABLE message_events (
   inbox_id INTEGER REFERENCES webhook_inbox (id),
   recorded_at INTEGER NOT NULL, outbox_id INTEGER,
   UNIQUE (wamid, status)
+) STRICT;
+
+CREATE TABLE outbound_events (
+  id INTEGER PRIMARY KEY,
+  type TEXT NOT NULL,
+  occurred_at INTEGER NOT NULL,
+  recorded_at INTEGER NOT NULL,
+  contact_id INTEGER,
+  campaign_id INTEGER,
+  phone_number_id TEXT,
+  data TEXT NOT NULL
 ) STRICT;
 
 CREATE TABLE outbox (
@@ -210,11 +261,21 @@ CREATE INDEX decisions_outbox ON decisions (outbox_id, id);
 
 CREATE INDEX decisions_send_at ON decisions (at) WHERE kind = 'send';
 
+CREATE INDEX event_deliveries_due ON event_deliveries (next_attempt_at, id) WHERE status = 'pending';
+
+CREATE INDEX event_deliveries_lane ON event_deliveries (subscription_id, lane, event_id) WHERE status = 'pending';
+
+CREATE INDEX event_deliveries_subscription ON event_deliveries (subscription_id, status, id);
+
+CREATE INDEX event_delivery_attempts_delivery ON event_delivery_attempts (delivery_id, id);
+
 CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
 
 CREATE INDEX inbound_messages_contact ON inbound_messages (contact_id, at);
 
 CREATE INDEX message_events_outbox ON message_events (outbox_id, id);
+
+CREATE INDEX outbound_events_occurred ON outbound_events (occurred_at, id);
 
 CREATE INDEX outbox_campaign_counters ON outbox (campaign_id, status, outcome, updated_at);
 

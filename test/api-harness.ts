@@ -32,7 +32,7 @@ export interface ApiRig {
   routes: Array<{ method: string; url: string }>;
   logText(): string;
   replays: number;
-  call(method: 'GET' | 'POST' | 'PATCH', url: string, o?: CallOptions): Promise<Reply>;
+  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, o?: CallOptions): Promise<Reply>;
 }
 
 export interface CallOptions {
@@ -60,7 +60,7 @@ export function body<T>(reply: Reply): T {
 
 export async function startApi(
   backend: TestBackend,
-  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken'>> & {
+  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken' | 'mode'>> & {
     /** Another app over the database of an earlier rig (a second process, or a restart). */
     place?: Place;
     idempotencyTtlMs?: number;
@@ -104,7 +104,7 @@ export async function startApi(
     routes,
     listen: () => app.listen({ host: '127.0.0.1', port: 0 }),
     logText: () => lines.join(''),
-    call: async (method: 'GET' | 'POST' | 'PATCH', url: string, o: CallOptions = {}): Promise<Reply> => {
+    call: async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, o: CallOptions = {}): Promise<Reply> => {
       const auth = o.token === null ? {} : { authorization: `Bearer ${o.token ?? token}` };
       const text = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
       const headers = text === undefined ? { ...auth, ...o.headers } : { 'content-type': 'application/json', ...auth, ...o.headers };

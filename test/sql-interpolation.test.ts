@@ -57,6 +57,10 @@ const REVIEWED: Record<string, string> = {
   'outbox-segment.ts: match': 'segmentSql(): fixed conditions with bind() placeholders',
   'segment-counts.ts: flags': 'CASE flags around segmentSql() conditions (fixed SQL with bind() placeholders), aliased by a constant list',
   "segment-counts.ts: STATES.map((r) => `sum(hit * ${r}) AS ${r}`).join(', ')": 'sums over the names of a constant list',
+  'event-deliveries.ts: conditions': "'' or ` WHERE ` and fixed conditions, each compared with a bind() placeholder",
+  "event-deliveries.ts: where.join(' AND ')": 'fixed conditions, each compared with a bind() placeholder',
+  'event-settle.ts: rows': 'typedRows(): cast placeholders only',
+  'event-settle.ts: lanes': 'laneRows(): cast placeholders only',
   'segment-where.ts: typed': 'one of three fixed type conditions with bind() placeholders',
 };
 

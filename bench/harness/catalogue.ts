@@ -89,6 +89,13 @@ export const CATALOGUE: readonly CatalogueRow[] = [
   { id: 'dashboard-stats', figure: 'Dashboard campaign stats over 1,000,000 message rows', against: '—', target: 'p99 ≤ 50 ms' },
   { id: 'memory', figure: 'Idle and full-rate memory', against: '—', target: '≤ 120 MB idle, ≤ 250 MB at full rate' },
   {
+    id: 'events-out',
+    figure:
+      'Outbound events delivered per second to a local receiver, signed, in order per contact; lag from recording to the request leaving',
+    against: 'the same number of plain HTTP POSTs to the same receiver, same concurrency',
+    target: 'none set; tracked (deliveries must keep up with status webhooks)',
+  },
+  {
     id: 'postgres-workers',
     figure: 'PostgreSQL dispatch with 1/2/3 workers',
     against: '1 worker',

@@ -6,6 +6,7 @@ import { MINUTE } from '../core/time.js';
 import { accountsFromFile, readFileUtf8, singleNumberAccounts, type ReadFile, type WhatsAppAccount } from './accounts.js';
 import { commaList } from './comma-list.js';
 import { ConfigError } from './config-error.js';
+import { eventsEnvSchema, eventsFromEnv, type EventsConfig } from './events-env.js';
 import { policyEnvSchema, policyFromEnv } from './policy-env.js';
 
 export { ConfigError } from './config-error.js';
@@ -107,6 +108,7 @@ const envSchema = z.object({
   PACER_MODE: z.enum(['production', 'development']).default('production'),
   PACER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   ...policyEnvSchema,
+  ...eventsEnvSchema,
   PACER_DEMO_AUDIENCE: z.coerce.number().int().min(100).optional(),
   PACER_DEMO_DIR: z.string().min(1).optional(),
   PACER_DEMO_LOG: z.string().min(1).optional(),
@@ -171,6 +173,8 @@ export interface Config {
    * bounds on webhook bodies being received (bytes across all requests at once, time for one body).
    */
   edge: { trustProxy: boolean | number | readonly string[]; webhookInflightBytes: number; webhookBodyTimeoutMs: number };
+  /** Delivering outbound events to subscribers: concurrency, request timeout, idle poll, retry schedule. */
+  events: EventsConfig;
 }
 
 export interface LoadConfigOptions {
@@ -232,6 +236,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, op
       webhookInflightBytes: e.PACER_WEBHOOK_INFLIGHT_MB * 1024 * 1024,
       webhookBodyTimeoutMs: e.PACER_WEBHOOK_BODY_TIMEOUT_MS,
     },
+    events: eventsFromEnv(e),
   };
   return deepFreeze(config);
 }

@@ -9,9 +9,12 @@ import type { ContactStore } from './store/contacts.js';
 import type { ConversationStore } from './store/conversations.js';
 import type { DeliveryReportStore } from './store/delivery-reports.js';
 import type { DiagnosisStore } from './store/diagnosis.js';
+import type { EventDeliveryStore } from './store/event-deliveries.js';
 import type { EventLogStore } from './store/event-log.js';
+import type { EventSubscriptionStore } from './store/event-subscriptions.js';
 import type { IdempotencyStore } from './store/idempotency.js';
 import type { InboxStore } from './store/inbox.js';
+import type { OutboundEventStore } from './store/outbound-events.js';
 import type { OutboxClaimStore, WorkFilter } from './store/outbox-claims.js';
 import type { OutboxLeaseStore } from './store/outbox-leases.js';
 import type { OutboxSettlementStore } from './store/outbox-settlement.js';
@@ -41,9 +44,12 @@ export type * from './store/contacts.js';
 export type * from './store/conversations.js';
 export type * from './store/delivery-reports.js';
 export type * from './store/diagnosis.js';
+export type * from './store/event-deliveries.js';
 export type * from './store/event-log.js';
+export type * from './store/event-subscriptions.js';
 export type * from './store/idempotency.js';
 export type * from './store/inbox.js';
+export type * from './store/outbound-events.js';
 export type * from './store/outbox-claims.js';
 export type * from './store/outbox-leases.js';
 export type * from './store/outbox-settlement.js';
@@ -81,6 +87,9 @@ export interface TxStore
     DeliveryReportStore,
     DiagnosisStore,
     ApiTokenStore,
+    OutboundEventStore,
+    EventSubscriptionStore,
+    EventDeliveryStore,
     IdempotencyStore {}
 
 /** Inside a transaction: parts that fail on their own, without ending the transaction. */

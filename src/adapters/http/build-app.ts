@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   warnAboutConfig(app, config);
   const { adminToken, phoneNumberId, host } = config;
   const signal = deps.signal ?? NO_DISPATCHER_HERE;
-  await app.register(healthRoutes, { store, dispatchStatus: deps.dispatchStatus, dispatchByNumber: deps.dispatchByNumber });
+  await app.register(healthRoutes, { store, clock, dispatchStatus: deps.dispatchStatus, dispatchByNumber: deps.dispatchByNumber });
   await app.register(webhookRoutes, {
     auth: { appSecrets: [...config.appSecrets], mode: config.mode },
     verifyToken: config.verifyToken,
@@ -131,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     policy,
     host,
+    mode: config.mode,
     adminToken,
     phoneNumberId,
     rateLimit: deps.rateLimit,

@@ -17,6 +17,13 @@ export interface Capabilities {
    * `lower()` under the ICU root collation (the server's own locale may lower ASCII only).
    */
   lowerText: 'unicode_lower' | 'icu_lower';
+  /**
+   * A transaction may commit without waiting for its write to reach disk (`SET LOCAL
+   * synchronous_commit = off`), for writes whose loss in a crash only repeats work (a delivery's
+   * claim or settlement: the delivery goes again). SQLite in WAL mode with synchronous=NORMAL does
+   * not wait for the disk at each commit anyway.
+   */
+  relaxedCommit: boolean;
 }
 
 export const SQLITE: Capabilities = Object.freeze({
@@ -27,6 +34,7 @@ export const SQLITE: Capabilities = Object.freeze({
   maxParams: 30_000,
   jsonRead: 'json_extract',
   lowerText: 'unicode_lower',
+  relaxedCommit: false,
 });
 
 export const POSTGRES: Capabilities = Object.freeze({
@@ -37,4 +45,5 @@ export const POSTGRES: Capabilities = Object.freeze({
   maxParams: 30_000,
   jsonRead: 'jsonb_path',
   lowerText: 'icu_lower',
+  relaxedCommit: true,
 });

@@ -18,6 +18,7 @@ import { campaignParameters } from './migrations/0017-campaign-parameters.js';
 import { senderAccounts } from './migrations/0018-sender-accounts.js';
 import { campaignTiming } from './migrations/0019-campaign-timing.js';
 import { tokenScopesIdempotency } from './migrations/0020-token-scopes-idempotency.js';
+import { outboundEvents } from './migrations/0021-outbound-events.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   senderAccounts,
   campaignTiming,
   tokenScopesIdempotency,
+  outboundEvents,
 ];

@@ -45,6 +45,25 @@ import { getSender, getSenderById, listSenders, setSenderProfile, setSenderState
 import { getTemplate, getTemplateById, listTemplates, upsertSyncedTemplates, upsertTemplates } from './sql/templates.js';
 import { templateOutcomes } from './sql/template-outcomes.js';
 import { claimSignal } from './sql/webhook-signals.js';
+import { getOutboundEvent, recordOutboundEvents } from './sql/outbound-events.js';
+import {
+  createEventSubscription,
+  deleteEventSubscription,
+  getEventSubscription,
+  listEventSubscriptions,
+  setEventSubscriptionEnabled,
+} from './sql/event-subscriptions.js';
+import {
+  eventDeliveryBacklog,
+  eventDeliveryTotals,
+  getEventDelivery,
+  listDeliveryAttempts,
+  listEventDeliveries,
+  nextEventDeliveryAt,
+} from './sql/event-deliveries.js';
+import { claimEventDeliveries } from './sql/event-claim.js';
+import { replayEventDeliveries } from './sql/event-replay.js';
+import { settleEventDeliveries, settleEventDelivery } from './sql/event-settle.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
 
@@ -142,6 +161,23 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findApiToken,
   listApiTokens,
   revokeApiToken,
+  recordOutboundEvents,
+  createEventSubscription,
+  getEventSubscription,
+  listEventSubscriptions,
+  setEventSubscriptionEnabled,
+  deleteEventSubscription,
+  listEventDeliveries,
+  getEventDelivery,
+  getOutboundEvent,
+  claimEventDeliveries,
+  settleEventDelivery,
+  settleEventDeliveries,
+  listDeliveryAttempts,
+  replayEventDeliveries,
+  eventDeliveryTotals,
+  eventDeliveryBacklog,
+  nextEventDeliveryAt,
   claimIdempotencyKey,
   completeIdempotencyKey,
   releaseIdempotencyKey,

@@ -16,6 +16,8 @@ import { contactWriteRoutes } from './contact-write-routes.js';
 import { contactBulkRoute } from './contacts-bulk-route.js';
 import { contactRoutes } from './contacts-routes.js';
 import { diagnoseRoutes } from './diagnose-routes.js';
+import { eventDeliveryRoutes } from './event-deliveries-routes.js';
+import { eventSubscriptionRoutes } from './event-subscriptions-routes.js';
 import { messageRoutes } from './messages-routes.js';
 import { renderMetrics } from './metrics-text.js';
 import { buildOpenApiDocument, renderDocsPage } from './openapi.js';
@@ -33,6 +35,8 @@ export interface OperatorApiOptions {
   policy: Policy;
   /** PACER_ADMIN_TOKEN, accepted as the bootstrap token; null accepts stored tokens only. */
   adminToken: string | null;
+  /** PACER_MODE: production refuses plain-http subscriber URLs except to loopback. */
+  mode: 'production' | 'development';
   /** WHATSAPP_PHONE_NUMBER_ID; null refuses POST /messages with 503. */
   phoneNumberId: string | null;
   /** The address the server binds: /metrics is open only when it is a loopback address. */
@@ -63,6 +67,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
     store: o.store,
     clock: o.clock,
     policy: o.policy,
+    mode: o.mode,
     phoneNumberId: o.phoneNumberId,
     onReplay: o.onReplay ?? (() => undefined),
     signal: o.signal,
@@ -91,6 +96,8 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
         ...senderRoutes(deps),
         ...webhookRoutes(deps),
         ...diagnoseRoutes(deps),
+        ...eventSubscriptionRoutes(deps),
+        ...eventDeliveryRoutes(deps),
       ];
       routes.push(...documentRoutes(routes));
       registerRoutes(v1, routes, { idempotency });
@@ -136,10 +143,12 @@ function registerMetrics(
   auth: ReturnType<typeof bearerAuth> | null,
 ): void {
   app.get('/metrics', { config: { scope: 'read' }, ...(auth ? { onRequest: auth } : {}) }, async (_request, reply) => {
-    const [outbox, paused, senders] = await Promise.all([
+    const now = o.clock.now();
+    const [outbox, paused, senders, eventTotals] = await Promise.all([
       o.store.outboxTotals(),
       o.store.listCampaigns({ status: 'paused' }),
-      sendersOverview(o.store, o.clock.now(), { history: false }),
+      sendersOverview(o.store, now, { history: false }),
+      o.store.eventDeliveryTotals(now),
     ]);
     const text = renderMetrics({
       outbox,
@@ -148,6 +157,8 @@ function registerMetrics(
       http: app.pacerMetrics,
       api: counters,
       authLimited: app.pacerAuthFailures.limited,
+      events: { totals: eventTotals },
+      now,
     });
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(text);
   });

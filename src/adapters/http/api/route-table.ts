@@ -20,7 +20,7 @@ export interface RouteResponse {
  * parameters and top-level body fields are refused (the object schemas are made strict).
  */
 export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Fastify syntax, relative to the API prefix: `/contacts/:id`. */
   url: string;
   operationId: string;
