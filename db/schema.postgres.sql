@@ -5,7 +5,9 @@ CREATE TABLE api_tokens (
   token_hash text NOT NULL,
   created_at bigint NOT NULL,
   revoked_at bigint,
+  scope text NOT NULL,
   CONSTRAINT api_tokens_pkey PRIMARY KEY (id),
+  CONSTRAINT api_tokens_scope_check CHECK ((scope = ANY (ARRAY['read'::text, 'write'::text, 'admin'::text]))),
   CONSTRAINT api_tokens_token_hash_key UNIQUE (token_hash)
 );
 
@@ -148,6 +150,18 @@ CREATE TABLE event_subscriptions (
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
   CONSTRAINT event_subscriptions_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE idempotency_keys (
+  principal text NOT NULL,
+  idempotency_key text NOT NULL,
+  fingerprint text NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  status integer,
+  response_headers jsonb,
+  response_body text,
+  CONSTRAINT idempotency_keys_pkey PRIMARY KEY (principal, idempotency_key)
 );
 
 CREATE TABLE inbound_messages (
@@ -336,6 +350,8 @@ CREATE INDEX event_deliveries_lane ON event_deliveries USING btree (subscription
 CREATE INDEX event_deliveries_subscription ON event_deliveries USING btree (subscription_id, status, id);
 
 CREATE INDEX event_delivery_attempts_delivery ON event_delivery_attempts USING btree (delivery_id, id);
+
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys USING btree (expires_at);
 
 CREATE INDEX inbound_messages_contact ON inbound_messages USING btree (contact_id, at);
 

@@ -4,7 +4,8 @@ CREATE TABLE api_tokens (
   name TEXT NOT NULL,
   token_hash TEXT NOT NULL UNIQUE,
   created_at INTEGER NOT NULL,
-  revoked_at INTEGER
+  revoked_at INTEGER,
+  scope TEXT NOT NULL CHECK (scope IN ('read', 'write', 'admin'))
 ) STRICT;
 
 CREATE TABLE campaigns (
@@ -111,6 +112,18 @@ CREATE TABLE event_subscriptions (
   enabled INTEGER NOT NULL,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE idempotency_keys (
+  principal TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  status INTEGER,
+  response_headers TEXT,
+  response_body TEXT,
+  PRIMARY KEY (principal, idempotency_key)
 ) STRICT;
 
 CREATE TABLE inbound_messages (
@@ -255,6 +268,8 @@ CREATE INDEX event_deliveries_lane ON event_deliveries (subscription_id, lane, e
 CREATE INDEX event_deliveries_subscription ON event_deliveries (subscription_id, status, id);
 
 CREATE INDEX event_delivery_attempts_delivery ON event_delivery_attempts (delivery_id, id);
+
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
 
 CREATE INDEX inbound_messages_contact ON inbound_messages (contact_id, at);
 

@@ -29,6 +29,9 @@ const REVIEWED: Record<string, string> = {
   'contact-keys.ts: column': 'a column name from the fixed COLUMNS list',
   'contact-keys.ts: others': "the other fixed COLUMNS' names, each `IS NOT NULL`",
   'contacts.ts: column': 'picked from a fixed map of key kinds to column names',
+  'contact-update.ts: lock': "the capability flag rowLock: ' FOR UPDATE' or ''",
+  'contacts-tagged.ts: match': 'segmentSql().match(): the tag condition as fixed SQL, the tag a $n placeholder',
+  'contacts-tagged.ts: params.length': 'a placeholder number',
   "contacts-upsert.ts: terms.join(' OR ')": 'each term is a fixed identity column and `IN ($n, ...)` placeholders',
   "campaign-window.ts: capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'": 'placeholders only',
   "campaign-window.ts: stopCodes.map((_, i) => `$${i + 3 + capCodes.length}`).join(', ') || 'NULL'": 'placeholders only',
@@ -56,6 +59,8 @@ const REVIEWED: Record<string, string> = {
   "segment-counts.ts: STATES.map((r) => `sum(hit * ${r}) AS ${r}`).join(', ')": 'sums over the names of a constant list',
   'event-deliveries.ts: conditions': "'' or ` WHERE ` and fixed conditions, each compared with a bind() placeholder",
   "event-deliveries.ts: where.join(' AND ')": 'fixed conditions, each compared with a bind() placeholder',
+  'event-settle.ts: rows': 'typedRows(): cast placeholders only',
+  'event-settle.ts: lanes': 'laneRows(): cast placeholders only',
   'segment-where.ts: typed': 'one of three fixed type conditions with bind() placeholders',
 };
 

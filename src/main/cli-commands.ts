@@ -16,6 +16,14 @@ import { senderListCommand, senderShowCommand, senderSyncCommand } from '../adap
 import { templateAddCommand, templateListCommand, templateSyncCommand } from '../adapters/cli/commands/template.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../adapters/cli/commands/token.js';
 import { webhooksQuarantineCommand, webhooksReplayCommand } from '../adapters/cli/commands/webhooks.js';
+import { eventsAttemptsCommand, eventsReplayCommand, eventsShowCommand } from '../adapters/cli/commands/events-deliveries.js';
+import {
+  eventsDisableCommand,
+  eventsEnableCommand,
+  eventsSubscribeCommand,
+  eventsSubscriptionsCommand,
+  eventsUnsubscribeCommand,
+} from '../adapters/cli/commands/events-subscriptions.js';
 import { configPrintCommand } from './commands/config-print.js';
 import { demoCommand } from './commands/demo.js';
 import type { MainDeps } from './commands/main-deps.js';
@@ -28,6 +36,7 @@ export const CLI_GROUPS: Readonly<Record<string, string>> = {
   contact: 'Contacts',
   db: 'Database',
   webhooks: 'The webhook inbox',
+  events: 'Events out: subscriptions (signed webhooks to a CRM), their deliveries and replays',
   template: 'Message templates',
   media: 'Media for template headers',
   sender: 'Sender numbers and their health',
@@ -65,6 +74,14 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   tokenCreateCommand,
   tokenListCommand,
   tokenRevokeCommand,
+  eventsSubscribeCommand,
+  eventsSubscriptionsCommand,
+  eventsShowCommand,
+  eventsDisableCommand,
+  eventsEnableCommand,
+  eventsUnsubscribeCommand,
+  eventsReplayCommand,
+  eventsAttemptsCommand,
   sendCommand,
   serveCommand,
   workerCommand,

@@ -41,6 +41,7 @@ function cliDeps(out: (text: string) => void, env: Environment): MainDeps {
     parseWebhook,
     withStore: (work, migrate) => withStore(config(), work, migrate),
     policy: () => config().policy,
+    mode: () => config().mode,
     phoneNumberId: () => config().whatsapp.phoneNumberId,
     templateAccount: () => {
       const w = config().whatsapp;

@@ -1,11 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createCloudApiClient } from '../adapters/cloud-api/cloud-api-client.js';
+import { createWebhookSender } from '../adapters/event-webhooks/webhook-sender.js';
 import { buildApp } from '../adapters/http/build-app.js';
 import type { HttpLogLevel } from '../adapters/http/log-options.js';
 import { stderrLogger } from '../adapters/logging/stderr-logger.js';
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { startDispatchLoop, type DispatchLoop } from '../app/dispatch-loop.js';
+import { startEventDeliveryLoop, type EventDeliveryLoop } from '../app/event-delivery-loop.js';
+import { wakeOnRecord } from '../app/event-delivery-wake.js';
+import type { DeliveryRetrySettings } from '../core/event-retry.js';
 import type { DispatchStatus } from '../app/dispatch-status.js';
 import type { HttpEdgeSettings } from '../adapters/http/server-limits.js';
 import { Dispatcher, type TickResult } from '../app/dispatcher.js';
@@ -13,7 +17,7 @@ import { PortfolioLedger } from '../app/number-pacing.js';
 import { InboxPump } from '../app/inbox-pump.js';
 import { startTemplateSyncLoop, type TemplateSyncLoop } from '../app/template-sync-loop.js';
 import type { Policy } from '../core/policy.js';
-import { MINUTE, type Millis } from '../core/time.js';
+import { MINUTE, SECOND, type Millis } from '../core/time.js';
 import type { CloudApi, TemplateApi } from '../ports/cloud-api.js';
 import type { Scheduler } from '../ports/clock.js';
 import { errorFields, type Logger } from '../ports/logger.js';
@@ -49,7 +53,7 @@ export interface EngineOptions {
    */
   worker: { owner: string; mps: number; paceBurstMs?: number; leaseMs?: number };
   /** REST API: PACER_ADMIN_TOKEN and the number one-off messages go from (WHATSAPP_PHONE_NUMBER_ID). */
-  api?: { adminToken: string | null; phoneNumberId: string | null };
+  api?: { adminToken: string | null; phoneNumberId: string | null; idempotencyTtlMs?: number };
   /**
    * The Cloud API (Meta's, or the simulator) to send through; without it the engine only receives
    * (`serve --no-dispatch`, or no credentials) and runs no dispatcher or campaign checks. A function
@@ -68,6 +72,11 @@ export interface EngineOptions {
    * every 500 ms); default true. Work queued in this process wakes the loop either way.
    */
   watchQueued?: boolean;
+  /**
+   * Deliver outbound events to subscribers on a loop of its own (never inside a send's
+   * transaction); absent: this process delivers none (others sharing the database may).
+   */
+  events?: { concurrency: number; timeoutMs: Millis; pollMs: Millis; retry: DeliveryRetrySettings };
 }
 
 /** Pacer's moving parts wired together: webhook server, inbox processor, dispatcher, breakers. */
@@ -88,6 +97,8 @@ export interface Engine {
   templates: TemplateSyncLoop | null;
   /** Where this process's use cases say they queued work (the API, dashboard, demo): it wakes the loop. */
   signal: WorkSignal;
+  /** The outbound event delivery loop; null when this process delivers none. */
+  events: EventDeliveryLoop | null;
   stop(): Promise<void>;
 }
 
@@ -104,8 +115,11 @@ export interface CloudApiOptions {
 const PACE_BURST_MS = 100;
 
 export async function startEngine(o: EngineOptions): Promise<Engine> {
-  const { store, clock, policy, random } = o;
+  const { clock, policy, random } = o;
   const logger = o.logger ?? stderrLogger({ level: 'warn' });
+  // Delivering events: what this process records wakes the delivery loop as it commits.
+  const delivery = o.events === undefined ? null : startEventDelivery(o, logger);
+  const store = delivery === null ? o.store : wakeOnRecord(o.store, () => delivery.loop.kick());
   const signal = createWorkSignal();
   let templates: TemplateSyncLoop | null = null;
   const pump = new InboxPump(
@@ -133,6 +147,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       host: o.http.host,
       adminToken: o.api?.adminToken ?? null,
       phoneNumberId: o.api?.phoneNumberId ?? null,
+      ...(o.api?.idempotencyTtlMs !== undefined ? { idempotencyTtlMs: o.api.idempotencyTtlMs } : {}),
       edge: o.http.edge,
     },
     // Real time: apply webhooks as soon as they are stored. Virtual time (the demo) applies them in
@@ -205,6 +220,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     loops,
     templates: templateSync,
     signal,
+    events: delivery?.loop ?? null,
     tick: async () => {
       if (running.length === 0) throw new Error('engine: not dispatching (no cloudApi given)');
       const results: TickResult[] = [];
@@ -214,12 +230,40 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     async stop() {
       await watch?.close();
       await Promise.all(running.map((l) => l.stop()));
+      await delivery?.stop();
       await pump.drain();
       await pump.stop();
       await templateSync?.stop();
       await o.templateSync?.api.close();
       await Promise.all(apis.map((a) => a.close()));
       await server.close();
+    },
+  };
+}
+
+/**
+ * The event delivery loop and its HTTP client. A claim outlasts the slowest request twice over, so
+ * a live worker never loses one mid-request; a dead one's come back within it.
+ */
+function startEventDelivery(o: EngineOptions, logger: Logger): { loop: EventDeliveryLoop; stop(): Promise<void> } {
+  const events = o.events;
+  if (events === undefined) throw new Error('engine: no event delivery settings');
+  const sender = createWebhookSender({ timeoutMs: events.timeoutMs });
+  const loop = startEventDeliveryLoop(
+    { store: o.store, sender, scheduler: o.clock, logger, random: o.random },
+    {
+      owner: `${o.worker.owner}-events`,
+      concurrency: events.concurrency,
+      leaseMs: Math.max(30 * SECOND, 2 * events.timeoutMs + 5 * SECOND),
+      pollMs: events.pollMs,
+      retry: events.retry,
+    },
+  );
+  return {
+    loop,
+    async stop() {
+      await loop.stop();
+      await sender.close();
     },
   };
 }

@@ -63,7 +63,8 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
       edge: config.edge,
     },
     worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
-    api: { adminToken: config.http.adminToken, phoneNumberId },
+    api: { adminToken: config.http.adminToken, phoneNumberId, idempotencyTtlMs: config.http.idempotencyTtlMs },
+    ...(config.events.deliver ? { events: config.events } : {}),
     ...(sending
       ? {
           cloudApi: {
@@ -91,6 +92,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
       ? `Pacer worker ${process.pid} (${store.backend}, schema version ${migrated.current}); health at ${engine.url}/healthz`
       : `Pacer on ${engine.url} (${store.backend}, schema version ${migrated.current}); webhooks at ${engine.url}/webhooks/whatsapp; dashboard at ${engine.url}/`,
   );
+  if (!config.events.deliver) out('Not delivering events to subscribers (PACER_EVENTS_DELIVER=false): other processes do.');
   if (!as.dispatch) out('Not dispatching (--no-dispatch): workers send.');
   else if (sending)
     out(

@@ -12,6 +12,7 @@ import type { DiagnosisStore } from './store/diagnosis.js';
 import type { EventDeliveryStore } from './store/event-deliveries.js';
 import type { EventLogStore } from './store/event-log.js';
 import type { EventSubscriptionStore } from './store/event-subscriptions.js';
+import type { IdempotencyStore } from './store/idempotency.js';
 import type { InboxStore } from './store/inbox.js';
 import type { OutboundEventStore } from './store/outbound-events.js';
 import type { OutboxClaimStore, WorkFilter } from './store/outbox-claims.js';
@@ -46,6 +47,7 @@ export type * from './store/diagnosis.js';
 export type * from './store/event-deliveries.js';
 export type * from './store/event-log.js';
 export type * from './store/event-subscriptions.js';
+export type * from './store/idempotency.js';
 export type * from './store/inbox.js';
 export type * from './store/outbound-events.js';
 export type * from './store/outbox-claims.js';
@@ -87,7 +89,8 @@ export interface TxStore
     DiagnosisStore,
     ApiTokenStore,
     EventSubscriptionStore,
-    EventDeliveryStore {}
+    EventDeliveryStore,
+    IdempotencyStore {}
 
 /** Inside a transaction: parts that fail on their own, without ending the transaction. */
 export interface Savepoints {

@@ -17,6 +17,8 @@ export interface CliDeps {
   policy: () => Policy;
   /** Reads a stored webhook payload into items (the webhook adapter's parser, wired in `src/main`). */
   parseWebhook: ParseWebhook;
+  /** PACER_MODE: production refuses plain-http event subscriber URLs except to loopback. */
+  mode: () => 'production' | 'development';
   /** The business number to send from (WHATSAPP_PHONE_NUMBER_ID), or null when it is not set. */
   phoneNumberId: () => string | null;
   /**

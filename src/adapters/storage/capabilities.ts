@@ -3,6 +3,8 @@ export interface Capabilities {
   dialect: 'sqlite' | 'postgres';
   /** `SELECT ... FOR UPDATE SKIP LOCKED` exists; otherwise the single writer claims inside BEGIN IMMEDIATE. */
   skipLocked: boolean;
+  /** ` FOR UPDATE` locks the rows a transaction read until it ends; SQLite's single writer (BEGIN IMMEDIATE) needs none. */
+  rowLock: ' FOR UPDATE' | '';
   /** JSON columns come back parsed (jsonb); otherwise they are text to parse. */
   jsonParsedOnRead: boolean;
   /** Largest number of bound parameters in one statement we allow ourselves. */
@@ -15,22 +17,33 @@ export interface Capabilities {
    * `lower()` under the ICU root collation (the server's own locale may lower ASCII only).
    */
   lowerText: 'unicode_lower' | 'icu_lower';
+  /**
+   * A transaction may commit without waiting for its write to reach disk (`SET LOCAL
+   * synchronous_commit = off`), for writes whose loss in a crash only repeats work (a delivery's
+   * claim or settlement: the delivery goes again). SQLite in WAL mode with synchronous=NORMAL does
+   * not wait for the disk at each commit anyway.
+   */
+  relaxedCommit: boolean;
 }
 
 export const SQLITE: Capabilities = Object.freeze({
   dialect: 'sqlite',
   skipLocked: false,
+  rowLock: '',
   jsonParsedOnRead: false,
   maxParams: 30_000,
   jsonRead: 'json_extract',
   lowerText: 'unicode_lower',
+  relaxedCommit: false,
 });
 
 export const POSTGRES: Capabilities = Object.freeze({
   dialect: 'postgres',
   skipLocked: true,
+  rowLock: ' FOR UPDATE',
   jsonParsedOnRead: true,
   maxParams: 30_000,
   jsonRead: 'jsonb_path',
   lowerText: 'icu_lower',
+  relaxedCommit: true,
 });

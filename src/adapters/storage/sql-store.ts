@@ -13,8 +13,11 @@ import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
+import { listContactsWithTag } from './sql/contacts-tagged.js';
+import { updateContact } from './sql/contact-update.js';
 import { setContactKeys } from './sql/contact-keys.js';
 import { appendDecisions } from './sql/decisions.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys } from './sql/idempotency-keys.js';
 import { deliveryFunnel } from './sql/delivery-funnel.js';
 import { diagnosisAudience } from './sql/diagnosis-audience.js';
 import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
@@ -50,7 +53,17 @@ import {
   listEventSubscriptions,
   setEventSubscriptionEnabled,
 } from './sql/event-subscriptions.js';
-import { listEventDeliveries } from './sql/event-deliveries.js';
+import {
+  eventDeliveryBacklog,
+  eventDeliveryTotals,
+  getEventDelivery,
+  listDeliveryAttempts,
+  listEventDeliveries,
+  nextEventDeliveryAt,
+} from './sql/event-deliveries.js';
+import { claimEventDeliveries } from './sql/event-claim.js';
+import { replayEventDeliveries } from './sql/event-replay.js';
+import { settleEventDeliveries, settleEventDelivery } from './sql/event-settle.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
 
@@ -61,6 +74,8 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findContact,
   setContactKeys,
   listContacts,
+  listContactsWithTag,
+  updateContact,
   getContactsWithState,
   countSegment,
   segmentContacts,
@@ -153,7 +168,20 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   setEventSubscriptionEnabled,
   deleteEventSubscription,
   listEventDeliveries,
+  getEventDelivery,
   getOutboundEvent,
+  claimEventDeliveries,
+  settleEventDelivery,
+  settleEventDeliveries,
+  listDeliveryAttempts,
+  replayEventDeliveries,
+  eventDeliveryTotals,
+  eventDeliveryBacklog,
+  nextEventDeliveryAt,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  sweepIdempotencyKeys,
 };
 
 type Guard = <T>(operation: string, run: () => Promise<T>) => Promise<T>;

@@ -12,6 +12,8 @@ import type {
   ConversationStore,
   DiagnosisStore,
   OutboundEventStore,
+  EventDeliveryStore,
+  EventSubscriptionStore,
   OutboxStore,
   QuarantineStore,
   SenderHistoryStore,
@@ -36,6 +38,8 @@ export type ApiStore = ContactStore &
   OutboxStore &
   QuarantineStore &
   DiagnosisStore &
+  EventSubscriptionStore &
+  EventDeliveryStore &
   Pick<Store, 'transaction'>;
 
 /** What the route handlers use; wired once by the API plugin. */
@@ -43,6 +47,8 @@ export interface ApiDeps {
   store: ApiStore;
   clock: Clock;
   policy: Policy;
+  /** `PACER_MODE`: production refuses plain-http subscriber URLs except to loopback. */
+  mode: 'production' | 'development';
   /** The business number one-off messages go from (WHATSAPP_PHONE_NUMBER_ID); null refuses POST /messages. */
   phoneNumberId: string | null;
   /** After a quarantine replay released payloads: lets the inbox processor run at once. */

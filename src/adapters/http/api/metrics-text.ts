@@ -1,5 +1,5 @@
 import type { SenderOverview } from '../../../app/sender-overview.js';
-import type { SenderState, OutboxTotals } from '../../../ports/store.js';
+import type { SenderState, OutboxTotals, SubscriptionDeliveryTotals } from '../../../ports/store.js';
 import { AUTH_SURFACES, type AuthSurface } from '../auth-failures.js';
 import { WEBHOOK_REJECT_REASONS, type HttpMetrics } from '../http-metrics.js';
 import type { AuthCounters } from './auth-hook.js';
@@ -13,6 +13,9 @@ export interface MetricsSnapshot {
   api: AuthCounters;
   /** Attempts refused because their address made too many failed authentications, by surface. */
   authLimited: Readonly<Record<AuthSurface, number>>;
+  /** Outbound event deliveries per subscription, and the time it is now (for the oldest pending one's age). */
+  events: { totals: readonly SubscriptionDeliveryTotals[] };
+  now: number;
 }
 
 type Sample = [labels: Record<string, string>, value: number];
@@ -37,6 +40,30 @@ function limitSamples(senders: MetricsSnapshot['senders']): Sample[] {
         ? [[{ phone_number_id: sender.phoneNumberId }, Infinity]]
         : [],
   );
+}
+
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+function eventFamilies(m: MetricsSnapshot): string[] {
+  const totals = m.events.totals;
+  const oldest = Math.min(...totals.map((t) => t.oldestPendingAt ?? Infinity));
+  return [
+    family(
+      'pacer_event_deliveries',
+      'gauge',
+      'Outbound event deliveries by status (failed: given up on after the last retry).',
+      DELIVERY_STATUSES.map((status): Sample => [{ status }, totals.reduce((n, t) => n + t[status], 0)]),
+    ),
+    family(
+      'pacer_event_subscription_deliveries',
+      'gauge',
+      "Each event subscription's deliveries by status.",
+      totals.flatMap((t) => DELIVERY_STATUSES.map((status): Sample => [{ subscription_id: String(t.subscriptionId), status }, t[status]])),
+    ),
+    family('pacer_event_delivery_oldest_pending_seconds', 'gauge', 'Age of the oldest pending event delivery (0 when none is pending).', [
+      [{}, oldest === Infinity ? 0 : Math.max(0, Math.floor((m.now - oldest) / 1000))],
+    ]),
+  ];
 }
 
 function family(name: string, type: 'counter' | 'gauge', help: string, samples: readonly Sample[]): string {
@@ -138,11 +165,15 @@ export function renderMetrics(m: MetricsSnapshot): string {
       Object.entries(m.api.refused).map(([reason, n]) => [{ reason }, n]),
     ),
     family('pacer_api_rate_limited_total', 'counter', 'API requests refused with 429.', [[{}, m.api.rateLimited]]),
+    family('pacer_api_insufficient_scope_total', 'counter', "API requests refused with 403: the token's scope is below the route's.", [
+      [{}, m.api.insufficientScope],
+    ]),
     family(
       'pacer_auth_failures_limited_total',
       'counter',
       'Requests refused with 429 because their address made too many failed authentications, by surface.',
       AUTH_SURFACES.map((surface) => [{ surface }, m.authLimited[surface]]),
     ),
+    ...eventFamilies(m),
   ].join('\n')}\n`;
 }

@@ -1,4 +1,10 @@
-import type { DeliveryListFilter, EventDelivery, EventDeliveryStatus } from '../../../ports/store.js';
+import type {
+  DeliveryAttempt,
+  DeliveryListFilter,
+  EventDelivery,
+  EventDeliveryStatus,
+  SubscriptionDeliveryTotals,
+} from '../../../ports/store.js';
 import type { SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
 import { binder, int, intOrNull, textOrNull } from './values.js';
 
@@ -29,4 +35,65 @@ export async function listEventDeliveries(db: SqlRunner, filter: DeliveryListFil
   const conditions = where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`;
   const rows = await db.query(`SELECT * FROM event_deliveries${conditions} ORDER BY id LIMIT ${bind(filter.limit)}`, params);
   return rows.map(toEventDelivery);
+}
+
+export async function getEventDelivery(db: SqlRunner, id: number): Promise<EventDelivery | null> {
+  const [row] = await db.query('SELECT * FROM event_deliveries WHERE id = $1', [id]);
+  return row ? toEventDelivery(row) : null;
+}
+
+export async function listDeliveryAttempts(db: SqlRunner, deliveryId: number): Promise<DeliveryAttempt[]> {
+  const rows = await db.query('SELECT * FROM event_delivery_attempts WHERE delivery_id = $1 ORDER BY id', [deliveryId]);
+  return rows.map((row) => ({
+    id: int(row['id']),
+    deliveryId: int(row['delivery_id']),
+    at: int(row['at']),
+    durationMs: int(row['duration_ms']),
+    statusCode: intOrNull(row['status_code']),
+    error: textOrNull(row['error']),
+  }));
+}
+
+export async function nextEventDeliveryAt(db: SqlRunner): Promise<number | null> {
+  const [row] = await db.query("SELECT MIN(next_attempt_at) AS at FROM event_deliveries WHERE status = 'pending'");
+  return intOrNull(row?.['at']);
+}
+
+// Counted per subscription and status; the oldest pending one and the recent give-ups as well.
+const TOTALS = `SELECT subscription_id, status, COUNT(*) AS n,
+  MIN(CASE WHEN status = 'pending' THEN created_at END) AS oldest,
+  SUM(CASE WHEN status = 'failed' AND updated_at >= $1 THEN 1 ELSE 0 END) AS recent
+FROM event_deliveries GROUP BY subscription_id, status ORDER BY subscription_id`;
+
+export async function eventDeliveryTotals(db: SqlRunner, failedSince: number): Promise<SubscriptionDeliveryTotals[]> {
+  const bySubscription = new Map<number, SubscriptionDeliveryTotals>();
+  for (const row of await db.query(TOTALS, [failedSince])) {
+    const subscriptionId = int(row['subscription_id']);
+    let t = bySubscription.get(subscriptionId);
+    if (t === undefined) {
+      t = { subscriptionId, pending: 0, delivered: 0, failed: 0, failedRecently: 0, oldestPendingAt: null };
+      bySubscription.set(subscriptionId, t);
+    }
+    const status = String(row['status']) as EventDeliveryStatus;
+    t[status] = int(row['n']);
+    if (status === 'pending') t.oldestPendingAt = intOrNull(row['oldest']);
+    if (status === 'failed') t.failedRecently = int(row['recent'] ?? 0);
+  }
+  return [...bySubscription.values()];
+}
+
+export async function eventDeliveryBacklog(
+  db: SqlRunner,
+  subscriptionId: number,
+  failedSince: number,
+): Promise<{ failedRecently: number; oldestPendingAt: number | null }> {
+  const [failed] = await db.query(
+    "SELECT COUNT(*) AS n FROM event_deliveries WHERE subscription_id = $1 AND status = 'failed' AND updated_at >= $2",
+    [subscriptionId, failedSince],
+  );
+  const [oldest] = await db.query(
+    "SELECT created_at FROM event_deliveries WHERE subscription_id = $1 AND status = 'pending' ORDER BY id LIMIT 1",
+    [subscriptionId],
+  );
+  return { failedRecently: int(failed?.['n'] ?? 0), oldestPendingAt: intOrNull(oldest?.['created_at']) };
 }

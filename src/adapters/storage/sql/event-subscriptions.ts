@@ -1,6 +1,6 @@
 import type { SubscribedType } from '../../../core/event-subscription.js';
 import type { EventSubscription, EventSubscriptionInput } from '../../../ports/store.js';
-import type { SqlRow, SqlRunner } from '../sql-executor.js';
+import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { bool, int, intOrNull, json, textOrNull, toJson } from './values.js';
 
 /** Who receives outbound events. */
@@ -48,8 +48,16 @@ export async function listEventSubscriptions(db: SqlRunner): Promise<EventSubscr
   return (await db.query('SELECT * FROM event_subscriptions ORDER BY id')).map((row) => toEventSubscription(db, row));
 }
 
-export async function setEventSubscriptionEnabled(db: SqlRunner, id: number, enabled: boolean, now: number): Promise<boolean> {
-  return (await db.execute('UPDATE event_subscriptions SET enabled = $2, updated_at = $3 WHERE id = $1', [id, enabled, now])) > 0;
+/** Enabling also makes its pending deliveries due now: the claim parked them while it was disabled. */
+const WAKE = `UPDATE event_deliveries SET next_attempt_at = $2
+WHERE subscription_id = $1 AND status = 'pending' AND lease_owner IS NULL AND next_attempt_at > $2`;
+
+export function setEventSubscriptionEnabled(db: SqlSession, id: number, enabled: boolean, now: number): Promise<boolean> {
+  return db.transaction('setEventSubscriptionEnabled', async (tx) => {
+    const changed = await tx.execute('UPDATE event_subscriptions SET enabled = $2, updated_at = $3 WHERE id = $1', [id, enabled, now]);
+    if (changed > 0 && enabled) await tx.execute(WAKE, [id, now]);
+    return changed > 0;
+  });
 }
 
 export async function deleteEventSubscription(db: SqlRunner, id: number): Promise<boolean> {

@@ -1,0 +1,3 @@
+import { eventDeliveryFigure } from '../fixtures/event-delivery.js';
+
+export default eventDeliveryFigure('postgres');
