@@ -2,7 +2,17 @@ import { DEFAULT_POLICY } from '../core/policy.js';
 import { valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
 import type { RecipientShare } from '../core/sender-pool.js';
-import type { Campaign, CampaignOutboxStore, CampaignStore, JsonObject, SenderStore, TemplateStore } from '../ports/store.js';
+import type {
+  Campaign,
+  CampaignOutboxStore,
+  CampaignStore,
+  JsonObject,
+  OutboundEventStore,
+  SenderStore,
+  Store,
+  TemplateStore,
+} from '../ports/store.js';
+import { changeCampaignStatus, withEvents } from './record-events.js';
 import { readPool, sharesOf } from './sender-pool.js';
 import type { WorkQueued } from '../ports/work-signal.js';
 import type { OutboxIntent } from './outbox-intent.js';
@@ -19,7 +29,12 @@ export interface StartCampaignResult {
   inserted: number;
 }
 
-type StartStore = CampaignStore & TemplateStore & CampaignOutboxStore & Pick<SenderStore, 'getSender'>;
+type StartStore = CampaignStore &
+  TemplateStore &
+  CampaignOutboxStore &
+  Pick<SenderStore, 'getSender'> &
+  OutboundEventStore &
+  Partial<Pick<Store, 'transaction'>>;
 
 /**
  * Expands a campaign's segment into one outbox row per contact and sets it running. Rows are due at
@@ -68,7 +83,7 @@ export async function startCampaign(
   }
   // Starting again never lifts a pause: a breaker's or an operator's pause ends only with a resume.
   if (campaign.status !== 'paused') {
-    await store.setCampaignStatus(campaignId, 'running', null, now);
+    await withEvents(store, now, (tx, emit) => changeCampaignStatus(tx, campaign, 'running', null, now, emit));
     signal.notifyQueued(dueAt);
   }
   return result;

@@ -11,6 +11,7 @@ import type {
   ContactStore,
   ConversationStore,
   DiagnosisStore,
+  OutboundEventStore,
   EventDeliveryStore,
   EventSubscriptionStore,
   OutboxStore,
@@ -23,6 +24,7 @@ import type {
 
 /** The store roles the REST API's routes use (consent changes run in a transaction). */
 export type ApiStore = ContactStore &
+  OutboundEventStore &
   ConsentStore &
   ContactStateStore &
   ContactHistoryStore &
