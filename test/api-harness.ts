@@ -60,7 +60,7 @@ export function body<T>(reply: Reply): T {
 
 export async function startApi(
   backend: TestBackend,
-  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken'>> = {},
+  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken' | 'templateAccount'>> = {},
 ): Promise<ApiRig> {
   const place = backend.place();
   const store = place.open();
@@ -69,7 +69,7 @@ export async function startApi(
   const lines: string[] = [];
   const routes: ApiRig['routes'] = [];
   const rig = { replays: 0 } as ApiRig;
-  const { rateLimit, ...config } = options;
+  const { rateLimit, templateAccount, ...config } = options;
   const app = await buildApp({
     store,
     clock,
@@ -86,6 +86,7 @@ export async function startApi(
     logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
     onReplay: () => void rig.replays++,
     rateLimit,
+    templateAccount,
     onRoute: (r) => routes.push(r),
   });
   onTestFinished(() => app.close());

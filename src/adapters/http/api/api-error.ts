@@ -37,10 +37,15 @@ export type InputPart = 'body' | 'query' | 'params';
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, part: InputPart): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({
-    path: i.path.length === 0 ? '(root)' : i.path.map(String).join('.'),
-    message: i.message,
-  }));
+  // An empty key is shown as "" so every issue has a path to read.
+  const dotted = (path: readonly PropertyKey[]) =>
+    path.length === 0 ? '(root)' : path.map((p) => (String(p) === '' ? '""' : String(p))).join('.');
+  // An unknown field is named by its own path, so `segment.tag` points at the typo itself.
+  const issues = parsed.error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ path: dotted([...i.path, key]), message: 'unknown field: this request takes no such field' }))
+      : [{ path: dotted(i.path), message: i.message }],
+  );
   throw new ApiError(
     400,
     `invalid_${part}`,
