@@ -178,6 +178,26 @@ describe.each(BACKENDS)('REST API: creating campaigns ($name)', (backend) => {
     expect((await rig.store.listSenders()).map((s) => s.phoneNumberId)).toEqual([]);
   });
 
+  it('creates once for one Idempotency-Key: a retry gets the first answer back', async () => {
+    const rig = await startApi(backend);
+    await templates(rig);
+    const payload = { name: 'Orders', template: { name: 'order_update', language: 'en_GB' } };
+    const headers = { 'idempotency-key': 'crm-campaign-7' };
+    const first = await rig.call('POST', '/api/v1/campaigns', { body: payload, headers });
+    expect(first.status).toBe(201);
+    const again = await rig.call('POST', '/api/v1/campaigns', { body: payload, headers });
+    expect(again).toMatchObject({ status: 201, json: { id: body<{ id: number }>(first).id } });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await rig.call('POST', '/api/v1/campaigns', { body: { ...payload, name: 'Other' }, headers })).toMatchObject({
+      status: 422,
+      json: { error: 'idempotency_key_reused' },
+    });
+    expect(await rig.store.listCampaigns({})).toHaveLength(1);
+    // Without the header each request is a campaign of its own, as with pacer campaign create.
+    expect((await create(rig, payload)).status).toBe(201);
+    expect(await rig.store.listCampaigns({})).toHaveLength(2);
+  });
+
   it('asks for a sender when the server has no number of its own', async () => {
     const rig = await startApi(backend, { phoneNumberId: null });
     await templates(rig);

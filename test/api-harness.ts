@@ -60,16 +60,21 @@ export function body<T>(reply: Reply): T {
 
 export async function startApi(
   backend: TestBackend,
-  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken' | 'templateAccount'>> = {},
+  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken' | 'templateAccount'>> & {
+    /** Another app over the database of an earlier rig (a second process, or a restart). */
+    place?: Place;
+    idempotencyTtlMs?: number;
+  } = {},
 ): Promise<ApiRig> {
-  const place = backend.place();
+  const { place: given, ...rest } = options;
+  const place = given ?? backend.place();
   const store = place.open();
   await store.migrate();
   const clock = { t: T0, now: () => clock.t };
   const lines: string[] = [];
   const routes: ApiRig['routes'] = [];
   const rig = { replays: 0 } as ApiRig;
-  const { rateLimit, templateAccount, ...config } = options;
+  const { rateLimit, templateAccount, ...config } = rest;
   const app = await buildApp({
     store,
     clock,
@@ -90,7 +95,7 @@ export async function startApi(
     onRoute: (r) => routes.push(r),
   });
   onTestFinished(() => app.close());
-  const { token } = await createApiToken(store, 'tests', T0);
+  const { token } = await createApiToken(store, { name: 'tests', scope: 'admin' }, T0);
   return Object.assign(rig, {
     store,
     place,

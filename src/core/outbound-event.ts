@@ -1,10 +1,13 @@
-import type { JsonObject } from '../ports/json.js';
 import type { Millis } from './time.js';
 
 /**
  * What Pacer tells the systems that subscribe to it (a CRM, a data warehouse): one type per change
  * an integration acts on. Names are `subject.change`, stable once released (receivers switch on them).
  */
+/** JSON, as an event's `data` is sent (the store's JSON type, which core cannot import). */
+export type EventValue = string | number | boolean | null | EventValue[] | { [key: string]: EventValue };
+export type EventData = { [key: string]: EventValue };
+
 export const OUTBOUND_EVENT_TYPES = [
   'message.accepted',
   'message.delivered',
@@ -36,5 +39,5 @@ export interface NewOutboundEvent {
   /** The business number it concerns (Meta's phone number id). */
   phoneNumberId: string | null;
   /** The type's own fields; never a full phone number or a secret. */
-  data: JsonObject;
+  data: EventData;
 }

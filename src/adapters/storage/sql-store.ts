@@ -16,6 +16,7 @@ import { findContact, getContact, getContactsWithState, listContacts } from './s
 import { upsertContacts } from './sql/contacts-upsert.js';
 import { setContactKeys } from './sql/contact-keys.js';
 import { appendDecisions } from './sql/decisions.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys } from './sql/idempotency-keys.js';
 import { deliveryFunnel } from './sql/delivery-funnel.js';
 import { diagnosisAudience } from './sql/diagnosis-audience.js';
 import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
@@ -143,6 +144,10 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findApiToken,
   listApiTokens,
   revokeApiToken,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  sweepIdempotencyKeys,
 };
 
 type Guard = <T>(operation: string, run: () => Promise<T>) => Promise<T>;

@@ -127,6 +127,7 @@ export function campaignCreateRoute(deps: ApiDeps): AnyRoute {
     tag: 'campaigns',
     summary: 'Create a draft campaign from a registered template, a parameter mapping and a segment',
     body: createBody,
+    idempotent: true,
     responses: {
       201: { description: 'Created as a draft; start it with POST /campaigns/{id}/start', schema: campaignWithCounters },
       400: { description: 'A field is wrong (unknown template, parameters that do not fit it, a pool that cannot route...)' },
