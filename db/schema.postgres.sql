@@ -224,6 +224,7 @@ CREATE TABLE outbox (
   outcome text,
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
+  client_reference text,
   CONSTRAINT outbox_campaign_id_contact_id_key UNIQUE (campaign_id, contact_id),
   CONSTRAINT outbox_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES campaigns(id),
   CONSTRAINT outbox_category_check CHECK ((category = ANY (ARRAY['marketing'::text, 'utility'::text, 'authentication'::text, 'service'::text]))),

@@ -176,7 +176,7 @@ CREATE TABLE outbox (
   last_error_code INTEGER,
   outcome TEXT CHECK (outcome IN ('accepted', 'delivered', 'read', 'failed', 'skipped', 'capped_exhausted', 'cancelled')),
   created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL, client_reference TEXT,
   UNIQUE (campaign_id, contact_id)
 ) STRICT;
 

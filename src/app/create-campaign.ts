@@ -1,4 +1,4 @@
-import type { CapSchedulePreset, FrequencyCap } from '../core/policy.js';
+import { CAP_SCHEDULE_PRESETS, type CapSchedulePreset, type FrequencyCap } from '../core/policy.js';
 import { checkMapping, type MappingIssue, type ParameterMapping } from '../core/template-parameters.js';
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
@@ -52,7 +52,11 @@ export interface NewCampaign {
 }
 
 /** Why a campaign was refused before anything was stored; each caller words it for its users. */
-export type CreateCampaignProblem = 'template_not_registered' | 'template_unavailable' | 'ends_before_start' | 'parameters' | 'sender_pool';
+export type CreateCampaignProblem =
+  'template_not_registered' | 'template_unavailable' | 'ends_before_start' | 'unknown_preset' | 'parameters' | 'sender_pool';
+
+/** The 131049 retry schedules a campaign may name. */
+export const POLICY_PRESETS = Object.keys(CAP_SCHEDULE_PRESETS) as CapSchedulePreset[];
 
 export type CreateCampaignResult =
   | { ok: true; campaign: Campaign }
@@ -70,6 +74,8 @@ export async function createCampaign(
   c: NewCampaign,
   now: Millis,
 ): Promise<CreateCampaignResult> {
+  if (c.policyPreset !== undefined && !(POLICY_PRESETS as string[]).includes(c.policyPreset))
+    return { ok: false, problem: 'unknown_preset' };
   const template = await store.getTemplate(c.template.name, c.template.language);
   if (template === null) return { ok: false, problem: 'template_not_registered' };
   // Meta refuses these for good; paused and pending ones may be approved by the time it sends.

@@ -22,7 +22,8 @@ const localTime = z.string().transform((text, ctx) => {
   return minutes ?? 0;
 });
 
-const WEEKDAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+/** Weekdays as campaign timing names them, Monday first (ISO day 1). */
+export const WEEKDAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 /** What the CLI and the API take: `{ window: { from: "09:00", to: "20:00", days: ["mon", …] }, timeZone, maxDelayMs }`. */
 export const campaignTimingInput = z
@@ -147,4 +148,28 @@ export function timingInEffect(campaign: Campaign, policy: Pick<Policy, 'quietHo
   const window = { from: localTimeText(quiet.to), to: localTimeText(quiet.from), days: null };
   const sentence = `Quiet hours: no ${quiet.categories.join(', ')} between ${localTimeText(quiet.from)} and ${localTimeText(quiet.to)} recipient local time (PACER_QUIET_HOURS)${unknown}${late}.`;
   return { window, from: 'quiet_hours', categories: quiet.categories, timeZone, maxDelayMs, sentence };
+}
+
+/** A campaign's own timing in the shape `campaignTimingInput` takes (`09:00`, `mon`), or null when it has none. */
+export function timingAsInput(campaign: Pick<Campaign, 'id' | 'timing'>): {
+  window?: { from: string; to: string; days?: string[] };
+  timeZone?: string;
+  maxDelayMs?: number;
+} | null {
+  const own = readTiming(campaign.timing, `campaign ${campaign.id}`);
+  if (own === null) return null;
+  const w = own.window;
+  return {
+    ...(w === undefined
+      ? {}
+      : {
+          window: {
+            from: localTimeText(w.from),
+            to: localTimeText(w.to),
+            ...(w.days === null ? {} : { days: w.days.map((d) => WEEKDAY_NAMES[d - 1] ?? '?') }),
+          },
+        }),
+    ...(own.timeZone === undefined ? {} : { timeZone: own.timeZone }),
+    ...(own.maxDelayMs === undefined ? {} : { maxDelayMs: own.maxDelayMs }),
+  };
 }

@@ -1,6 +1,7 @@
 import {
   createCampaign,
   DEFAULT_POLICY_PRESET,
+  POLICY_PRESETS,
   type CreateCampaignProblem,
   type CreateCampaignResult,
   type NewCampaign,
@@ -43,6 +44,7 @@ const PROBLEMS: Record<Exclude<CreateCampaignProblem, 'parameters' | 'sender_poo
     `Template ${o.template} (${o.language}) is not known: run pacer template sync (or, offline, pacer template add ${o.template} --language ${o.language} --category marketing)`,
   template_unavailable: (o) => `Template ${o.template} (${o.language}) is rejected, disabled or deleted at Meta: it cannot be sent`,
   ends_before_start: () => ENDS,
+  unknown_preset: (o) => `--preset must be one of ${POLICY_PRESETS.join(', ')}, got "${o.preset}"`,
 };
 
 function problemText(r: Extract<CreateCampaignResult, { ok: false }>, o: CreateOptions): string {
@@ -64,7 +66,7 @@ export const campaignCreateCommand: CliCommand = {
       .option('--segment <json>', 'segment, e.g. {"tagsAll":["vip"],"exclude":["stopped","unreachable"]}')
       .option('--at <iso>', 'start sending at this time (default: when started)')
       .option('--ends <iso>', 'end the campaign at this time: rows still held or not yet due are skipped')
-      .option('--preset <name>', '131049 retry schedule: meta, 12h, 24h, 48h', DEFAULT_POLICY_PRESET)
+      .option('--preset <name>', `131049 retry schedule: ${POLICY_PRESETS.join(', ')}`, DEFAULT_POLICY_PRESET)
       .option('--frequency-cap <cap>', "this campaign's own frequency cap, e.g. 1/7d, or off (default: PACER_FREQUENCY_CAP)")
       .option(
         '--param <key=source>',

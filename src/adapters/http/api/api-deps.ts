@@ -1,5 +1,6 @@
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { TemplateApi } from '../../../ports/cloud-api.js';
 import type { WorkQueued } from '../../../ports/work-signal.js';
 import type {
   CampaignOutboxStore,
@@ -55,4 +56,6 @@ export interface ApiDeps {
   onReplay: () => void;
   /** Told of each message queued or campaign resumed, so this process's dispatcher sends it at once. */
   signal: WorkQueued;
+  /** The business account templates are synced from; null refuses POST /templates/sync with 503. */
+  templateAccount: { wabaId: string; api: TemplateApi } | null;
 }
