@@ -4,7 +4,7 @@ import { decide } from './decide.js';
 import type { MessageTiming } from './decision.js';
 import { wallClock } from './local-time.js';
 import { DEFAULT_POLICY } from './policy.js';
-import { spreadFraction, type SpreadSlot } from './send-spread.js';
+import { SPREAD_TURNS, spreadFraction, type SpreadSlot } from './send-spread.js';
 import { insideWindow, nextOpening, outsideQuietHours, type SendWindow } from './send-window.js';
 import { consentingContact, intent } from './test-support.js';
 import { DAY, HOUR, MINUTE, SECOND, type Millis } from './time.js';
@@ -99,7 +99,8 @@ function expectedTurn(w: SendWindow | null, z: string, t: Millis, s: SpreadSlot,
   const start = Math.max(opens, s.dueAt);
   const room = Math.min(s.overMs, closes - start, notAfter === null ? Infinity : notAfter - start);
   if (room <= 0) return t;
-  return Math.max(t, start + Math.floor((s.fraction * room) / SECOND) * SECOND);
+  const share = Math.floor(s.fraction * SPREAD_TURNS) / SPREAD_TURNS;
+  return Math.max(t, start + Math.floor((share * room) / SECOND) * SECOND);
 }
 
 describe('decide with a spread (properties)', () => {

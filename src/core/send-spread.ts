@@ -57,8 +57,15 @@ export function openStretch(w: SendWindow, zone: string, at: Millis): OpenStretc
 }
 
 /**
+ * A spread has this many turns, each taken by the rows whose fraction falls in it: a 2 h spread has
+ * a turn a minute. Rows that share a turn wake together, so a spread costs the dispatcher a claim
+ * per turn rather than one per row.
+ */
+export const SPREAD_TURNS = 120;
+
+/**
  * When a row inside an open stretch may go: the later of the stretch's opening and its due time, plus
- * its fraction of the spread, the spread cut to what is left of the stretch and to `notAfter`; never
+ * its turn of the spread, the spread cut to what is left of the stretch and to `notAfter`; never
  * before `at`. In whole seconds after that start, so the same row always gets the same turn, and a
  * turn is always inside the stretch and never after `notAfter`.
  */
@@ -68,6 +75,7 @@ export function spreadTurn(spread: SpreadSlot, at: Millis, stretch: OpenStretch,
   if (notAfter !== null && notAfter - start < room) room = notAfter - start;
   // Nothing left to spread over (or a row due after the stretch, a clock ahead): it goes when it can.
   if (!(room > 0)) return at;
-  const turn = start + Math.floor((spread.fraction * room) / SECOND) * SECOND;
+  const share = Math.floor(spread.fraction * SPREAD_TURNS) / SPREAD_TURNS;
+  const turn = start + Math.floor((share * room) / SECOND) * SECOND;
   return turn > at ? turn : at;
 }
