@@ -17,6 +17,11 @@ import { templateSync } from './migrations/0016-template-sync.js';
 import { campaignParameters } from './migrations/0017-campaign-parameters.js';
 import { senderAccounts } from './migrations/0018-sender-accounts.js';
 import { campaignTiming } from './migrations/0019-campaign-timing.js';
+import { reserved20 } from './migrations/0020-reserved.js';
+import { reserved21 } from './migrations/0021-reserved.js';
+import { reserved22 } from './migrations/0022-reserved.js';
+import { reserved23 } from './migrations/0023-reserved.js';
+import { templateSendTtl } from './migrations/0024-template-send-ttl.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -42,4 +47,9 @@ export const MIGRATIONS: readonly Migration[] = [
   campaignParameters,
   senderAccounts,
   campaignTiming,
+  reserved20,
+  reserved21,
+  reserved22,
+  reserved23,
+  templateSendTtl,
 ];
