@@ -32,7 +32,7 @@ export function ttlProblem(category: TemplateCategory, seconds: number): string 
   if (seconds === -1 && r.thirtyDays) return null;
   if (!Number.isInteger(seconds)) return `must be whole seconds, got ${seconds}`;
   if (seconds >= r.minSeconds && seconds <= r.maxSeconds) return null;
-  return `a ${category} template's time-to-live is ${secondsText(r.minSeconds)} to ${secondsText(r.maxSeconds)} (Meta's range), got ${secondsText(seconds)}`;
+  return `${category === 'authentication' ? 'an' : 'a'} ${category} template's time-to-live is ${secondsText(r.minSeconds)} to ${secondsText(r.maxSeconds)} (Meta's range), got ${secondsText(seconds)}`;
 }
 
 /** How long Meta retries this template's messages on the path they take, in ms; `stored` is Meta's value (null: its default). */
