@@ -20,6 +20,7 @@ afterEach(() => {
   delete process.env.PACER_DATA_DIR;
   delete process.env.WHATSAPP_PHONE_NUMBER_ID;
   delete process.env.PACER_SEND_SPREAD;
+  delete process.env.PACER_MARKETING_PATH;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -87,5 +88,19 @@ describe('pacer campaign create, the timing flags', () => {
       expect(r.err).toMatch(message);
     }
     expect(JSON.parse((await run('campaign', 'list', '--json')).out)).toEqual([]);
+  });
+
+  it("warns when Meta may still deliver later than --max-delay, naming the template's TTL and the command to shorten it", async () => {
+    process.env.PACER_MARKETING_PATH = 'marketing_messages';
+    const text = await create('--max-delay', '6h');
+    expect(text.code).toBe(0);
+    expect(text.out.split('\n')).toEqual([
+      'Campaign #1 created (draft). Start it with: pacer campaign start 1',
+      "Warning: --max-delay 6 h keeps Pacer from sending late, but on the Marketing Messages API Meta retries a message it cannot deliver for spring_sale (en_US)'s time-to-live, 30 days (Meta's default): a message to a phone that is off may arrive that long after it was sent. Shorten it with: pacer template ttl spring_sale --language en_US --ttl 12h (12 h (43,200 s) is the shortest Meta allows for marketing)",
+    ]);
+    const json = JSON.parse((await create('--max-delay', '2d', '--json')).out) as { warnings: string[] };
+    expect(json.warnings).toEqual([expect.stringContaining('pacer template ttl spring_sale --language en_US --ttl 2d')]);
+    // No maximum delay, nothing to warn of.
+    expect(JSON.parse((await create('--json')).out)).toMatchObject({ warnings: [] });
   });
 });

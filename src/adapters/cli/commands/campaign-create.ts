@@ -93,7 +93,7 @@ export const campaignCreateCommand: CliCommand = {
       .option('--otherwise <phone-number-id>', 'with --by-country: the number for every other recipient (default: they are left out)')
       .option('--json', 'JSON output'),
   run:
-    ({ out, withStore, phoneNumberId, now }) =>
+    ({ out, withStore, phoneNumberId, now, policy }) =>
     async (opts: CreateOptions & JsonOption) => {
       const pool = parsePool(opts);
       const sender = opts.sender ?? pool?.first ?? phoneNumberId();
@@ -101,12 +101,15 @@ export const campaignCreateCommand: CliCommand = {
         throw new CliFailure('Name the number it sends from: --sender <phone-number-id>, a pool, or WHATSAPP_PHONE_NUMBER_ID.', EXIT.usage);
       const campaign = { ...parseCreateOptions(opts), sender: { phoneNumberId: sender }, ...(pool === null ? {} : { pool: pool.pool }) };
       await withStore(async (store) => {
-        const r = await createCampaign(store, campaign, now());
+        const r = await createCampaign(store, campaign, now(), policy().marketingPath);
         if (!r.ok) throw new CliFailure(problemText(r, opts), EXIT.usage);
         out(
           opts.json
-            ? JSON.stringify(r.campaign)
-            : `Campaign #${r.campaign.id} created (draft). Start it with: pacer campaign start ${r.campaign.id}`,
+            ? JSON.stringify({ ...r.campaign, warnings: r.warnings })
+            : [
+                `Campaign #${r.campaign.id} created (draft). Start it with: pacer campaign start ${r.campaign.id}`,
+                ...r.warnings.map((w) => `Warning: ${w}`),
+              ].join('\n'),
         );
       });
     },
