@@ -5,7 +5,9 @@ CREATE TABLE api_tokens (
   token_hash text NOT NULL,
   created_at bigint NOT NULL,
   revoked_at bigint,
+  scope text NOT NULL,
   CONSTRAINT api_tokens_pkey PRIMARY KEY (id),
+  CONSTRAINT api_tokens_scope_check CHECK ((scope = ANY (ARRAY['read'::text, 'write'::text, 'admin'::text]))),
   CONSTRAINT api_tokens_token_hash_key UNIQUE (token_hash)
 );
 
@@ -101,6 +103,18 @@ CREATE TABLE decisions (
   CONSTRAINT decisions_kind_check CHECK ((kind = ANY (ARRAY['send'::text, 'defer'::text, 'hold'::text, 'skip'::text]))),
   CONSTRAINT decisions_outbox_id_fkey FOREIGN KEY (outbox_id) REFERENCES outbox(id),
   CONSTRAINT decisions_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE idempotency_keys (
+  principal text NOT NULL,
+  idempotency_key text NOT NULL,
+  fingerprint text NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  status integer,
+  response_headers jsonb,
+  response_body text,
+  CONSTRAINT idempotency_keys_pkey PRIMARY KEY (principal, idempotency_key)
 );
 
 CREATE TABLE inbound_messages (
@@ -270,6 +284,8 @@ CREATE INDEX decisions_contact ON decisions USING btree (contact_id, at);
 CREATE INDEX decisions_outbox ON decisions USING btree (outbox_id, id);
 
 CREATE INDEX decisions_send_at ON decisions USING btree (at) WHERE (kind = 'send'::text);
+
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys USING btree (expires_at);
 
 CREATE INDEX inbound_messages_contact ON inbound_messages USING btree (contact_id, at);
 

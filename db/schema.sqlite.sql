@@ -4,7 +4,8 @@ CREATE TABLE api_tokens (
   name TEXT NOT NULL,
   token_hash TEXT NOT NULL UNIQUE,
   created_at INTEGER NOT NULL,
-  revoked_at INTEGER
+  revoked_at INTEGER,
+  scope TEXT NOT NULL CHECK (scope IN ('read', 'write', 'admin'))
 ) STRICT;
 
 CREATE TABLE campaigns (
@@ -71,6 +72,18 @@ CREATE TABLE decisions (
   explanation TEXT NOT NULL,
   until INTEGER,
   at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE idempotency_keys (
+  principal TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  status INTEGER,
+  response_headers TEXT,
+  response_body TEXT,
+  PRIMARY KEY (principal, idempotency_key)
 ) STRICT;
 
 CREATE TABLE inbound_messages (
@@ -196,6 +209,8 @@ CREATE INDEX decisions_contact ON decisions (contact_id, at);
 CREATE INDEX decisions_outbox ON decisions (outbox_id, id);
 
 CREATE INDEX decisions_send_at ON decisions (at) WHERE kind = 'send';
+
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
 
 CREATE INDEX inbound_messages_contact ON inbound_messages (contact_id, at);
 

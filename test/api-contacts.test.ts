@@ -130,6 +130,45 @@ describe.each(BACKENDS)('REST API: contacts ($name)', (backend) => {
     expect(await rig.call('GET', '/api/v1/contacts/424242/timeline')).toMatchObject({ status: 404 });
   });
 
+  it('records consent in each of the four categories with its source and evidence', async () => {
+    const rig = await startApi(backend);
+    const [id] = await seedContacts(rig, 1);
+    for (const [category, status] of [
+      ['marketing', 'revoked'],
+      ['utility', 'revoked'],
+      ['authentication', 'granted'],
+      ['service', 'granted'],
+    ] as const) {
+      const r = await rig.call('POST', `/api/v1/contacts/${id}/consent`, {
+        body: { category, status, source: `${category}-form`, evidence: `proof ${category}` },
+      });
+      expect(r, category).toMatchObject({
+        status: 200,
+        json: { recorded: { category, status, source: `${category}-form`, evidence: `proof ${category}` }, current: { status } },
+      });
+    }
+    const one = body<{ consent: Record<string, { status: string; evidence: string | null }> }>(
+      await rig.call('GET', `/api/v1/contacts/${id}`),
+    );
+    expect(one.consent).toMatchObject({
+      marketing: { status: 'revoked', evidence: 'proof marketing' },
+      utility: { status: 'revoked' },
+      authentication: { status: 'granted', evidence: 'proof authentication' },
+      service: { status: 'granted' },
+    });
+    const explain = body<Explain>(await rig.call('GET', `/api/v1/contacts/${id}/explain`));
+    expect(explain.categories['utility']).toMatchObject({ kind: 'skip' });
+    // An unknown field is refused by name, and nothing is recorded.
+    const typo = await rig.call('POST', `/api/v1/contacts/${id}/consent`, {
+      body: { category: 'utility', status: 'granted', source: 'x', evidance: 'typo' },
+    });
+    expect(typo).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_body', issues: [{ path: 'evidance', message: expect.stringMatching(/unknown field/) }] },
+    });
+    expect(await rig.store.consentHistory(id ?? -1)).toHaveLength(6);
+  });
+
   it('refuses an invalid consent body naming each field, and a body that is not JSON', async () => {
     const rig = await startApi(backend);
     const [id] = await seedContacts(rig, 1);

@@ -38,6 +38,22 @@ const nearConsent = fc.record(
   },
   { requiredKeys: [] },
 );
+const text = fc.oneof(fc.string(), fc.constant('a\u0000b'), fc.integer(), fc.constant(null));
+const nearContact = fc.record(
+  {
+    phone: fc.oneof(fc.constantFrom('+447911123456', '07911 123456', '+1', '', 'x'.repeat(300)), fc.string(), fc.integer()),
+    waId: fc.oneof(fc.constantFrom('447911123456', '+44'), fc.string()),
+    bsuid: fc.oneof(fc.constantFrom('US.13491208655302741918', 'us.1'), fc.string()),
+    name: text,
+    attributes: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()),
+    tags: fc.oneof(fc.array(text), fc.string(), fc.record({ add: fc.array(text), remove: fc.jsonValue() }, { requiredKeys: [] })),
+    consent: fc.oneof(
+      fc.dictionary(fc.constantFrom('marketing', 'utility', 'authentication', 'service', 'spam'), fc.oneof(nearConsent, fc.jsonValue())),
+      fc.jsonValue(),
+    ),
+  },
+  { requiredKeys: [] },
+);
 const nearReplay = fc.record(
   { ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.string())), fc.string()), all: fc.oneof(fc.boolean(), fc.string()) },
   { requiredKeys: [] },
@@ -47,10 +63,10 @@ const anyBody = fc.oneof(
   fc.string().map((s) => ({ raw: s })),
 );
 
-async function send(rig: ApiRig, url: string, body: unknown): Promise<Reply> {
+async function send(rig: ApiRig, url: string, body: unknown, method: 'POST' | 'PATCH' = 'POST'): Promise<Reply> {
   if (typeof body === 'object' && body !== null && 'raw' in body && typeof body.raw === 'string')
-    return rig.call('POST', url, { raw: body.raw });
-  return rig.call('POST', url, { body });
+    return rig.call(method, url, { raw: body.raw });
+  return rig.call(method, url, { body });
 }
 
 function expectClearRefusalOrSuccess(r: Reply, what: string): void {
@@ -71,7 +87,10 @@ describe('REST API under hostile bodies', () => {
   it('answers every POST route with a success or a clear 4xx, never a 5xx', async () => {
     const rig = await startApi(sqlite);
     const { ids } = await rig.store.upsertContacts([{ phoneE164: '+447700900123' }], T0);
-    const routes: Array<{ url: string; body: fc.Arbitrary<unknown> }> = [
+    const routes: Array<{ url: string; body: fc.Arbitrary<unknown>; method?: 'PATCH' }> = [
+      { url: '/api/v1/contacts', body: fc.oneof(nearContact, anyBody) },
+      { url: '/api/v1/contacts/bulk', body: fc.oneof(fc.array(fc.oneof(nearContact, fc.jsonValue()), { maxLength: 20 }), anyBody) },
+      { url: `/api/v1/contacts/${ids[0]}`, body: fc.oneof(nearContact, anyBody), method: 'PATCH' },
       { url: '/api/v1/messages', body: fc.oneof(nearMessage, anyBody) },
       { url: `/api/v1/contacts/${ids[0]}/consent`, body: fc.oneof(nearConsent, anyBody) },
       { url: '/api/v1/contacts/abc/consent', body: nearConsent },
@@ -84,7 +103,7 @@ describe('REST API under hostile bodies', () => {
       await fc.assert(
         fc.asyncProperty(route.body, async (body) => {
           rig.clock.t += 60_000; // keep the token's rate-limit bucket full
-          expectClearRefusalOrSuccess(await send(rig, route.url, body), route.url);
+          expectClearRefusalOrSuccess(await send(rig, route.url, body, route.method), route.url);
         }),
         { numRuns: 40, seed: 4711 },
       );

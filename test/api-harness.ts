@@ -32,7 +32,7 @@ export interface ApiRig {
   routes: Array<{ method: string; url: string }>;
   logText(): string;
   replays: number;
-  call(method: 'GET' | 'POST', url: string, o?: CallOptions): Promise<Reply>;
+  call(method: 'GET' | 'POST' | 'PATCH', url: string, o?: CallOptions): Promise<Reply>;
 }
 
 export interface CallOptions {
@@ -60,16 +60,21 @@ export function body<T>(reply: Reply): T {
 
 export async function startApi(
   backend: TestBackend,
-  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken'>> = {},
+  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken'>> & {
+    /** Another app over the database of an earlier rig (a second process, or a restart). */
+    place?: Place;
+    idempotencyTtlMs?: number;
+  } = {},
 ): Promise<ApiRig> {
-  const place = backend.place();
+  const { place: given, ...rest } = options;
+  const place = given ?? backend.place();
   const store = place.open();
   await store.migrate();
   const clock = { t: T0, now: () => clock.t };
   const lines: string[] = [];
   const routes: ApiRig['routes'] = [];
   const rig = { replays: 0 } as ApiRig;
-  const { rateLimit, ...config } = options;
+  const { rateLimit, ...config } = rest;
   const app = await buildApp({
     store,
     clock,
@@ -89,7 +94,7 @@ export async function startApi(
     onRoute: (r) => routes.push(r),
   });
   onTestFinished(() => app.close());
-  const { token } = await createApiToken(store, 'tests', T0);
+  const { token } = await createApiToken(store, { name: 'tests', scope: 'admin' }, T0);
   return Object.assign(rig, {
     store,
     place,
@@ -99,7 +104,7 @@ export async function startApi(
     routes,
     listen: () => app.listen({ host: '127.0.0.1', port: 0 }),
     logText: () => lines.join(''),
-    call: async (method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<Reply> => {
+    call: async (method: 'GET' | 'POST' | 'PATCH', url: string, o: CallOptions = {}): Promise<Reply> => {
       const auth = o.token === null ? {} : { authorization: `Bearer ${o.token ?? token}` };
       const text = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
       const headers = text === undefined ? { ...auth, ...o.headers } : { 'content-type': 'application/json', ...auth, ...o.headers };

@@ -22,7 +22,10 @@ type Doc = {
 /** The operations the API promises (a route added later must be documented too: see the equality below). */
 const REQUIRED = [
   'GET /api/v1/contacts',
+  'POST /api/v1/contacts',
+  'POST /api/v1/contacts/bulk',
   'GET /api/v1/contacts/{id}',
+  'PATCH /api/v1/contacts/{id}',
   'GET /api/v1/contacts/{id}/explain',
   'GET /api/v1/contacts/{id}/timeline',
   'POST /api/v1/contacts/{id}/consent',
@@ -94,7 +97,38 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
       'to',
     ]);
     expect(Object.keys(send?.responses ?? {})).toEqual(expect.arrayContaining(['200', '202', '400', '401', '429', '503']));
-    expect(doc.paths['/api/v1/contacts']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['query:limit', 'query:after']);
+    expect(doc.paths['/api/v1/contacts']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'query:limit',
+      'query:after',
+      'query:phone',
+      'query:wa_id',
+      'query:bsuid',
+      'query:tag',
+      'query:default_country',
+    ]);
+    const upsert = doc.paths['/api/v1/contacts']?.['post'];
+    expect(Object.keys(upsert?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual([
+      'attributes',
+      'bsuid',
+      'consent',
+      'name',
+      'phone',
+      'tags',
+      'waId',
+    ]);
+    expect(Object.keys(upsert?.responses ?? {})).toEqual(expect.arrayContaining(['200', '201', '400', '409']));
+    // The bulk body: a JSON array of the same rows, or NDJSON whose lines are those rows.
+    const bulk = doc.paths['/api/v1/contacts/bulk']?.['post']?.requestBody?.content as Record<string, Record<string, unknown>>;
+    expect(Object.keys(bulk)).toEqual(['application/json', 'application/x-ndjson']);
+    expect(bulk['application/json']?.['schema']).toMatchObject({
+      type: 'array',
+      maxItems: 10_000,
+      items: { properties: { phone: {}, consent: {} } },
+    });
+    expect(bulk['application/x-ndjson']?.['schema']).toMatchObject({
+      properties: { phone: {}, consent: {} },
+      additionalProperties: false,
+    });
     expect(doc.paths['/api/v1/contacts/{id}/explain']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id']);
     expect(doc.paths['/api/v1/campaigns/{id}/preview']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
       'path:id',

@@ -46,17 +46,20 @@ describe('pacer token', () => {
     const created = await run('token', 'create', '--name', 'ci', '--json');
     expect(created.code).toBe(0);
     const t = JSON.parse(created.out) as { id: number; name: string; token: string; createdAt: string };
-    expect(t).toMatchObject({ id: 1, name: 'ci' });
+    expect(Object.keys(t)).toEqual(['id', 'name', 'scope', 'token', 'createdAt']);
+    expect(t).toMatchObject({ id: 1, name: 'ci', scope: 'read' });
     expect(t.token).toMatch(/^pacer_[A-Za-z0-9_-]{43}$/);
     const db = new Database(path.join(dir, SQLITE_FILE_NAME), { readonly: true });
     const rows = db.prepare('SELECT * FROM api_tokens').all() as Array<Record<string, unknown>>;
     db.close();
-    expect(rows).toEqual([{ id: 1, name: 'ci', token_hash: hashApiToken(t.token), created_at: Date.parse(t.createdAt), revoked_at: null }]);
+    expect(rows).toEqual([
+      { id: 1, name: 'ci', token_hash: hashApiToken(t.token), created_at: Date.parse(t.createdAt), revoked_at: null, scope: 'read' },
+    ]);
     expect(JSON.stringify(rows)).not.toContain(t.token.slice(6));
 
     expect(await statusWith(t.token)).toBe(200);
     const listed = await run('token', 'list', '--json');
-    expect(JSON.parse(listed.out)).toEqual([{ id: 1, name: 'ci', createdAt: t.createdAt, revokedAt: null }]);
+    expect(JSON.parse(listed.out)).toEqual([{ id: 1, name: 'ci', scope: 'read', createdAt: t.createdAt, revokedAt: null }]);
     expect(listed.out).not.toContain(t.token);
 
     expect(await run('token', 'revoke', '1')).toMatchObject({ code: 0, out: 'Revoked API token #1.' });
@@ -67,8 +70,23 @@ describe('pacer token', () => {
   it('prints the token with a warning that it is shown once; refuses an empty name', async () => {
     const human = await run('token', 'create');
     expect(human.code).toBe(0);
-    expect(human.out).toMatch(/^Token #1 \(api\):\npacer_\S{43}\nStore it now/);
+    expect(human.out).toMatch(/^Token #1 \(api, scope read: it can read everything but change nothing\):\npacer_\S{43}\nStore it now/);
+    expect(human.out).toContain('--scope write');
     expect(await run('token', 'create', '--name', '  ')).toMatchObject({ code: 2, err: expect.stringContaining('--name') as string });
     expect(await run('token', 'revoke', 'abc')).toMatchObject({ code: 2 });
+    expect(await run('token', 'create', '--scope', 'root')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--scope must be one of read, write, admin (got "root")') as string,
+    });
+  });
+
+  it('creates tokens of each scope, and the list shows each scope', async () => {
+    for (const scope of ['write', 'admin']) expect((await run('token', 'create', '--name', scope, '--scope', scope)).code).toBe(0);
+    const w = await run('token', 'create', '--name', 'w2', '--scope', 'write', '--json');
+    const token = (JSON.parse(w.out) as { token: string }).token;
+    expect(await statusWith(token)).toBe(200);
+    const listed = JSON.parse((await run('token', 'list', '--json')).out) as Array<{ name: string; scope: string }>;
+    expect(listed.map((r) => `${r.name}:${r.scope}`)).toEqual(['write:write', 'admin:admin', 'w2:write']);
+    expect((await run('token', 'list')).out).toMatch(/^#1 {2}write {2}write {2}created /);
   });
 });

@@ -76,7 +76,7 @@ describe('Dashboard in a browser (sqlite)', () => {
     store = openStore({ dataDir });
     await store.migrate();
     world = await seedWorld(store, T0, PHONE_NUMBER_ID);
-    token = (await createApiToken(store, 'operators', T0)).token;
+    token = (await createApiToken(store, { name: 'operators', scope: 'admin' }, T0)).token;
     const clock = new VirtualClock(T0 + HOUR);
     engine = await startEngine({
       store,

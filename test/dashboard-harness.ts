@@ -63,7 +63,7 @@ export async function startDashboard(backend: TestBackend, options: { phoneNumbe
   });
   onTestFinished(() => app.close());
   const origin = 'http://localhost:80';
-  const { token } = await createApiToken(store, 'dashboard-tests', T0);
+  const { token } = await createApiToken(store, { name: 'dashboard-tests', scope: 'admin' }, T0);
   const send = async (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<Page> => {
     const res = await app.inject({ method, url: path, headers, ...(body === undefined ? {} : { payload: body }) });
     const cookie = res.headers['set-cookie'];

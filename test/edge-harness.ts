@@ -46,7 +46,7 @@ export async function startEdge(backend: TestBackend, edge?: HttpEdgeSettings): 
     },
   });
   onTestFinished(() => app.close());
-  const { token } = await createApiToken(store, 'edge-tests', T0);
+  const { token } = await createApiToken(store, { name: 'edge-tests', scope: 'admin' }, T0);
   return {
     app,
     store,

@@ -11,9 +11,9 @@ const HASH_B = 'b'.repeat(64);
 describe.each(BACKENDS)('Store contract: API tokens and outbox totals ($name)', (backend) => {
   it('creates tokens, finds them by hash, lists them in creation order', async () => {
     const store = await backend.open();
-    const a = await store.createApiToken({ name: 'ci', tokenHash: HASH_A }, T0);
-    const b = await store.createApiToken({ name: 'dashboard', tokenHash: HASH_B }, T0 + 1);
-    expect(a).toEqual({ id: a.id, name: 'ci', tokenHash: HASH_A, createdAt: T0, revokedAt: null });
+    const a = await store.createApiToken({ name: 'ci', tokenHash: HASH_A, scope: 'write' }, T0);
+    const b = await store.createApiToken({ name: 'dashboard', tokenHash: HASH_B, scope: 'read' }, T0 + 1);
+    expect(a).toEqual({ id: a.id, name: 'ci', tokenHash: HASH_A, scope: 'write', createdAt: T0, revokedAt: null });
     expect(b.id).toBeGreaterThan(a.id);
     expect(await store.findApiToken(HASH_B)).toEqual(b);
     expect(await store.findApiToken('c'.repeat(64))).toBeNull();
@@ -22,15 +22,15 @@ describe.each(BACKENDS)('Store contract: API tokens and outbox totals ($name)', 
 
   it('refuses a second token with the same hash', async () => {
     const store = await backend.open();
-    await store.createApiToken({ name: 'one', tokenHash: HASH_A }, T0);
-    const second = store.createApiToken({ name: 'two', tokenHash: HASH_A }, T0);
+    await store.createApiToken({ name: 'one', tokenHash: HASH_A, scope: 'read' }, T0);
+    const second = store.createApiToken({ name: 'two', tokenHash: HASH_A, scope: 'read' }, T0);
     await expect(second).rejects.toBeInstanceOf(StoreError);
     await expect(second).rejects.toMatchObject({ code: 'constraint', operation: 'createApiToken' });
   });
 
   it('revokes once: the first revocation time stays, unknown ids answer false', async () => {
     const store = await backend.open();
-    const token = await store.createApiToken({ name: 'ci', tokenHash: HASH_A }, T0);
+    const token = await store.createApiToken({ name: 'ci', tokenHash: HASH_A, scope: 'admin' }, T0);
     expect(await store.revokeApiToken(token.id, T0 + HOUR)).toBe(true);
     expect(await store.revokeApiToken(token.id, T0 + 2 * HOUR)).toBe(false);
     expect(await store.revokeApiToken(token.id + 100, T0)).toBe(false);

@@ -38,7 +38,7 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       ],
       T0 + 1,
     );
-    expect(again).toEqual({ ids: first.ids, created: 0, updated: 3 });
+    expect(again).toEqual({ ids: first.ids, created: 0, updated: 3, outcomes: ['updated', 'updated', 'unchanged'] });
 
     const ana = await store.getContact(first.ids[0] ?? -1);
     expect(ana).toMatchObject({
@@ -63,14 +63,14 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     expect(first.created).toBe(1200);
     expect(new Set(first.ids).size).toBe(1200);
     const again = await store.upsertContacts([...input].reverse(), T0 + 1);
-    expect(again).toEqual({ ids: [...first.ids].reverse(), created: 0, updated: 1200 });
+    expect(again).toEqual({ ids: [...first.ids].reverse(), created: 0, updated: 1200, outcomes: Array(1200).fill('unchanged') });
     expect(await store.getContact(first.ids[700] ?? -1)).toMatchObject({ waId: '1555700', updatedAt: T0 });
   });
 
   it('merges a contact listed twice in one batch and names an input without any key', async () => {
     const store = await backend.open();
-    const result = await store.upsertContacts([{ waId: '1555' }, { waId: '1555', name: 'Same' }], T0);
-    expect(result).toMatchObject({ created: 1, updated: 1 });
+    const result = await store.upsertContacts([{ waId: '1555' }, { waId: '1555', name: 'Same' }, { waId: '1555' }], T0);
+    expect(result).toMatchObject({ created: 1, updated: 2, outcomes: ['created', 'updated', 'unchanged'] });
     expect(result.ids[0]).toBe(result.ids[1]);
     await expect(store.upsertContacts([{ waId: '1' }, { name: 'no key' }], T0)).rejects.toMatchObject({
       name: 'StoreError',

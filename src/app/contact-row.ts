@@ -3,6 +3,7 @@ import type { Category } from '../core/category.js';
 import type { JsonObject, JsonValue } from '../ports/store.js';
 import type { ContactRecord } from './import-contact-records.js';
 import { columnResolver, type ColumnResolver } from './import-columns.js';
+import { describeValue as describe, hasNul, normaliseTags, NUL_REASON } from './contact-fields.js';
 import { maskPhone, normalisePhone } from './normalise-phone.js';
 
 export interface FieldError {
@@ -40,7 +41,7 @@ export function checkContactRow(
   const attributes: Array<[string, JsonValue]> = [];
   for (const [column, value] of values) {
     if (hasNul(column) || hasNul(value)) {
-      errors.push({ field: column, reason: 'contains a NUL character (\\u0000): remove it and import the row again' });
+      errors.push({ field: column, reason: NUL_REASON });
       continue;
     }
     const field = resolve(column);
@@ -99,7 +100,7 @@ export function checkContactRow(
         field: tagsEntry.column,
         reason: `must be text separated by ";" or a list of strings, got ${describe(tagsEntry.value)}`,
       });
-    else tags = [...new Set(list.map((t) => t.trim()).filter((t) => t !== ''))];
+    else tags = normaliseTags(list);
   }
 
   if (errors.length > 0 || phoneE164 === null) {
@@ -111,13 +112,6 @@ export function checkContactRow(
   return { ok: true, record: { phoneE164, name, consent, tags, attributes: attrs } };
 }
 
-function hasNul(value: JsonValue): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || hasNul(v));
-  return false;
-}
-
 function parseConsent(value: JsonValue): boolean | undefined | 'bad' {
   if (value === null) return undefined;
   if (typeof value === 'boolean') return value;
@@ -126,10 +120,6 @@ function parseConsent(value: JsonValue): boolean | undefined | 'bad' {
   const v = value.trim().toLowerCase();
   if (v === '') return undefined;
   return YES.has(v) ? true : NO.has(v) ? false : 'bad';
-}
-
-function describe(value: JsonValue): string {
-  return Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** The offending value, short, for the report (consent values are not personal data, but may be long). */

@@ -2,16 +2,40 @@ import type { Category } from '../core/category.js';
 import type { ContactEvent } from '../core/contact-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { ConsentEntry, ConsentStore, ContactStateStore, ContactStore, JsonObject, Store } from '../ports/store.js';
+import type { ConsentEntry, ConsentStore, ContactStateStore, ContactStore, JsonObject, Store, UpsertOutcome } from '../ports/store.js';
 import { applyContactEvents } from './update-contact-state.js';
 
-/** One validated contact, phone already in E.164. */
-export interface ContactRecord {
-  phoneE164: string;
+/** Consent as a caller states it: its own source and evidence, or (a boolean) the batch's source and none. */
+export interface ConsentStatement {
+  status: 'granted' | 'revoked';
+  source: string;
+  evidence: string | null;
+}
+
+/** One validated contact to write: at least one identifier, the phone already in E.164. */
+export interface ContactWrite {
+  phoneE164: string | null;
+  /** Absent: the phone's digits, as Meta names the user. */
+  waId?: string | null;
+  bsuid?: string | null;
   name: string | null;
-  consent: Partial<Record<Category, boolean>>;
+  consent: Partial<Record<Category, boolean | ConsentStatement>>;
   tags: readonly string[];
   attributes: JsonObject;
+}
+
+/** One validated import row: always a phone number, consent as yes/no. */
+export interface ContactRecord extends ContactWrite {
+  phoneE164: string;
+  consent: Partial<Record<Category, boolean>>;
+}
+
+export interface ContactRecordsResult {
+  ids: number[];
+  created: number;
+  updated: number;
+  /** Per record: `updated` when a field or a consent changed, `unchanged` when the record stated only what was stored. */
+  outcomes: UpsertOutcome[];
 }
 
 /**
@@ -20,26 +44,31 @@ export interface ContactRecord {
  */
 export function importContactRecords(
   store: Pick<Store, 'transaction'>,
-  records: readonly ContactRecord[],
+  records: readonly ContactWrite[],
   source: string,
   policy: Policy,
   now: Millis,
-): Promise<{ ids: number[]; created: number; updated: number }> {
+): Promise<ContactRecordsResult> {
   // One transaction per batch: a batch lands whole or not at all, and commits are few.
   return store.transaction((tx) => importBatch(tx, records, source, policy, now));
 }
 
+function statementOf(stated: boolean | ConsentStatement, source: string): ConsentStatement {
+  return typeof stated === 'boolean' ? { status: stated ? 'granted' : 'revoked', source, evidence: null } : stated;
+}
+
 async function importBatch(
   store: ContactStore & ConsentStore & ContactStateStore,
-  records: readonly ContactRecord[],
+  records: readonly ContactWrite[],
   source: string,
   policy: Policy,
   now: Millis,
-): Promise<{ ids: number[]; created: number; updated: number }> {
-  const { ids, created, updated } = await store.upsertContacts(
+): Promise<ContactRecordsResult> {
+  const { ids, created, updated, outcomes } = await store.upsertContacts(
     records.map((r) => ({
       phoneE164: r.phoneE164,
-      waId: r.phoneE164.replace(/^\+/, ''),
+      waId: r.waId !== undefined ? r.waId : r.phoneE164 === null ? null : r.phoneE164.replace(/^\+/, ''),
+      bsuid: r.bsuid ?? null,
       name: r.name,
       tags: r.tags,
       attributes: r.attributes,
@@ -54,25 +83,23 @@ async function importBatch(
     const contactId = ids[i];
     if (contactId === undefined) continue;
     const events: ContactEvent[] = [];
-    for (const [category, granted] of Object.entries(record.consent) as [Category, boolean | undefined][]) {
-      if (granted === undefined) continue;
-      const status = granted ? 'granted' : 'revoked';
-      if (current.get(contactId)?.[category] === status) continue;
-      consents.push({ contactId, consent: { category, status, source, evidence: null, at: now } });
-      events.push({
-        type: 'consent',
-        id: `consent:${source}:${category}:${status}:${now}`,
-        at: now,
-        category,
-        status,
-        source,
-        evidence: null,
-      });
+    for (const [category, stated] of Object.entries(record.consent) as [Category, boolean | ConsentStatement | undefined][]) {
+      if (stated === undefined) continue;
+      const consent = statementOf(stated, source);
+      const known = current.get(contactId) ?? {};
+      if (known[category] === consent.status) continue;
+      // The same contact twice in a batch: its second statement of the same consent is no change either.
+      current.set(contactId, { ...known, [category]: consent.status });
+      consents.push({ contactId, consent: { category, ...consent, at: now } });
+      events.push({ type: 'consent', id: `consent:${consent.source}:${category}:${consent.status}:${now}`, at: now, category, ...consent });
     }
-    if (events.length > 0) eventsOf.push([contactId, events]);
+    if (events.length > 0) {
+      eventsOf.push([contactId, events]);
+      if (outcomes[i] === 'unchanged') outcomes[i] = 'updated';
+    }
   }
   // The whole batch's consent history and current values in a few statements; states one by one.
   await store.setConsents(consents, now);
   for (const [contactId, events] of eventsOf) await applyContactEvents(store, contactId, events, policy, now);
-  return { ids, created, updated };
+  return { ids, created, updated, outcomes };
 }

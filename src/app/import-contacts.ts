@@ -1,13 +1,14 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import { isDataError, type Store } from '../ports/store.js';
+import type { Store } from '../ports/store.js';
 import { checkContactRow, type FieldError } from './contact-row.js';
 import type { ContactSource } from './contact-source.js';
 import { checkHeader, columnResolver, type ColumnMap } from './import-columns.js';
-import { importContactRecords, type ContactRecord } from './import-contact-records.js';
+import type { ContactRecord } from './import-contact-records.js';
 import { maskPhone } from './normalise-phone.js';
 import { PhoneLineMap } from './phone-line-map.js';
+import { writeContactBatch } from './write-contact-batch.js';
 
 /** Rows per batch (one write transaction): big enough to amortise the queries, short enough not to stall other writers long. */
 export const IMPORT_BATCH_ROWS = 1_000;
@@ -84,40 +85,25 @@ export async function importContacts(
     summary.rejected += 1;
     await options.onRejected?.(rejection);
   };
-  // One transaction per call.
-  const write = (records: readonly ContactRecord[]) => importContactRecords(store, records, summary.source, options.policy, options.now);
   const flush = async (): Promise<void> => {
-    if (batch.length > 0) {
-      try {
-        const result = await write(batch);
-        summary.created += result.created;
-        summary.updated += result.updated;
-      } catch (error) {
-        if (!isDataError(error)) throw error;
-        await writeOneByOne();
+    const writes = await writeContactBatch(store, batch, summary.source, options.policy, options.now);
+    for (const [i, write] of writes.entries()) {
+      if (write.ok) {
+        if (write.outcome === 'created') summary.created += 1;
+        else summary.updated += 1;
+        continue;
+      }
+      // The database refused this record for its data: its rows are rejected, every other one imported.
+      const reason = `the database refused this row: ${write.error.message}`;
+      for (const origin of origins[i]!) {
+        summary.accepted -= 1;
+        await reject({ ...origin, errors: [{ field: null, reason }], phone: maskPhone(batch[i]!.phoneE164) });
       }
     }
     batch = [];
     origins = [];
     inBatch = new Map();
     options.onProgress?.({ rows: summary.accepted + summary.rejected, bytesRead: source.bytesRead(), totalBytes: source.totalBytes });
-  };
-  // The batch was refused for its data: find the rows at fault, import the rest.
-  const writeOneByOne = async (): Promise<void> => {
-    for (const [i, record] of batch.entries()) {
-      try {
-        const result = await write([record]);
-        summary.created += result.created;
-        summary.updated += result.updated;
-      } catch (error) {
-        if (!isDataError(error)) throw error;
-        const reason = `the database refused this row: ${(error as Error).message}`;
-        for (const origin of origins[i]!) {
-          summary.accepted -= 1;
-          await reject({ ...origin, errors: [{ field: null, reason }], phone: maskPhone(record.phoneE164) });
-        }
-      }
-    }
   };
 
   for await (const row of source.rows) {

@@ -17,6 +17,9 @@ export function isCountryCode(value: string): value is CountryCode {
   return COUNTRIES.has(value);
 }
 
+/** How the CLI sets the default country; the API names its own parameter. */
+export const CLI_COUNTRY_OPTION = '--default-country';
+
 /** Separators in a number that may be international without its `+`; parentheses mark a national area code. */
 const SEPARATORS = /[\s\-./]/g;
 
@@ -27,17 +30,18 @@ const SEPARATORS = /[\s\-./]/g;
  * both readings are valid and differ, the number is refused as ambiguous rather than guessed. A
  * refusal says why (no digits, no country code, unknown country code, too short or too long, not
  * valid for the region, ambiguous) and shows the number masked: country code and last three digits only.
+ * `countryOption` names where the caller sets the default country, for the reason that asks for one.
  */
-export function normalisePhone(raw: string, defaultCountry: CountryCode | null): PhoneCheck {
+export function normalisePhone(raw: string, defaultCountry: CountryCode | null, countryOption = CLI_COUNTRY_OPTION): PhoneCheck {
   let text = raw.trim();
   if (!/\d/.test(text)) return { ok: false, reason: text === '' ? 'missing phone number' : 'not a phone number (it has no digits)' };
   // 00 is the international prefix in most of the world; without a default country, read it as +.
   if (defaultCountry === null && text.startsWith('00')) text = `+${text.slice(2)}`;
   const digits = text.replace(SEPARATORS, '');
-  if (!/^\d+$/.test(digits) || digits.startsWith('0')) return readAs(text, defaultCountry);
-  const international = readAs(`+${digits}`, null);
-  if (defaultCountry === null) return international.ok ? international : readAs(text, null);
-  const national = readAs(text, defaultCountry);
+  if (!/^\d+$/.test(digits) || digits.startsWith('0')) return readAs(text, defaultCountry, countryOption);
+  const international = readAs(`+${digits}`, null, countryOption);
+  if (defaultCountry === null) return international.ok ? international : readAs(text, null, countryOption);
+  const national = readAs(text, defaultCountry, countryOption);
   if (!international.ok) return national;
   // Digits that begin with the default country's own calling code are that country's number written
   // without its +, not a national number that happens to start that way.
@@ -51,13 +55,13 @@ export function normalisePhone(raw: string, defaultCountry: CountryCode | null):
   };
 }
 
-function readAs(text: string, defaultCountry: CountryCode | null): PhoneCheck {
+function readAs(text: string, defaultCountry: CountryCode | null, countryOption: string): PhoneCheck {
   let phone: PhoneNumber;
   try {
     phone = parsePhoneNumberWithError(text, defaultCountry ?? undefined);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    return { ok: false, reason: `${maskPhone(text)} ${parseProblem(error.message, text)}` };
+    return { ok: false, reason: `${maskPhone(text)} ${parseProblem(error.message, text, countryOption)}` };
   }
   if (phone.isValid()) return { ok: true, e164: phone.number };
   const where = phone.country ? `${phone.country} (+${phone.countryCallingCode})` : `+${phone.countryCallingCode}`;
@@ -73,12 +77,12 @@ function readAs(text: string, defaultCountry: CountryCode | null): PhoneCheck {
   return { ok: false, reason: `${maskKnown(String(phone.countryCallingCode), String(phone.nationalNumber))} ${problem} for ${where}` };
 }
 
-function parseProblem(code: string, text: string): string {
+function parseProblem(code: string, text: string, countryOption: string): string {
   switch (code) {
     case 'INVALID_COUNTRY':
       return text.startsWith('+')
         ? 'starts with an unknown country code'
-        : 'has no country code: write it with + and the country code, or pass --default-country';
+        : `has no country code: write it with + and the country code, or pass ${countryOption}`;
     case 'TOO_SHORT':
       return 'is too short';
     case 'TOO_LONG':

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, redactConfig } from './config.js';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
-    expect(c.http).toEqual({ host: '127.0.0.1', port: 3000, adminToken: null, logLevel: 'warn' });
+    expect(c.http).toEqual({ host: '127.0.0.1', port: 3000, adminToken: null, idempotencyTtlMs: 24 * 60 * 60 * 1000, logLevel: 'warn' });
     expect(c.storage).toEqual({ databaseUrl: null, dataDir: './data', schema: 'public', poolSize: 10 });
     expect(c.worker).toEqual({ leaseMs: 60_000, mps: 80, port: 0 });
     expect(c.mode).toBe('production');
@@ -35,6 +35,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PACER_TEMPLATE_SYNC_EVERY: '5s' })).toThrow(
       'PACER_TEMPLATE_SYNC_EVERY: a duration like 30m, 1h or 1d (at least 1m), or off (got "5s")',
     );
+  });
+
+  it('reads how long the API keeps idempotency keys: from an hour to 30 days', () => {
+    expect(loadConfig({ PACER_IDEMPOTENCY_TTL: '7d' }).http.idempotencyTtlMs).toBe(7 * 24 * 60 * 60_000);
+    expect(() => loadConfig({ PACER_IDEMPOTENCY_TTL: '10m' })).toThrow(
+      'PACER_IDEMPOTENCY_TTL: a duration like 24h or 7d, from 1h to 30d (got "10m")',
+    );
+    expect(() => loadConfig({ PACER_IDEMPOTENCY_TTL: '31d' })).toThrow('PACER_IDEMPOTENCY_TTL');
   });
 
   it('reads the scale-out settings: schema, pool size, lease length and the per-process pace', () => {

@@ -66,6 +66,14 @@ const syncEvery = z.string().transform((raw, ctx): number | null => {
   return z.NEVER;
 });
 
+/** How long an API Idempotency-Key is kept: a duration from an hour to 30 days. */
+const idempotencyTtl = z.string().transform((raw, ctx): number => {
+  const ms = parseDuration(raw);
+  if (ms !== null && ms >= 60 * MINUTE && ms <= 30 * 24 * 60 * MINUTE) return ms;
+  ctx.addIssue({ code: 'custom', message: 'a duration like 24h or 7d, from 1h to 30d' });
+  return z.NEVER;
+});
+
 /** Environment variables, as named in the interface contract (docs/configuration.md lists them). */
 const envSchema = z.object({
   WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
@@ -95,6 +103,7 @@ const envSchema = z.object({
   PACER_HOST: z.string().min(1).default('127.0.0.1'),
   PACER_PORT: port.default(3000),
   PACER_ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  PACER_IDEMPOTENCY_TTL: idempotencyTtl.default(24 * 60 * MINUTE),
   PACER_MODE: z.enum(['production', 'development']).default('production'),
   PACER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   ...policyEnvSchema,
@@ -145,6 +154,8 @@ export interface Config {
     host: string;
     port: number;
     adminToken: string | null;
+    /** How long the REST API keeps an Idempotency-Key and its first answer (PACER_IDEMPOTENCY_TTL). */
+    idempotencyTtlMs: number;
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   };
   mode: 'production' | 'development';
@@ -204,7 +215,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, op
     },
     storage: { databaseUrl: e.DATABASE_URL ?? null, dataDir: e.PACER_DATA_DIR, schema: e.PACER_DB_SCHEMA, poolSize: e.PACER_DB_POOL_SIZE },
     worker: { leaseMs: e.PACER_LEASE_MS, mps: e.PACER_WORKER_MPS, port: e.PACER_WORKER_PORT },
-    http: { host: e.PACER_HOST, port: e.PACER_PORT, adminToken: e.PACER_ADMIN_TOKEN ?? null, logLevel: e.PACER_LOG_LEVEL },
+    http: {
+      host: e.PACER_HOST,
+      port: e.PACER_PORT,
+      adminToken: e.PACER_ADMIN_TOKEN ?? null,
+      idempotencyTtlMs: e.PACER_IDEMPOTENCY_TTL,
+      logLevel: e.PACER_LOG_LEVEL,
+    },
     mode: e.PACER_MODE,
     policy: policyFromEnv(e),
     demo: { audience: e.PACER_DEMO_AUDIENCE ?? null, dir: e.PACER_DEMO_DIR ?? null, log: e.PACER_DEMO_LOG !== undefined },

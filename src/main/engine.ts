@@ -49,7 +49,7 @@ export interface EngineOptions {
    */
   worker: { owner: string; mps: number; paceBurstMs?: number; leaseMs?: number };
   /** REST API: PACER_ADMIN_TOKEN and the number one-off messages go from (WHATSAPP_PHONE_NUMBER_ID). */
-  api?: { adminToken: string | null; phoneNumberId: string | null };
+  api?: { adminToken: string | null; phoneNumberId: string | null; idempotencyTtlMs?: number };
   /**
    * The Cloud API (Meta's, or the simulator) to send through; without it the engine only receives
    * (`serve --no-dispatch`, or no credentials) and runs no dispatcher or campaign checks. A function
@@ -133,6 +133,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
       host: o.http.host,
       adminToken: o.api?.adminToken ?? null,
       phoneNumberId: o.api?.phoneNumberId ?? null,
+      ...(o.api?.idempotencyTtlMs !== undefined ? { idempotencyTtlMs: o.api.idempotencyTtlMs } : {}),
       edge: o.http.edge,
     },
     // Real time: apply webhooks as soon as they are stored. Virtual time (the demo) applies them in

@@ -63,7 +63,7 @@ export async function serve(config: Config, out: (line: string) => void, as: Ser
       edge: config.edge,
     },
     worker: { owner: `${as.role}-${process.pid}`, mps: config.worker.mps, leaseMs: config.worker.leaseMs },
-    api: { adminToken: config.http.adminToken, phoneNumberId },
+    api: { adminToken: config.http.adminToken, phoneNumberId, idempotencyTtlMs: config.http.idempotencyTtlMs },
     ...(sending
       ? {
           cloudApi: {

@@ -10,6 +10,7 @@ import type { ConversationStore } from './store/conversations.js';
 import type { DeliveryReportStore } from './store/delivery-reports.js';
 import type { DiagnosisStore } from './store/diagnosis.js';
 import type { EventLogStore } from './store/event-log.js';
+import type { IdempotencyStore } from './store/idempotency.js';
 import type { InboxStore } from './store/inbox.js';
 import type { OutboxClaimStore, WorkFilter } from './store/outbox-claims.js';
 import type { OutboxLeaseStore } from './store/outbox-leases.js';
@@ -41,6 +42,7 @@ export type * from './store/conversations.js';
 export type * from './store/delivery-reports.js';
 export type * from './store/diagnosis.js';
 export type * from './store/event-log.js';
+export type * from './store/idempotency.js';
 export type * from './store/inbox.js';
 export type * from './store/outbox-claims.js';
 export type * from './store/outbox-leases.js';
@@ -78,7 +80,8 @@ export interface TxStore
     CampaignReportStore,
     DeliveryReportStore,
     DiagnosisStore,
-    ApiTokenStore {}
+    ApiTokenStore,
+    IdempotencyStore {}
 
 /** Inside a transaction: parts that fail on their own, without ending the transaction. */
 export interface Savepoints {

@@ -36,6 +36,8 @@ export interface AppConfig {
   adminToken: string | null;
   /** `WHATSAPP_PHONE_NUMBER_ID`, the number one-off messages and replies go from; null refuses them. */
   phoneNumberId: string | null;
+  /** `PACER_IDEMPOTENCY_TTL`: how long the API keeps an Idempotency-Key and its first answer (default 24 h). */
+  idempotencyTtlMs?: number;
   /** Trusted proxies and webhook body bounds (config.edge); defaults: no proxy, 32 MB, 10 s. */
   edge?: HttpEdgeSettings;
 }
@@ -132,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminToken,
     phoneNumberId,
     rateLimit: deps.rateLimit,
+    ...(config.idempotencyTtlMs !== undefined ? { idempotencyKeepMs: config.idempotencyTtlMs } : {}),
     onReplay: deps.onReplay,
     signal,
   });

@@ -3,6 +3,8 @@ export interface Capabilities {
   dialect: 'sqlite' | 'postgres';
   /** `SELECT ... FOR UPDATE SKIP LOCKED` exists; otherwise the single writer claims inside BEGIN IMMEDIATE. */
   skipLocked: boolean;
+  /** ` FOR UPDATE` locks the rows a transaction read until it ends; SQLite's single writer (BEGIN IMMEDIATE) needs none. */
+  rowLock: ' FOR UPDATE' | '';
   /** JSON columns come back parsed (jsonb); otherwise they are text to parse. */
   jsonParsedOnRead: boolean;
   /** Largest number of bound parameters in one statement we allow ourselves. */
@@ -20,6 +22,7 @@ export interface Capabilities {
 export const SQLITE: Capabilities = Object.freeze({
   dialect: 'sqlite',
   skipLocked: false,
+  rowLock: '',
   jsonParsedOnRead: false,
   maxParams: 30_000,
   jsonRead: 'json_extract',
@@ -29,6 +32,7 @@ export const SQLITE: Capabilities = Object.freeze({
 export const POSTGRES: Capabilities = Object.freeze({
   dialect: 'postgres',
   skipLocked: true,
+  rowLock: ' FOR UPDATE',
   jsonParsedOnRead: true,
   maxParams: 30_000,
   jsonRead: 'jsonb_path',

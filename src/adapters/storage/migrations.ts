@@ -17,7 +17,7 @@ import { templateSync } from './migrations/0016-template-sync.js';
 import { campaignParameters } from './migrations/0017-campaign-parameters.js';
 import { senderAccounts } from './migrations/0018-sender-accounts.js';
 import { campaignTiming } from './migrations/0019-campaign-timing.js';
-import { reserved20 } from './migrations/0020-reserved.js';
+import { tokenScopesIdempotency } from './migrations/0020-token-scopes-idempotency.js';
 import { reserved21 } from './migrations/0021-reserved.js';
 import { reserved22 } from './migrations/0022-reserved.js';
 import { reserved23 } from './migrations/0023-reserved.js';
@@ -47,7 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   campaignParameters,
   senderAccounts,
   campaignTiming,
-  reserved20,
+  tokenScopesIdempotency,
   reserved21,
   reserved22,
   reserved23,

@@ -13,8 +13,11 @@ import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
+import { listContactsWithTag } from './sql/contacts-tagged.js';
+import { updateContact } from './sql/contact-update.js';
 import { setContactKeys } from './sql/contact-keys.js';
 import { appendDecisions } from './sql/decisions.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys } from './sql/idempotency-keys.js';
 import { deliveryFunnel } from './sql/delivery-funnel.js';
 import { diagnosisAudience } from './sql/diagnosis-audience.js';
 import { diagnosisSends, sendAttempts } from './sql/diagnosis-sends.js';
@@ -52,6 +55,8 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findContact,
   setContactKeys,
   listContacts,
+  listContactsWithTag,
+  updateContact,
   getContactsWithState,
   countSegment,
   segmentContacts,
@@ -137,6 +142,10 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   findApiToken,
   listApiTokens,
   revokeApiToken,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  sweepIdempotencyKeys,
 };
 
 type Guard = <T>(operation: string, run: () => Promise<T>) => Promise<T>;

@@ -1,6 +1,6 @@
 import type { Reachability, SegmentDefinition } from '../../core/segment.js';
 import type { Millis } from '../../core/time.js';
-import type { JsonObject } from '../json.js';
+import type { JsonObject, JsonValue } from '../json.js';
 import type { StoredContactState } from './contact-state.js';
 
 export interface ContactInput {
@@ -37,11 +37,33 @@ export interface ContactKeys {
   phoneE164?: string | null;
 }
 
+/** What one input did: made a contact, changed a stored one's fields, or matched one and changed nothing. */
+export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
+
 /** Ids in input order; `created` counts new contacts, `updated` the inputs that matched one (created + updated = inputs). */
 export interface UpsertContactsResult {
   ids: number[];
   created: number;
   updated: number;
+  /** Per input, in input order; an input merged into a contact an earlier input of the call made is `updated` or `unchanged`. */
+  outcomes: UpsertOutcome[];
+}
+
+/** A change to one contact's fields (PATCH): what is absent stays as it is. */
+export interface ContactChange {
+  /** A name, or null to clear it. */
+  name?: string | null;
+  /** Merged key by key; a null value removes that key. */
+  attributes?: Readonly<Record<string, JsonValue>>;
+  tagsAdd?: readonly string[];
+  /** Removed after `tagsAdd` is added, so a tag in both ends absent. */
+  tagsRemove?: readonly string[];
+}
+
+/** One page of contacts holding a tag; `next` is the cursor to go on from, null when no contact is left to look at. */
+export interface TaggedContactsPage {
+  contacts: Contact[];
+  next: number | null;
 }
 
 export interface ContactWithState {
@@ -82,6 +104,14 @@ export interface ContactStore {
   setContactKeys(id: number, keys: ContactKeys, now: Millis): Promise<void>;
   /** Pages through contacts by id, for planners. */
   listContacts(afterId: number, limit: number): Promise<Contact[]>;
+  /**
+   * Up to `limit` contacts after `afterId` holding `tag`, by id. One call looks at no more than
+   * `scan` contacts, so a rare tag costs bounded work per page: a page may hold fewer than `limit`
+   * while `next` is not null.
+   */
+  listContactsWithTag(tag: string, afterId: number, limit: number, scan: number): Promise<TaggedContactsPage>;
+  /** Applies `change` to contact `id` in one write; null when there is no such contact. `changed` is false when nothing differed. */
+  updateContact(id: number, change: ContactChange, now: Millis): Promise<{ contact: Contact; changed: boolean } | null>;
   /** The contacts with these ids that exist, each with its stored state, in id order (for a batch of sends). */
   getContactsWithState(ids: readonly number[]): Promise<ContactWithState[]>;
   /**

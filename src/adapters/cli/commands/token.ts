@@ -1,8 +1,22 @@
+import { TOKEN_SCOPES, type TokenScope } from '../../../app/api-scope.js';
 import { createApiToken } from '../../../app/api-tokens.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** What each scope lets a token do, as `pacer token create` says it. */
+const SCOPE_MEANS: Record<TokenScope, string> = {
+  read: 'it can read everything but change nothing',
+  write: 'it can change contacts, consent, campaigns and send messages',
+  admin: 'it can do everything, the webhook replay included',
+};
+
+function scopeOption(value: string): TokenScope {
+  const scope = TOKEN_SCOPES.find((s) => s === value.trim());
+  if (scope === undefined) throw new CliFailure(`--scope must be one of ${TOKEN_SCOPES.join(', ')} (got "${value}")`, EXIT.usage);
+  return scope;
+}
 
 export const tokenCreateCommand: CliCommand = {
   path: ['token', 'create'],
@@ -10,18 +24,20 @@ export const tokenCreateCommand: CliCommand = {
     c
       .description('Create an API token and print it once: it cannot be shown again')
       .option('--name <name>', 'what the token is for, e.g. ci or dashboard', 'api')
-      .option('--json', 'JSON output: id, name, token, createdAt'),
+      .option('--scope <scope>', 'read (sees everything, changes nothing), write (also changes and sends) or admin (everything)', 'read')
+      .option('--json', 'JSON output: id, name, scope, token, createdAt'),
   run:
     ({ out, withStore, now }) =>
-    async (opts: { name: string } & JsonOption) => {
+    async (opts: { name: string; scope: string } & JsonOption) => {
       const name = opts.name.trim();
       if (name === '' || name.length > 100) throw new CliFailure('--name must be 1-100 characters', EXIT.usage);
+      const scope = scopeOption(opts.scope);
       await withStore(async (store) => {
-        const t = await createApiToken(store, name, now());
+        const t = await createApiToken(store, { name, scope }, now());
         out(
           opts.json
-            ? JSON.stringify({ id: t.id, name: t.name, token: t.token, createdAt: new Date(t.createdAt).toISOString() })
-            : `Token #${t.id} (${t.name}):\n${t.token}\nStore it now: Pacer keeps only its hash and cannot show it again. Send it as Authorization: Bearer <token>.`,
+            ? JSON.stringify({ id: t.id, name: t.name, scope: t.scope, token: t.token, createdAt: new Date(t.createdAt).toISOString() })
+            : `Token #${t.id} (${t.name}, scope ${t.scope}: ${SCOPE_MEANS[t.scope]}):\n${t.token}\nStore it now: Pacer keeps only its hash and cannot show it again. Send it as Authorization: Bearer <token>.${t.scope === 'read' ? '\nTo change or send through the API, create one with --scope write.' : ''}`,
         );
       });
     },
@@ -29,7 +45,8 @@ export const tokenCreateCommand: CliCommand = {
 
 export const tokenListCommand: CliCommand = {
   path: ['token', 'list'],
-  define: (c) => c.description('List API tokens (names and dates; the tokens themselves are not stored)').option('--json', 'JSON output'),
+  define: (c) =>
+    c.description('List API tokens (names, scopes and dates; the tokens themselves are not stored)').option('--json', 'JSON output'),
   run:
     ({ out, withStore }) =>
     async (opts: JsonOption) => {
@@ -37,6 +54,7 @@ export const tokenListCommand: CliCommand = {
         const rows = (await store.listApiTokens()).map((t) => ({
           id: t.id,
           name: t.name,
+          scope: t.scope,
           createdAt: new Date(t.createdAt).toISOString(),
           revokedAt: isoOrNull(t.revokedAt),
         }));
@@ -45,7 +63,9 @@ export const tokenListCommand: CliCommand = {
             ? JSON.stringify(rows, null, 2)
             : rows.length === 0
               ? 'No API tokens.'
-              : rows.map((r) => `#${r.id}  ${r.name}  created ${r.createdAt}${r.revokedAt ? `  revoked ${r.revokedAt}` : ''}`).join('\n'),
+              : rows
+                  .map((r) => `#${r.id}  ${r.name}  ${r.scope}  created ${r.createdAt}${r.revokedAt ? `  revoked ${r.revokedAt}` : ''}`)
+                  .join('\n'),
         );
       });
     },

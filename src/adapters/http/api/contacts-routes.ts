@@ -2,37 +2,16 @@ import { z } from 'zod';
 import { explainContactNow } from '../../../app/explain-contact-now.js';
 import { recordConsent } from '../../../app/record-consent.js';
 import { loadContactState } from '../../../app/update-contact-state.js';
-import { CATEGORIES } from '../../../core/category.js';
 import { iso } from '../../../core/time.js';
-import type { Contact, ConsentRecord, TimelineEntry } from '../../../ports/store.js';
+import type { Contact, TimelineEntry } from '../../../ports/store.js';
 import { contactExplainJson } from '../../presenters/contact-explain-json.js';
 import { mask } from '../../presenters/mask.js';
 import type { ApiDeps } from './api-deps.js';
 import { notFound } from './api-error.js';
+import { consentChangeBody, consentJson, consentSchema, contactDetail, contactDetailSchema } from './contact-schemas.js';
+import { contactListQuery, listContacts } from './contact-list.js';
 import { route, type AnyRoute } from './route-table.js';
-import { categorySchema, contactJson, contactSchema, decisionSchema, idParams, isoTime, page, pageQuery, paginate } from './schemas.js';
-
-const consentSchema = z.object({
-  category: categorySchema,
-  status: z.enum(['granted', 'revoked', 'unknown']),
-  source: z.string(),
-  evidence: z.string().nullable(),
-  at: isoTime,
-});
-const consentJson = (r: ConsentRecord): z.output<typeof consentSchema> => ({
-  category: r.category,
-  status: r.status,
-  source: r.source,
-  evidence: r.evidence,
-  at: iso(r.at),
-});
-
-const consentBody = z.object({
-  category: categorySchema,
-  status: z.enum(['granted', 'revoked']),
-  source: z.string().trim().min(1).max(200).describe('where the consent was given or withdrawn, e.g. checkout-form'),
-  evidence: z.string().max(2000).optional().describe('what proves it, e.g. a form submission id'),
-});
+import { categorySchema, contactSchema, decisionSchema, idParams, isoTime, page } from './schemas.js';
 
 const explainSchema = z.object({
   contact: z.string().describe('masked phone number or id'),
@@ -56,7 +35,7 @@ function timelineJson(e: TimelineEntry): z.output<typeof timelineItem> {
   return { ...e, at: iso(e.at) };
 }
 
-/** Contacts: paged list, one contact with its consent, per-category explanation, timeline, consent changes. */
+/** Contacts: paged list and lookup, one contact with its consent, per-category explanation, timeline, consent changes. */
 export function contactRoutes(deps: ApiDeps): AnyRoute[] {
   const { store, policy, clock } = deps;
   const load = async (id: number): Promise<Contact> => (await store.getContact(id)) ?? Promise.reject(notFound(`contact ${id}`));
@@ -67,10 +46,10 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
       scope: 'read',
       operationId: 'listContacts',
       tag: 'contacts',
-      summary: 'Contacts by id, a page at a time',
-      query: pageQuery,
+      summary: 'Contacts by id, a page at a time; or the ones with a phone number, wa_id, business-scoped id or tag',
+      query: contactListQuery,
       responses: { 200: { description: 'One page of contacts', schema: page(contactSchema) } },
-      handler: ({ query }) => paginate(query.limit, query.after, (after, n) => store.listContacts(after, n), contactJson),
+      handler: ({ query }) => listContacts(store, query),
     }),
     route({
       method: 'GET',
@@ -81,17 +60,10 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
       summary: 'One contact with its current consent per category',
       params: idParams,
       responses: {
-        200: { description: 'The contact', schema: contactSchema.extend({ consent: z.record(categorySchema, consentSchema) }) },
+        200: { description: 'The contact', schema: contactDetailSchema },
         404: { description: 'No such contact' },
       },
-      handler: async ({ params }) => {
-        const contact = await load(params.id);
-        const consent = await store.getConsent(contact.id);
-        return {
-          ...contactJson(contact),
-          consent: Object.fromEntries(CATEGORIES.flatMap((c) => (consent[c] ? [[c, consentJson(consent[c])]] : []))),
-        };
-      },
+      handler: async ({ params }) => contactDetail(store, await load(params.id)),
     }),
     route({
       method: 'GET',
@@ -135,9 +107,9 @@ export function contactRoutes(deps: ApiDeps): AnyRoute[] {
       scope: 'write',
       operationId: 'recordConsent',
       tag: 'contacts',
-      summary: 'Record a consent change (history and contact state)',
+      summary: 'Record a consent change for one category (history and contact state), with its source and evidence',
       params: idParams,
-      body: consentBody,
+      body: consentChangeBody,
       responses: {
         200: {
           description: 'The recorded change and the consent now in force',

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-off-message.js';
 import { parameterMappingSchema } from '../../../app/template-mapping.js';
@@ -7,6 +7,7 @@ import { iso } from '../../../core/time.js';
 import { mask } from '../../presenters/mask.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, type Issue } from './api-error.js';
+import type { IdempotencyKey } from './idempotency.js';
 import { route, type AnyRoute } from './route-table.js';
 import { categorySchema, decisionSchema } from './schemas.js';
 
@@ -27,7 +28,14 @@ const messageBody = z.object({
     .optional()
     .describe('an approved template (marketing, utility, authentication); Meta-shaped `components` are not taken: give `parameters`'),
   text: z.string().min(1).max(4096).optional().describe('free-form text: service category only, inside the 24 h window'),
-  idempotencyKey: z.string().min(1).max(200).optional().describe('the same key never queues twice; one is generated when absent'),
+  idempotencyKey: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'the same key never queues twice (answer 200, queued false), however long after; absent: derived from the Idempotency-Key header, else generated',
+    ),
   from: z
     .string()
     .regex(/^\d{5,20}$/, "a phone number id is Meta's digits")
@@ -61,6 +69,15 @@ function mappingOf(values: Record<string, string | SlotSource> | undefined): Par
   return Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
 }
 
+/**
+ * The message's own key when only the header gave one, from the token, the key and the request:
+ * the same request retried after the header's key expired, or after a process died mid-request,
+ * still finds its message queued; another request under an expired key is a new message.
+ */
+function headerDerivedKey(k: IdempotencyKey): string {
+  return `api-idem-${createHash('sha256').update(`${k.principal}\n${k.key}\n${k.fingerprint}`).digest('hex').slice(0, 40)}`;
+}
+
 /** One-off messages: queued in the outbox like `pacer send`, judged by the same decision as campaigns. */
 export function messageRoutes(deps: ApiDeps): AnyRoute[] {
   return [
@@ -72,12 +89,13 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
       tag: 'messages',
       summary: 'Queue one message and see what Pacer would do with it now',
       body: messageBody,
+      idempotent: true,
       responses: {
         202: { description: 'Queued; the dispatcher sends it when the decision allows', schema: messageResult },
         200: { description: 'Already queued under this idempotency key; nothing added', schema: messageResult },
         503: { description: 'No sending number is configured (WHATSAPP_PHONE_NUMBER_ID)' },
       },
-      handler: async ({ body, reply }) => {
+      handler: async ({ body, idempotency, reply }) => {
         if (body.from !== undefined && (await deps.store.getSender(body.from)) === null)
           throw new ApiError(400, 'unknown_sender', `from ${body.from} is not one of Pacer's numbers (GET /api/v1/senders lists them)`, [
             { path: 'from', message: "not one of Pacer's numbers" },
@@ -85,7 +103,7 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
         const from = body.from ?? deps.phoneNumberId;
         if (from === null)
           throw new ApiError(503, 'no_sender_configured', 'WHATSAPP_PHONE_NUMBER_ID is not set: this server has no number to send from');
-        const key = body.idempotencyKey ?? `api-${randomUUID()}`;
+        const key = body.idempotencyKey ?? (idempotency === null ? `api-${randomUUID()}` : headerDerivedKey(idempotency));
         const r = await queueOneOffMessage(
           deps.store,
           {

@@ -138,6 +138,9 @@ export function renderMetrics(m: MetricsSnapshot): string {
       Object.entries(m.api.refused).map(([reason, n]) => [{ reason }, n]),
     ),
     family('pacer_api_rate_limited_total', 'counter', 'API requests refused with 429.', [[{}, m.api.rateLimited]]),
+    family('pacer_api_insufficient_scope_total', 'counter', "API requests refused with 403: the token's scope is below the route's.", [
+      [{}, m.api.insufficientScope],
+    ]),
     family(
       'pacer_auth_failures_limited_total',
       'counter',

@@ -4,12 +4,16 @@ import { isIP } from 'node:net';
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
 import { sendersOverview } from '../../../app/sender-overview.js';
-import type { ApiTokenStore, DeliveryReportStore } from '../../../ports/store.js';
+import type { ApiTokenStore, DeliveryReportStore, IdempotencyStore } from '../../../ports/store.js';
 import type { ApiDeps, ApiStore } from './api-deps.js';
 import { apiErrorHandler } from './api-error.js';
 import { bearerAuth, createAuthCounters, type AuthCounters } from './auth-hook.js';
+import { registerNdjsonParser } from './body-types.js';
+import { DEFAULT_IDEMPOTENCY_KEEP } from './idempotency.js';
 import { campaignRoutes } from './campaigns-routes.js';
 import { catalogueRoutes } from './catalogue-routes.js';
+import { contactWriteRoutes } from './contact-write-routes.js';
+import { contactBulkRoute } from './contacts-bulk-route.js';
 import { contactRoutes } from './contacts-routes.js';
 import { diagnoseRoutes } from './diagnose-routes.js';
 import { messageRoutes } from './messages-routes.js';
@@ -24,7 +28,7 @@ export const API_PREFIX = '/api/v1';
 
 export interface OperatorApiOptions {
   /** The routes' roles, the tokens' lookup, and what /metrics reports. */
-  store: ApiStore & Pick<ApiTokenStore, 'findApiToken'> & Pick<DeliveryReportStore, 'outboxTotals'>;
+  store: ApiStore & Pick<ApiTokenStore, 'findApiToken'> & Pick<DeliveryReportStore, 'outboxTotals'> & IdempotencyStore;
   clock: Clock;
   policy: Policy;
   /** PACER_ADMIN_TOKEN, accepted as the bootstrap token; null accepts stored tokens only. */
@@ -35,6 +39,8 @@ export interface OperatorApiOptions {
   host: string;
   /** Per-token token bucket (default 50 requests/s, bursts of 100); null turns it off. */
   rateLimit?: RateLimitSettings | null;
+  /** How long an Idempotency-Key and its first answer are kept (PACER_IDEMPOTENCY_TTL; default 24 h). */
+  idempotencyKeepMs?: number;
   onReplay?: () => void;
   signal: WorkQueued;
 }
@@ -63,15 +69,22 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
   };
   const auth = bearerAuth({ store: o.store, adminToken: o.adminToken, limiter, counters, failures: app.pacerAuthFailures });
 
+  app.decorateRequest('pacerPrincipal', null);
+  app.decorateRequest('pacerIdempotency', null);
+  const idempotency = { store: o.store, clock: o.clock, keepMs: o.idempotencyKeepMs ?? DEFAULT_IDEMPOTENCY_KEEP };
+
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', auth);
+      registerNdjsonParser(v1);
       v1.setErrorHandler(apiErrorHandler);
       v1.setNotFoundHandler((request, reply) =>
         reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }),
       );
       const routes: AnyRoute[] = [
         ...contactRoutes(deps),
+        ...contactWriteRoutes(deps),
+        contactBulkRoute(deps),
         ...campaignRoutes(deps),
         ...messageRoutes(deps),
         ...catalogueRoutes(deps),
@@ -80,7 +93,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
         ...diagnoseRoutes(deps),
       ];
       routes.push(...documentRoutes(routes));
-      registerRoutes(v1, routes);
+      registerRoutes(v1, routes, { idempotency });
     },
     { prefix: API_PREFIX },
   );
@@ -122,7 +135,7 @@ function registerMetrics(
   counters: AuthCounters,
   auth: ReturnType<typeof bearerAuth> | null,
 ): void {
-  app.get('/metrics', { ...(auth ? { onRequest: auth } : {}) }, async (_request, reply) => {
+  app.get('/metrics', { config: { scope: 'read' }, ...(auth ? { onRequest: auth } : {}) }, async (_request, reply) => {
     const [outbox, paused, senders] = await Promise.all([
       o.store.outboxTotals(),
       o.store.listCampaigns({ status: 'paused' }),

@@ -15,7 +15,7 @@ import { count, percent, when } from './format.js';
 import { funnelView } from './funnel-view.js';
 import { html, type Html } from './html.js';
 import { messagePreviewView } from './message-preview-view.js';
-import { csrfField, type Viewer } from './layout.js';
+import { canChange, csrfField, readOnlyNote, type Viewer } from './layout.js';
 import { campaignNumbersView } from './senders-page.js';
 import { barChart } from './svg-chart.js';
 
@@ -89,6 +89,7 @@ const ALLOWED: Record<'pause' | 'resume' | 'cancel', readonly Campaign['status']
 
 function actions(c: Campaign, viewer: Viewer): Html | null {
   if (viewer.csrf === null) return null;
+  if (!canChange(viewer)) return readOnlyNote('pausing, resuming or cancelling a campaign');
   const form = (action: 'pause' | 'resume' | 'cancel', label: string, extra: Html | null = null) =>
     ALLOWED[action].includes(c.status)
       ? html`<form method="post" action="/campaigns/${c.id}/${action}">${csrfField(viewer)}${extra}<button type="submit" name="action" value="${action}"${action === 'cancel' ? html` class="danger"` : null}>${label}</button></form>`

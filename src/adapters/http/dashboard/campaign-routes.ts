@@ -31,7 +31,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: DashboardDeps
   );
   app.post(
     '/campaigns/:id/:action',
-    action(async (request, reply, form, viewer) => {
+    action('write', async (request, reply, form, viewer) => {
       const params = request.params as { id: string; action: string };
       const id = positiveInt(params.id);
       const verb = params.action;

@@ -10,7 +10,7 @@ import type { DashboardDeps } from './dashboard-deps.js';
 import { errorLink } from './error-link.js';
 import { when } from './format.js';
 import { html, type Html } from './html.js';
-import { csrfField, type Viewer } from './layout.js';
+import { canChange, csrfField, readOnlyNote, type Viewer } from './layout.js';
 
 const TIMELINE_LIMIT = 200;
 const VERDICT: Record<CategoryExplanation['decision']['kind'], string> = {
@@ -70,6 +70,7 @@ function replyBox(deps: DashboardDeps, viewer: Viewer, contact: Contact, state: 
   }
   if (deps.phoneNumberId === null) return html`<p class="error">Replies need WHATSAPP_PHONE_NUMBER_ID to be configured.</p>`;
   if (viewer.csrf === null) return html`<p class="muted">Sign in through the login form to reply.</p>`;
+  if (!canChange(viewer)) return readOnlyNote('replying');
   // A fresh key per rendered form: submitting the same form twice queues one message.
   return html`<p class="window-open">The customer-service window is open until ${when(state.windowOpenUntil)}.</p>
 <form method="post" action="/contacts/${contact.id}/reply" class="reply">${csrfField(viewer)}<input type="hidden" name="key" value="${randomUUID()}">

@@ -12,7 +12,7 @@ import { layout, notFoundPage, sendPage, type Viewer } from './layout.js';
 export function registerContactRoutes(app: FastifyInstance, deps: DashboardDeps, { page, action }: Guards): void {
   app.post(
     '/contacts/find',
-    action(async (_request, reply, form, viewer) => {
+    action('read', async (_request, reply, form, viewer) => {
       const found = await findContactByQuery(deps.store, form['q'] ?? '');
       if (found === null) return notFoundPage(reply, viewer, 'No contact matches that id, phone number, wa_id or user id.');
       return reply.code(303).header('location', `/contacts/${found.id}`).send();
@@ -29,7 +29,7 @@ export function registerContactRoutes(app: FastifyInstance, deps: DashboardDeps,
   );
   app.post(
     '/contacts/:id/reply',
-    action(async (request, reply, form, viewer) => replyToContact(deps, request, reply, form, viewer)),
+    action('write', async (request, reply, form, viewer) => replyToContact(deps, request, reply, form, viewer)),
   );
 }
 

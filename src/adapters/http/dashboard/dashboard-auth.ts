@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenScope } from '../../../app/api-scope.js';
 import { checkApiToken } from '../../../app/api-tokens.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
@@ -26,7 +27,8 @@ export async function authenticate(request: FastifyRequest, deps: AuthDeps): Pro
   const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
   const session = deps.sessions.get(sessionId, deps.clock.now());
   if (session !== null && sessionId !== undefined) {
-    if (await stillValid(session, deps)) return { viewer: { csrf: session.csrf, name: nameOf(session.principal) }, session, sessionId };
+    const scope = await scopeNow(session, deps);
+    if (scope !== null) return { viewer: { csrf: session.csrf, name: nameOf(session.principal), scope }, session, sessionId };
     deps.sessions.delete(sessionId);
   }
   if (request.headers.authorization === undefined) return null;
@@ -35,13 +37,14 @@ export async function authenticate(request: FastifyRequest, deps: AuthDeps): Pro
   const check = await checkApiToken(deps.store, request.headers.authorization, deps.adminToken);
   if (!check.ok) return null;
   deps.failures.succeeded(request.ip);
-  return { viewer: { csrf: null, name: nameOf(check.principal) }, session: null, sessionId: null };
+  return { viewer: { csrf: null, name: nameOf(check.principal), scope: check.principal.scope }, session: null, sessionId: null };
 }
 
-async function stillValid(session: Session, deps: AuthDeps): Promise<boolean> {
-  if (session.principal.kind === 'admin') return deps.adminToken !== null;
+/** The session's token scope as the store has it now; null once the token is revoked (the session ends). */
+async function scopeNow(session: Session, deps: AuthDeps): Promise<TokenScope | null> {
+  if (session.principal.kind === 'admin') return deps.adminToken !== null ? 'admin' : null;
   const found = await deps.store.findApiToken(session.principal.tokenHash);
-  return found !== null && found.revokedAt === null;
+  return found !== null && found.revokedAt === null ? found.scope : null;
 }
 
 function nameOf(p: Session['principal'] | { kind: 'admin' } | { kind: 'token'; name: string }): string {

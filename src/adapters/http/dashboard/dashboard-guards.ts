@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { scopeAllows, type ApiScope } from '../../../app/api-scope.js';
 import { authenticate, redirectToLogin, sameOrigin, type Authenticated, type AuthDeps, type LockedOut } from './dashboard-auth.js';
 import { html } from './html.js';
 import { layout, sendPage, type Viewer } from './layout.js';
@@ -11,8 +12,11 @@ type ActionHandler = (request: FastifyRequest, reply: FastifyReply, form: Form, 
 export interface Guards {
   /** A page: signed in (session or bearer token), else to /login. */
   page(handler: PageHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
-  /** An action: a browser session, its CSRF token, and this origin. */
-  action(handler: ActionHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+  /**
+   * An action: a browser session, its CSRF token, this origin, and a token of at least `scope`
+   * (`write` for what changes anything; `read` for finding a contact and signing out).
+   */
+  action(scope: ApiScope, handler: ActionHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
 
 /** What every page and action checks before its handler runs. */
@@ -23,12 +27,12 @@ export function dashboardGuards(auth: AuthDeps): Guards {
     if ('lockedOutFor' in who) return lockedOutPage(reply, who);
     return handler(request, reply, who.viewer);
   };
-  const action: Guards['action'] = (handler: ActionHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const action: Guards['action'] = (scope: ApiScope, handler: ActionHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
     const who = await authenticate(request, auth);
     if (who === null) return redirectToLogin(request, reply);
     if ('lockedOutFor' in who) return lockedOutPage(reply, who);
     const form = formOf(request);
-    const refusal = csrfRefusal(request, who, form);
+    const refusal = csrfRefusal(request, who, form) ?? scopeRefusal(who, scope);
     if (refusal !== null) {
       request.log.warn({ reason: refusal }, 'dashboard action refused');
       return sendPage(
@@ -59,6 +63,11 @@ export function formOf(request: FastifyRequest): Form {
   const body = request.body;
   if (body === null || typeof body !== 'object') return {};
   return Object.fromEntries(Object.entries(body as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+function scopeRefusal(who: Authenticated, needed: ApiScope): string | null {
+  if (scopeAllows(who.viewer.scope, needed)) return null;
+  return `Refused: your token has the ${who.viewer.scope} scope, which can see every page but not change anything; this needs a token of scope ${needed}. Sign in with one (pacer token create --scope ${needed}).`;
 }
 
 /** Actions need the browser session (not a bearer token), its CSRF token, and this origin. */

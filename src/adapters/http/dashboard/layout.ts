@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { scopeAllows, type TokenScope } from '../../../app/api-scope.js';
 import { html, type Html, type HtmlValue } from './html.js';
 
 /** What a page knows about the viewer: forms carry the CSRF token; bearer clients get no forms. */
@@ -6,6 +7,18 @@ export interface Viewer {
   /** Null for a bearer-token client (no session, so no forms). */
   csrf: string | null;
   name: string;
+  /** The signed-in token's scope: a read-only viewer sees every page and no action buttons. */
+  scope: TokenScope;
+}
+
+/** Whether the viewer may act (pause, resume, cancel, reply): a session of a write or admin token. */
+export function canChange(viewer: Viewer): boolean {
+  return viewer.csrf !== null && scopeAllows(viewer.scope, 'write');
+}
+
+/** Where a read-only viewer would see buttons: what they need instead. */
+export function readOnlyNote(what: string): Html {
+  return html`<p class="muted read-only">Your token has the read scope: ${what} needs a token of scope write (pacer token create --scope write).</p>`;
 }
 
 /** Pages load nothing from elsewhere and run no script. */
@@ -22,7 +35,7 @@ export function layout(title: string, viewer: Viewer | null, body: HtmlValue): H
       ? null
       : html`<a href="/">Overview</a><a href="/templates">Templates</a><a href="/senders">Senders</a><a href="/errors">Error codes</a>
 ${viewer.csrf === null ? null : html`<form method="post" action="/contacts/find">${csrfField(viewer)}<input type="text" name="q" placeholder="Phone, wa_id or contact id" aria-label="Find a contact" required><button type="submit">Find</button></form>`}
-<span class="spacer"></span><span>${viewer.name}</span>
+<span class="spacer"></span><span>${viewer.name}${viewer.scope === 'read' ? ' (read only)' : ''}</span>
 ${viewer.csrf === null ? null : html`<form method="post" action="/logout">${csrfField(viewer)}<button type="submit">Sign out</button></form>`}`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

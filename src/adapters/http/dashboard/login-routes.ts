@@ -56,7 +56,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: DashboardDeps, a
   });
   app.post(
     '/logout',
-    action(async (request, reply) => {
+    action('read', async (request, reply) => {
       const who = await authenticate(request, auth);
       sessions.delete(who !== null && 'sessionId' in who ? (who.sessionId ?? undefined) : undefined);
       return reply.code(303).header('set-cookie', clearedCookie()).header('location', '/login').send();

@@ -5,13 +5,13 @@ import { readCookie, sameCsrf, SessionStore } from './sessions.js';
 describe('dashboard sessions', () => {
   it('finds a session until it expires, and forgets it on delete', () => {
     const sessions = new SessionStore();
-    const { id, session } = sessions.create({ kind: 'admin' }, 1_000);
+    const { id, session } = sessions.create({ kind: 'admin', scope: 'admin' }, 1_000);
     expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(sessions.get(id, 2_000)).toBe(session);
     expect(sessions.get('other', 2_000)).toBeNull();
     expect(sessions.get(undefined, 2_000)).toBeNull();
     expect(sessions.get(id, session.expiresAt)).toBeNull();
-    const again = sessions.create({ kind: 'admin' }, 1_000);
+    const again = sessions.create({ kind: 'admin', scope: 'admin' }, 1_000);
     sessions.delete(again.id);
     expect(sessions.get(again.id, 1_000)).toBeNull();
   });

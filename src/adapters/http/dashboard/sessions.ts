@@ -1,9 +1,14 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { hashApiToken } from '../../../app/api-tokens.js';
+import type { TokenScope } from '../../../app/api-scope.js';
+import { hashApiToken, type ApiPrincipal } from '../../../app/api-tokens.js';
 import type { Millis } from '../../../core/time.js';
 
-/** Who signed in: the bootstrap admin token, or a stored API token (kept by hash to see revocation). */
-export type Principal = { kind: 'admin' } | { kind: 'token'; id: number; name: string; tokenHash: string };
+/**
+ * Who signed in, with the token's scope: the bootstrap admin token, or a stored API token (kept by
+ * hash to see revocation).
+ */
+export type Principal =
+  { kind: 'admin'; scope: 'admin' } | { kind: 'token'; id: number; name: string; tokenHash: string; scope: TokenScope };
 
 export interface Session {
   principal: Principal;
@@ -57,7 +62,7 @@ export class SessionStore {
   }
 }
 
-export function principalFor(check: { kind: 'admin' } | { kind: 'token'; id: number; name: string }, token: string): Principal {
+export function principalFor(check: ApiPrincipal, token: string): Principal {
   return check.kind === 'admin' ? check : { ...check, tokenHash: hashApiToken(token) };
 }
 

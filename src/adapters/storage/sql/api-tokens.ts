@@ -1,8 +1,16 @@
-import type { ApiToken, ApiTokenInput } from '../../../ports/store.js';
+import type { ApiToken, ApiTokenInput, ApiTokenScope } from '../../../ports/store.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
 import { int, intOrNull } from './values.js';
 
 /** REST API tokens: hashes only. */
+
+const SCOPES: readonly ApiTokenScope[] = ['read', 'write', 'admin'];
+
+function scopeOf(value: unknown): ApiTokenScope {
+  const scope = SCOPES.find((s) => s === value);
+  if (scope === undefined) throw new Error(`api_tokens.scope holds ${JSON.stringify(value)}, not a scope`);
+  return scope;
+}
 
 function toApiToken(row: SqlRow): ApiToken {
   return {
@@ -11,13 +19,15 @@ function toApiToken(row: SqlRow): ApiToken {
     tokenHash: String(row['token_hash']),
     createdAt: int(row['created_at']),
     revokedAt: intOrNull(row['revoked_at']),
+    scope: scopeOf(row['scope']),
   };
 }
 
 export async function createApiToken(db: SqlRunner, token: ApiTokenInput, now: number): Promise<ApiToken> {
-  const [row] = await db.query('INSERT INTO api_tokens (name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING *', [
+  const [row] = await db.query('INSERT INTO api_tokens (name, token_hash, scope, created_at) VALUES ($1, $2, $3, $4) RETURNING *', [
     token.name,
     token.tokenHash,
+    token.scope,
     now,
   ]);
   if (row === undefined) throw new Error('insert returned no row');

@@ -63,15 +63,20 @@ async function loadMatches(tx: SqlRunner, keys: readonly Keys[], index: Index): 
   for (const row of rows) index.add({ ...toContact(tx.caps, row), dirty: false });
 }
 
-function merge(target: Working, keys: Keys, input: ContactInput): void {
-  const before = JSON.stringify(target);
+/** Merges one input into a contact; true when it changed a field. */
+function merge(target: Working, keys: Keys, input: ContactInput): boolean {
+  const { dirty: _dirty, ...fields } = target;
+  const before = JSON.stringify(fields);
   target.waId = keys.waId ?? target.waId;
   target.bsuid = keys.bsuid ?? target.bsuid;
   target.phoneE164 = keys.phoneE164 ?? target.phoneE164;
   target.name = input.name ?? target.name;
   target.attributes = { ...target.attributes, ...input.attributes };
   target.tags = [...new Set([...target.tags, ...(input.tags ?? [])])];
-  if (JSON.stringify(target) !== before) target.dirty = true;
+  const { dirty: _after, ...merged } = target;
+  const changed = JSON.stringify(merged) !== before;
+  if (changed) target.dirty = true;
+  return changed;
 }
 
 const INSERT_COLUMNS = 'wa_id, bsuid, phone_e164, name, attributes, tags, created_at, updated_at';
@@ -96,7 +101,7 @@ async function insertNew(tx: SqlRunner, fresh: Working[], now: number): Promise<
 export function upsertContacts(db: SqlSession, inputs: readonly ContactInput[], now: number): Promise<UpsertContactsResult> {
   const keyed = inputs.map((input, i) => ({ input, keys: keysOf(input, i) }));
   return db.transaction('upsertContacts', async (tx) => {
-    const result: UpsertContactsResult = { ids: [], created: 0, updated: 0 };
+    const result: UpsertContactsResult = { ids: [], created: 0, updated: 0, outcomes: [] };
     for (const chunk of chunks(keyed, 9, tx.caps)) {
       const index = new Index();
       await loadMatches(
@@ -109,7 +114,7 @@ export function upsertContacts(db: SqlSession, inputs: readonly ContactInput[], 
       for (const { input, keys } of chunk) {
         let contact = index.find(keys);
         if (contact) {
-          merge(contact, keys, input);
+          result.outcomes.push(merge(contact, keys, input) ? 'updated' : 'unchanged');
           result.updated += 1;
         } else {
           contact = {
@@ -122,6 +127,7 @@ export function upsertContacts(db: SqlSession, inputs: readonly ContactInput[], 
           };
           fresh.push(contact);
           result.created += 1;
+          result.outcomes.push('created');
         }
         index.add(contact);
         touched.push(contact);

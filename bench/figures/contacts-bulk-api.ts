@@ -1,0 +1,3 @@
+import { contactsBulkApiBenchmark } from '../fixtures/contacts-bulk-rig.js';
+
+export default contactsBulkApiBenchmark('sqlite');
