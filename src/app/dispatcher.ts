@@ -2,7 +2,7 @@ import { policyForCampaign, type Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
-import { silentLogger, type Logger } from '../ports/logger.js';
+import { errorFields, silentLogger, type Logger } from '../ports/logger.js';
 import type {
   Campaign,
   CampaignStore,
@@ -225,10 +225,15 @@ export class Dispatcher {
       return { ...EMPTY, pacedUntil };
     }
     const sends = prepared.filter((p): p is Extract<PreparedRow, { kind: 'send' }> => p.kind === 'send');
-    // Rows deferred, held or skipped used none of the number's throughput.
-    await this.returnPace(pace, budget - sends.length);
+    // Rows deferred, held or skipped used none of the number's throughput. It goes back while the
+    // requests go, not before them (it is a write, a commit's wait on PostgreSQL, and nothing a send
+    // needs); failing to give it back costs only this pass's spare budget, so the rows, their intent
+    // already recorded, are still sent and their answers recorded instead of being left mid-send.
+    const returned = this.returnPace(pace, budget - sends.length).catch((error: unknown) =>
+      (this.deps.logger ?? silentLogger).warn('returning unused send budget failed', errorFields(error)),
+    );
     this.enter('sending', sends.length);
-    const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
+    const [answers] = await Promise.all([Promise.all(sends.map((p) => sendPrepared(p, this.deps.api))), returned]);
     this.enter('recording answers', sends.length);
     let sent: RowOutcome[];
     try {
