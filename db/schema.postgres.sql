@@ -311,6 +311,7 @@ CREATE TABLE templates (
   parameter_format text,
   components jsonb,
   synced_at bigint,
+  send_ttl_seconds integer,
   CONSTRAINT templates_category_check CHECK ((category = ANY (ARRAY['marketing'::text, 'utility'::text, 'authentication'::text, 'service'::text]))),
   CONSTRAINT templates_name_language_key UNIQUE (name, language),
   CONSTRAINT templates_parameter_format_check CHECK ((parameter_format = ANY (ARRAY['positional'::text, 'named'::text]))),

@@ -111,7 +111,7 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     messagingLimit: limit,
     lastSentToContactAt: ctx.pacing.lastSentTo(row.contactId),
     parameterProblem: intent.parameterProblem ?? (composed.ok ? null : composed.problem),
-    timing: messageTiming({ category: row.category, contact, campaign, policy, queuedAt: row.createdAt }),
+    timing: messageTiming({ category: row.category, contact, campaign, policy, queuedAt: row.createdAt, rowId: row.id }),
   };
   const decision = decide(state, sendIntent, now, policy);
   ctx.audit(auditOf(row, decision, now));

@@ -20,6 +20,8 @@ import { campaignTiming } from './migrations/0019-campaign-timing.js';
 import { tokenScopesIdempotency } from './migrations/0020-token-scopes-idempotency.js';
 import { outboundEvents } from './migrations/0021-outbound-events.js';
 import { outboxClientReference } from './migrations/0022-outbox-client-reference.js';
+import { reserved23 } from './migrations/0023-reserved.js';
+import { templateSendTtl } from './migrations/0024-template-send-ttl.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -48,4 +50,6 @@ export const MIGRATIONS: readonly Migration[] = [
   tokenScopesIdempotency,
   outboundEvents,
   outboxClientReference,
+  reserved23,
+  templateSendTtl,
 ];

@@ -129,7 +129,11 @@ export function campaignCreateRoute(deps: ApiDeps): AnyRoute {
     body: createBody,
     idempotent: true,
     responses: {
-      201: { description: 'Created as a draft; start it with POST /campaigns/{id}/start', schema: campaignWithCounters },
+      201: {
+        description:
+          'Created as a draft; start it with POST /campaigns/{id}/start. `warnings`: what may not go as asked (e.g. Meta may deliver later than maxDelayMs)',
+        schema: campaignWithCounters.extend({ warnings: z.array(z.string()) }),
+      },
       400: { description: 'A field is wrong (unknown template, parameters that do not fit it, a pool that cannot route...)' },
     },
     handler: async ({ body, reply }) => {
@@ -161,12 +165,12 @@ export function campaignCreateRoute(deps: ApiDeps): AnyRoute {
         ...(pool === undefined ? {} : { pool }),
         ...(body.timing === undefined ? {} : { timing: body.timing }),
       };
-      const r = await createCampaign(store, campaign, clock.now());
+      const r = await createCampaign(store, campaign, clock.now(), deps.policy.marketingPath);
       if (!r.ok) throw problemError(r, body, `template ${template.name} (${template.language})`);
       return reply
         .code(201)
         .header('location', `${reply.request.url.split('?')[0] ?? ''}/${r.campaign.id}`)
-        .send(withCounters(r.campaign, await store.campaignCounters(r.campaign.id)));
+        .send({ ...withCounters(r.campaign, await store.campaignCounters(r.campaign.id)), warnings: r.warnings });
     },
   });
 }
