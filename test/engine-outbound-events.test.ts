@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { recordConsent } from '../src/app/record-consent.js';
 import { campaignAction } from '../src/app/campaign-actions.js';
+import { queueOneOffMessage } from '../src/app/queue-one-off-message.js';
 import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
 import { DAY, HOUR } from '../src/core/time.js';
 import type { OutboundEvent, Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
-import { withRig } from './engine-rig.js';
+import { UTILITY, withRig } from './engine-rig.js';
 
 const SECRET = `whsec_${Buffer.from('engine-events-test-secret-0123456').toString('base64')}`;
 
@@ -135,6 +136,36 @@ describe.each(BACKENDS)('events for subscribers, recorded with the changes they 
         contactId,
         data: { contactId, category: 'marketing', status: 'revoked', previous: 'granted', source: 'crm', evidence: 'unsubscribe link' },
       });
+    });
+  });
+
+  it("a one-off message's events carry Pacer's message id and the caller's own reference", async () => {
+    await withRig(backend, {}, async (rig) => {
+      const sub = await subscribe(rig.store);
+      const user = rig.sim.users[7];
+      if (user === undefined) throw new Error('the simulator has no user 7');
+      const queued = await queueOneOffMessage(
+        rig.store,
+        {
+          to: user.phone,
+          category: 'utility',
+          idempotencyKey: 'order-4711-shipped',
+          reference: 'order-4711',
+          template: { name: UTILITY, language: 'en_US' },
+          phoneNumberId: rig.phoneNumberId,
+        },
+        rig.policy,
+        rig.clock.now(),
+        rig.engine.signal,
+      );
+      if (!queued.ok) throw new Error(`not queued: ${queued.problem}`);
+      await rig.advance(HOUR);
+      const mine = (await eventsOf(rig.store, sub)).filter((e) => e.type.startsWith('message.'));
+      expect(mine.map((e) => e.type)).toContain('message.accepted');
+      for (const e of mine) {
+        expect(e.data).toMatchObject({ messageId: queued.messageId, reference: 'order-4711', category: 'utility' });
+        expect(e.data['template']).toEqual({ name: UTILITY, language: 'en_US' });
+      }
     });
   });
 
