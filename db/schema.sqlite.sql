@@ -176,7 +176,7 @@ CREATE TABLE outbox (
   last_error_code INTEGER,
   outcome TEXT CHECK (outcome IN ('accepted', 'delivered', 'read', 'failed', 'skipped', 'capped_exhausted', 'cancelled')),
   created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL, client_reference TEXT,
   UNIQUE (campaign_id, contact_id)
 ) STRICT;
 
@@ -232,7 +232,7 @@ CREATE TABLE templates (
   status TEXT NOT NULL CHECK (status IN ('approved', 'pending', 'paused', 'disabled', 'rejected', 'deleted', 'unknown')),
   quality TEXT,
   paused_until INTEGER,
-  updated_at INTEGER NOT NULL, meta_id TEXT, sub_category TEXT, parameter_format TEXT CHECK (parameter_format IN ('positional', 'named')), components TEXT, synced_at INTEGER,
+  updated_at INTEGER NOT NULL, meta_id TEXT, sub_category TEXT, parameter_format TEXT CHECK (parameter_format IN ('positional', 'named')), components TEXT, synced_at INTEGER, send_ttl_seconds INTEGER,
   UNIQUE (name, language)
 ) STRICT;
 

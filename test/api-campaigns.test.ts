@@ -11,7 +11,7 @@ interface CampaignJson {
   counters: Record<string, number>;
 }
 
-describe.each(BACKENDS)('REST API: campaigns and templates ($name)', (backend) => {
+describe.each(BACKENDS)('REST API: campaigns ($name)', (backend) => {
   it('lists campaigns (optionally by status) and shows one with its counters', async () => {
     const rig = await startApi(backend);
     const seed = await seedCampaign(rig.store, T0, 3);
@@ -123,42 +123,6 @@ describe.each(BACKENDS)('REST API: campaigns and templates ($name)', (backend) =
     expect(await rig.call('POST', `${url}/pause`, { body: { reason: '' } })).toMatchObject({
       status: 400,
       json: { issues: [{ path: 'reason' }] },
-    });
-  });
-
-  it('lists the registered templates', async () => {
-    const rig = await startApi(backend);
-    await rig.store.upsertTemplates(
-      [
-        { name: 'order_update', language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null },
-        { name: 'autumn_sale', language: 'en_US', category: 'marketing', status: 'paused', quality: 'RED', pausedUntil: T0 + 3_600_000 },
-      ],
-      T0,
-    );
-    const r = await rig.call('GET', '/api/v1/templates');
-    expect(r.json).toEqual({
-      items: [
-        {
-          id: expect.any(Number) as number,
-          name: 'autumn_sale',
-          language: 'en_US',
-          category: 'marketing',
-          status: 'paused',
-          quality: 'RED',
-          pausedUntil: iso(T0 + 3_600_000),
-          updatedAt: iso(T0),
-        },
-        {
-          id: expect.any(Number) as number,
-          name: 'order_update',
-          language: 'en_US',
-          category: 'utility',
-          status: 'approved',
-          quality: 'GREEN',
-          pausedUntil: null,
-          updatedAt: iso(T0),
-        },
-      ],
     });
   });
 });

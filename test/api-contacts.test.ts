@@ -89,6 +89,7 @@ describe.each(BACKENDS)('REST API: contacts ($name)', (backend) => {
       [{ type: 'status', id: 'w1:failed', at: T0 - MINUTE, messageId: 'w1', status: 'failed', category: 'marketing', errorCode: 131049 }],
       DEFAULT_POLICY,
       T0,
+      () => undefined,
     );
     const r = await rig.call('GET', `/api/v1/contacts/${id}/explain`);
     expect(r.status).toBe(200);

@@ -41,7 +41,7 @@ describe.each(BACKENDS)('REST API: bad input refused at the edge ($name)', (back
     });
     expect(r).toMatchObject({ status: 400, json: { error: 'invalid_body', issues: [{ path: 'priority' }] } });
     expect(body<Refusal>(r).message).toContain(
-      'priority: unknown field: this operation takes to, category, template, text, idempotencyKey, from',
+      'priority: unknown field: this operation takes to, category, template, text, idempotencyKey, reference, from',
     );
   });
 

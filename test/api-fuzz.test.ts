@@ -58,6 +58,56 @@ const nearReplay = fc.record(
   { ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.string())), fc.string()), all: fc.oneof(fc.boolean(), fc.string()) },
   { requiredKeys: [] },
 );
+const nearCampaign = fc.record(
+  {
+    name: fc.oneof(fc.string(), fc.integer()),
+    template: fc.oneof(
+      fc.record({ name: fc.string(), language: fc.string(), id: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: [] }),
+      fc.constant({ name: 'order_update', language: 'en_GB' }),
+      fc.string(),
+    ),
+    parameters: fc.oneof(
+      fc.dictionary(fc.string(), fc.oneof(fc.record({ value: fc.string() }), fc.record({ attribute: fc.string() }), fc.string())),
+      fc.integer(),
+    ),
+    segment: fc.oneof(fc.record({ tagsAll: fc.array(fc.string()), consent: fc.array(fc.string()) }, { requiredKeys: [] }), fc.string()),
+    sender: fc.oneof(fc.constantFrom('106540352242922', 'pn'), fc.string()),
+    senderPool: fc.oneof(
+      fc.record(
+        {
+          by: fc.constantFrom('spread', 'country', 'x'),
+          numbers: fc.array(fc.string()),
+          countries: fc.dictionary(fc.string(), fc.string()),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.constant(null),
+    ),
+    policyPreset: fc.oneof(fc.constantFrom('meta', '12h', 'weekly'), fc.integer()),
+    frequencyCap: fc.oneof(fc.constantFrom('1/7d', 'off', '99/1s'), fc.record({ max: fc.integer(), windowMs: fc.integer() }), fc.string()),
+    timing: fc.oneof(
+      fc.record(
+        {
+          window: fc.record({ from: fc.string(), to: fc.string(), days: fc.array(fc.string()) }, { requiredKeys: [] }),
+          timeZone: fc.string(),
+          maxDelayMs: fc.oneof(fc.integer(), fc.double()),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.string(),
+    ),
+    scheduledAt: fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.string(),
+      fc.constant(null),
+    ),
+    endsAt: fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.string(),
+    ),
+  },
+  { requiredKeys: [] },
+);
 const anyBody = fc.oneof(
   fc.jsonValue(),
   fc.string().map((s) => ({ raw: s })),
@@ -87,6 +137,10 @@ describe('REST API under hostile bodies', () => {
   it('answers every POST route with a success or a clear 4xx, never a 5xx', async () => {
     const rig = await startApi(sqlite);
     const { ids } = await rig.store.upsertContacts([{ phoneE164: '+447700900123' }], T0);
+    await rig.store.upsertTemplates(
+      [{ name: 'order_update', language: 'en_GB', category: 'utility', status: 'approved', quality: null, pausedUntil: null }],
+      T0,
+    );
     const routes: Array<{ url: string; body: fc.Arbitrary<unknown>; method?: 'PATCH' }> = [
       { url: '/api/v1/contacts', body: fc.oneof(nearContact, anyBody) },
       { url: '/api/v1/contacts/bulk', body: fc.oneof(fc.array(fc.oneof(nearContact, fc.jsonValue()), { maxLength: 20 }), anyBody) },
@@ -98,6 +152,13 @@ describe('REST API under hostile bodies', () => {
       { url: '/api/v1/campaigns/-1/resume', body: anyBody },
       { url: '/api/v1/campaigns/99999999999999999999/cancel', body: anyBody },
       { url: '/api/v1/webhooks/quarantine/replay', body: fc.oneof(nearReplay, anyBody) },
+      { url: '/api/v1/campaigns', body: fc.oneof(nearCampaign, anyBody) },
+      {
+        url: '/api/v1/campaigns/1/schedule',
+        body: fc.oneof(fc.record({ scheduledAt: fc.oneof(fc.string(), fc.constant(null)) }), anyBody),
+      },
+      { url: '/api/v1/campaigns/1/start', body: anyBody },
+      { url: '/api/v1/segments/preview', body: fc.oneof(fc.record({ segment: fc.jsonValue(), sample: fc.integer() }), anyBody) },
     ];
     for (const route of routes) {
       await fc.assert(

@@ -60,7 +60,7 @@ export function body<T>(reply: Reply): T {
 
 export async function startApi(
   backend: TestBackend,
-  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken' | 'mode'>> & {
+  options: Partial<Pick<OperatorApiOptions, 'host' | 'rateLimit' | 'phoneNumberId' | 'adminToken' | 'mode' | 'templateAccount'>> & {
     /** Another app over the database of an earlier rig (a second process, or a restart). */
     place?: Place;
     idempotencyTtlMs?: number;
@@ -74,7 +74,7 @@ export async function startApi(
   const lines: string[] = [];
   const routes: ApiRig['routes'] = [];
   const rig = { replays: 0 } as ApiRig;
-  const { rateLimit, ...config } = rest;
+  const { rateLimit, templateAccount, ...config } = rest;
   const app = await buildApp({
     store,
     clock,
@@ -91,6 +91,7 @@ export async function startApi(
     logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
     onReplay: () => void rig.replays++,
     rateLimit,
+    templateAccount,
     onRoute: (r) => routes.push(r),
   });
   onTestFinished(() => app.close());

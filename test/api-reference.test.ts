@@ -32,15 +32,22 @@ const REQUIRED = [
   'GET /api/v1/errors',
   'GET /api/v1/errors/{code}',
   'GET /api/v1/templates',
+  'POST /api/v1/templates/sync',
+  'POST /api/v1/segments/preview',
   'GET /api/v1/senders',
   'GET /api/v1/senders/{phoneNumberId}',
   'GET /api/v1/campaigns',
   'GET /api/v1/campaigns/{id}',
   'GET /api/v1/campaigns/{id}/preview',
+  'POST /api/v1/campaigns',
+  'POST /api/v1/campaigns/{id}/schedule',
+  'POST /api/v1/campaigns/{id}/start',
+  'GET /api/v1/campaigns/{id}/recipients',
   'POST /api/v1/campaigns/{id}/pause',
   'POST /api/v1/campaigns/{id}/resume',
   'POST /api/v1/campaigns/{id}/cancel',
   'POST /api/v1/messages',
+  'GET /api/v1/messages/{id}',
   'GET /api/v1/webhooks/quarantine',
   'POST /api/v1/webhooks/quarantine/replay',
   'GET /api/v1/diagnose',
@@ -92,6 +99,7 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
       'category',
       'from',
       'idempotencyKey',
+      'reference',
       'template',
       'text',
       'to',
@@ -135,6 +143,31 @@ describe.each(BACKENDS)('REST API: error catalogue, OpenAPI document, docs page 
       'query:sample',
       'query:contact',
     ]);
+    expect(doc.paths['/api/v1/campaigns/{id}/recipients']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'path:id',
+      'query:limit',
+      'query:after',
+      'query:status',
+      'query:outcome',
+    ]);
+    const create = doc.paths['/api/v1/campaigns']?.['post'];
+    expect(Object.keys(create?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual([
+      'endsAt',
+      'frequencyCap',
+      'name',
+      'parameters',
+      'policyPreset',
+      'scheduledAt',
+      'segment',
+      'sender',
+      'senderPool',
+      'template',
+      'timing',
+    ]);
+    expect(Object.keys(create?.responses ?? {})).toEqual(expect.arrayContaining(['201', '400', '401', '429']));
+    expect(Object.keys(doc.paths['/api/v1/templates/sync']?.['post']?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '502', '503']),
+    );
     expect(doc.paths['/api/v1/senders/{phoneNumberId}']?.['get']?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
       'path:phoneNumberId',
     ]);

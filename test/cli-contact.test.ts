@@ -30,6 +30,7 @@ beforeEach(async () => {
     [{ type: 'status', id: 'w1:failed', at: now - 60_000, messageId: 'w1', status: 'failed', category: 'marketing', errorCode: 131049 }],
     DEFAULT_POLICY,
     now,
+    () => undefined,
   );
   await store.close();
 });

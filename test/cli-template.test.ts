@@ -87,3 +87,108 @@ describe('pacer template sync', () => {
     expect((await run('template', 'list')).out).toBe('No templates.');
   });
 });
+
+describe('pacer template ttl', () => {
+  it("sets a marketing template's time-to-live at Meta, stores it, and says where it holds", async () => {
+    const s = await account();
+    expect((await run('template', 'sync')).code).toBe(0);
+    const set = await run('template', 'ttl', 'spring_sale', '--language', 'en_US', '--ttl', '12h');
+    expect(set).toMatchObject({ code: 0, err: '' });
+    expect(set.out).toBe(
+      [
+        "Template spring_sale (en_US, marketing): time-to-live 12 h (43,200 s), was Meta's default. A message Meta cannot deliver within it is dropped instead of arriving late.",
+        'Meta honours it on the Marketing Messages API (PACER_MARKETING_PATH marketing_messages or marketing_messages_after_cap); on /messages marketing is retried for 30 days whatever the template says.',
+      ].join('\n'),
+    );
+    // Meta's copy says so, and so does the store.
+    const id = (JSON.parse((await run('template', 'list', '--json')).out) as { name: string; metaId: string }[]).find(
+      (t) => t.name === 'spring_sale',
+    )?.metaId;
+    const atMeta = await fetch(`${s.url}/v24.0/${id}?fields=message_send_ttl_seconds`, {
+      headers: { authorization: `Bearer ${s.config.accessToken}` },
+    });
+    expect(await atMeta.json()).toEqual({ id, message_send_ttl_seconds: 43_200 });
+    expect((await run('template', 'list')).out).toContain(
+      'spring_sale (en_US) marketing — approved, quality GREEN, time-to-live 12 h (43,200 s)',
+    );
+    // An authentication template, in JSON: its own range, on the Cloud API.
+    const login = await run('template', 'ttl', 'login_code', '--ttl', '5m', '--json');
+    expect(JSON.parse(login.out)).toMatchObject({ name: 'login_code', sendTtlSeconds: 300, previousTtlSeconds: 600, readBack: true });
+  });
+
+  it('refuses what cannot be set, naming why, and changes nothing', async () => {
+    const s = await account();
+    await run('template', 'add', 'hand_made', '--category', 'utility');
+    expect((await run('template', 'sync')).code).toBe(0);
+    const cases: [string[], number, string][] = [
+      [
+        ['spring_sale', '--ttl', 'soon'],
+        2,
+        'pacer: --ttl must be a duration in whole seconds like 12h, 900s or 7d (or -1 for 30 days), got "soon"',
+      ],
+      [
+        ['spring_sale', '--ttl', '1500ms'],
+        2,
+        'pacer: --ttl must be a duration in whole seconds like 12h, 900s or 7d (or -1 for 30 days), got "1500ms"',
+      ],
+      [
+        ['spring_sale', '--ttl', '1h'],
+        2,
+        "pacer: --ttl: a marketing template's time-to-live is 12 h (43,200 s) to 30 days (2,592,000 s) (Meta's range), got 1 h (3,600 s); give 12 h (43,200 s) to 30 days (2,592,000 s); nothing changed",
+      ],
+      [
+        ['spring_sale', '--ttl', '-1'],
+        2,
+        "pacer: --ttl: a marketing template's time-to-live is 12 h (43,200 s) to 30 days (2,592,000 s) (Meta's range), got 30 days (-1); give 12 h (43,200 s) to 30 days (2,592,000 s); nothing changed",
+      ],
+      [
+        ['login_code', '--ttl', '1h'],
+        2,
+        "pacer: --ttl: an authentication template's time-to-live is 30 s to 15 min (900 s) (Meta's range), got 1 h (3,600 s); give 30 s to 15 min (900 s), or -1 for 30 days; nothing changed",
+      ],
+      [['nowhere', '--ttl', '12h'], 2, 'pacer: template nowhere (en_US) is not known: run pacer template sync; nothing changed'],
+      [
+        ['hand_made', '--ttl', '1h'],
+        2,
+        'pacer: template hand_made (en_US) was registered by hand, so Pacer does not know its id at Meta: run pacer template sync; nothing changed',
+      ],
+    ];
+    for (const [args, code, err] of cases) {
+      const r = await run('template', 'ttl', ...args);
+      expect(r.code, args.join(' ')).toBe(code);
+      expect(r.err).toBe(err);
+    }
+    const stored = JSON.parse((await run('template', 'list', '--json')).out) as { name: string; sendTtlSeconds: number | null }[];
+    expect(stored.find((t) => t.name === 'spring_sale')?.sendTtlSeconds).toBeNull();
+    expect(stored.find((t) => t.name === 'login_code')?.sendTtlSeconds).toBe(600);
+
+    // Meta refuses a second edit of an approved template within 24 h: exit 1, Meta's reason.
+    expect((await run('template', 'ttl', 'spring_sale', '--ttl', '1d')).code).toBe(0);
+    const again = await run('template', 'ttl', 'spring_sale', '--ttl', '2d');
+    expect(again.code).toBe(1);
+    expect(again.err).toBe(
+      'pacer: editing template spring_sale (en_US): Meta refused it: (#100) Invalid parameter (An approved template can be edited once in 24 hours and 10 times in 30 days.); nothing changed',
+    );
+    expect(
+      (JSON.parse((await run('template', 'list', '--json')).out) as { name: string; sendTtlSeconds: number }[]).find(
+        (t) => t.name === 'spring_sale',
+      )?.sendTtlSeconds,
+    ).toBe(86_400);
+
+    // A template Meta deleted is not edited.
+    s.templates.remove('order_update', 'en_US');
+    await run('template', 'sync');
+    const deleted = await run('template', 'ttl', 'order_update', '--ttl', '1h');
+    expect(deleted).toMatchObject({
+      code: 2,
+      err: 'pacer: template order_update (en_US) is deleted: Meta edits only approved, rejected or paused templates; nothing changed',
+    });
+  });
+
+  it('needs the business account, and says so', async () => {
+    process.env.WHATSAPP_ACCESS_TOKEN = 'token';
+    const r = await run('template', 'ttl', 'spring_sale', '--ttl', '12h');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/WHATSAPP_BUSINESS_ACCOUNT_ID is not set/);
+  });
+});

@@ -224,6 +224,39 @@ describe.each(BACKENDS)('Dashboard campaign page: why recipients wait ($name)', 
     );
     expect(page.text).toContain('Frequency cap: 2 per 7 days (PACER_FREQUENCY_CAP)');
   });
+
+  it("shows rows waiting for their turn in the campaign's spread, and the spread in the send-window line", async () => {
+    const rig = await startDashboard(backend);
+    const seed = await seedCampaign(rig.store, T0, 2);
+    const timing = { window: { from: 540, to: 1200, days: null }, spreadMs: 2 * HOUR };
+    const spread = await rig.store.createCampaign(
+      {
+        name: 'Spread',
+        templateId: seed.templateId,
+        senderId: seed.senderId,
+        segment: {},
+        scheduledAt: null,
+        policyPreset: 'meta',
+        status: 'running',
+        timing,
+      },
+      T0,
+    );
+    await rig.store.insertOutbox(
+      seed.rows(() => T0).map((r) => ({ ...r, campaignId: spread })),
+      T0,
+    );
+    for (const row of await rig.store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 })) {
+      const until = T0 + HOUR;
+      await rig.store.appendDecisions([
+        { outboxId: row.id, contactId: row.contactId, kind: 'defer', reason: 'spread_in_window', explanation: 'turn', until, at: T0 },
+      ]);
+      await rig.store.reschedule(row.id, 'w', { status: 'queued', until, capAttempt: false, errorCode: null }, T0);
+    }
+    const page = await rig.get(`/campaigns/${spread}`, { cookie: await rig.login() });
+    expect(page.text).toMatch(/<tr data-group="deferred:spread_in_window"><th>Waiting for its turn in the campaign&#39;s spread<br>/);
+    expect(page.text).toContain('sends spread over 2 h after each opening');
+  });
 });
 
 describe.each(BACKENDS)('Dashboard campaign page: message preview ($name)', (backend) => {

@@ -72,6 +72,7 @@ export async function seedWorld(store: Store, t0: Millis, phoneNumberId: string)
         maxDailyConversations: null,
       },
       at,
+      () => undefined,
     );
   await quality('FLAGGED', t0 - 3 * DAY);
   await quality('UNFLAGGED', t0 - 2 * DAY);
@@ -107,6 +108,7 @@ export async function seedWorld(store: Store, t0: Millis, phoneNumberId: string)
     ],
     DEFAULT_POLICY,
     consentAt,
+    () => undefined,
   );
   const make = (name: string, templateId: number) =>
     store.createCampaign({ name, templateId, senderId, segment: {}, scheduledAt: null, policyPreset: 'meta', status: 'running' }, t0 - DAY);

@@ -10,6 +10,8 @@ import { attemptsByRow, isFinalOrScheduled, withRig } from './engine-rig.js';
 const OUTCOME_OF_TRUTH: Record<MessageTruth['status'], OutboxOutcome | null> = {
   accepted: 'accepted',
   sent: 'accepted',
+  // Dropped by Meta after its time-to-live: only `sent` was reported.
+  expired: 'accepted',
   delivered: 'delivered',
   read: 'read',
   failed: null,

@@ -104,6 +104,7 @@ export async function withRig(backend: TestBackend, options: RigOptions, body: (
   const lazyTemplateApi: TemplateApi = {
     listTemplates: (wabaId, after) => templateApi!.listTemplates(wabaId, after),
     getTemplate: (id) => templateApi!.getTemplate(id),
+    editTemplate: (id, edit) => templateApi!.editTemplate(id, edit),
     close: async () => templateApi?.close(),
   };
   const launch = async (k: number, workerStore: Store, cloudApi: EngineOptions['cloudApi']): Promise<Engine> => {

@@ -47,16 +47,16 @@ describe.each(BACKENDS)('phone quality updates reach the sender ($name)', (backe
       ],
       T0,
     );
-    expect(await applyPhoneQuality(store, item('15550783881', 'FLAGGED'), T0)).toMatchObject({ phoneNumberId: '1065' });
+    expect(await applyPhoneQuality(store, item('15550783881', 'FLAGGED'), T0, () => undefined)).toMatchObject({ phoneNumberId: '1065' });
     expect(await store.getSender('1065')).toMatchObject({ qualityRating: 'FLAGGED', messagingLimitTier: 'TIER_2K' });
     expect(await store.getSender('2077')).toMatchObject({ qualityRating: 'GREEN' });
-    expect(await applyPhoneQuality(store, item('15550783881', 'UNFLAGGED'), T0)).toBeNull();
+    expect(await applyPhoneQuality(store, item('15550783881', 'UNFLAGGED'), T0, () => undefined)).toBeNull();
     expect(await store.getSender('1065')).toMatchObject({ qualityRating: 'GREEN' });
     // A phone-number id, when present, wins; an unknown number or none changes nothing.
-    expect(await applyPhoneQuality(store, item(null, 'DOWNGRADE', '2077'), T0)).toMatchObject({ phoneNumberId: '2077' });
+    expect(await applyPhoneQuality(store, item(null, 'DOWNGRADE', '2077'), T0, () => undefined)).toMatchObject({ phoneNumberId: '2077' });
     expect(await store.getSender('2077')).toMatchObject({ qualityRating: 'FLAGGED' });
-    expect(await applyPhoneQuality(store, item('19990000000', 'FLAGGED'), T0)).toBeNull();
-    expect(await applyPhoneQuality(store, item(null, 'FLAGGED'), T0)).toBeNull();
+    expect(await applyPhoneQuality(store, item('19990000000', 'FLAGGED'), T0, () => undefined)).toBeNull();
+    expect(await applyPhoneQuality(store, item(null, 'FLAGGED'), T0, () => undefined)).toBeNull();
     expect(await store.getSender('1065')).toMatchObject({ qualityRating: 'GREEN' });
   });
 
@@ -88,7 +88,7 @@ describe.each(BACKENDS)('phone quality updates reach the sender ($name)', (backe
     await store.setSenderProfile('3001', { ...profile, businessAccountId: '999000111' });
     await store.setSenderProfile('3002', { ...profile, businessAccountId: '100200300' });
     // The webhook comes from account 100200300 (entry.id): only its number is meant.
-    expect(await applyPhoneQuality(store, item('15550001111', 'FLAGGED'), T0)).toMatchObject({ phoneNumberId: '3002' });
+    expect(await applyPhoneQuality(store, item('15550001111', 'FLAGGED'), T0, () => undefined)).toMatchObject({ phoneNumberId: '3002' });
     expect(await store.getSender('3001')).toMatchObject({ qualityRating: 'GREEN' });
     expect(await store.getSender('3002')).toMatchObject({ qualityRating: 'FLAGGED' });
   });

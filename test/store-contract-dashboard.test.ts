@@ -185,9 +185,9 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
       oldLimit: null,
       maxDailyConversations: null,
     });
-    expect(await applyPhoneQuality(store, quality('FLAGGED', T0 + HOUR), T0 + HOUR)).toMatchObject({ id: seed.senderId });
-    await applyPhoneQuality(store, quality('FLAGGED', T0 + 2 * HOUR), T0 + 2 * HOUR); // no change: no row
-    await applyPhoneQuality(store, quality('UNFLAGGED', T0 + 3 * HOUR), T0 + 3 * HOUR);
+    expect(await applyPhoneQuality(store, quality('FLAGGED', T0 + HOUR), T0 + HOUR, () => undefined)).toMatchObject({ id: seed.senderId });
+    await applyPhoneQuality(store, quality('FLAGGED', T0 + 2 * HOUR), T0 + 2 * HOUR, () => undefined); // no change: no row
+    await applyPhoneQuality(store, quality('UNFLAGGED', T0 + 3 * HOUR), T0 + 3 * HOUR, () => undefined);
     await applyAccountUpdate(
       store,
       {
@@ -203,6 +203,7 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
         details: {},
       },
       T0 + 4 * HOUR,
+      () => undefined,
     );
     const capability = {
       kind: 'business_capability' as const,
@@ -213,8 +214,8 @@ describe.each(BACKENDS)('Store contract: dashboard history and aggregates ($name
       maxDailyConversationsPerPhone: null,
       maxPhoneNumbers: null,
     };
-    await applyBusinessCapability(store, capability, T0 + 5 * HOUR);
-    await applyBusinessCapability(store, { ...capability, at: T0 + 6 * HOUR }, T0 + 6 * HOUR); // same limit: no row
+    await applyBusinessCapability(store, capability, T0 + 5 * HOUR, () => undefined);
+    await applyBusinessCapability(store, { ...capability, at: T0 + 6 * HOUR }, T0 + 6 * HOUR, () => undefined); // same limit: no row
     const changes = await store.senderChanges(seed.senderId, 0, 10);
     expect(changes.map((c) => [c.at, c.qualityRating, c.messagingLimitTier, c.state, c.source])).toEqual([
       [T0 + HOUR, 'FLAGGED', null, 'ok', 'phone_quality FLAGGED'],

@@ -16,10 +16,11 @@ const synced: SyncedTemplateInput = {
   subCategory: 'CUSTOM',
   parameterFormat: 'named',
   components: NAMED_MARKETING.components,
+  sendTtlSeconds: 43_200,
 };
 
 describe.each(BACKENDS)('Store contract: templates synced from Meta ($name)', (backend) => {
-  it('keeps Meta’s id, sub-category, parameter format and components, and when the sync saw them', async () => {
+  it('keeps Meta’s id, sub-category, parameter format, components and time-to-live, and when the sync saw them', async () => {
     const store = await backend.open();
     const [id] = await store.upsertSyncedTemplates([synced], T0);
     expect(await store.getTemplate('spring_promo_named', 'en_GB')).toEqual({
@@ -35,8 +36,12 @@ describe.each(BACKENDS)('Store contract: templates synced from Meta ($name)', (b
       subCategory: 'CUSTOM',
       parameterFormat: 'named',
       components: NAMED_MARKETING.components,
+      sendTtlSeconds: 43_200,
       syncedAt: T0,
     });
+    // Meta lists none again (a category change resets it): none is stored.
+    await store.upsertSyncedTemplates([{ ...synced, sendTtlSeconds: null }], T0 + 1);
+    expect(await store.getTemplate('spring_promo_named', 'en_GB')).toMatchObject({ sendTtlSeconds: null });
   });
 
   it('updates a template by name and language; a status-only change leaves what the sync stored', async () => {
@@ -45,7 +50,13 @@ describe.each(BACKENDS)('Store contract: templates synced from Meta ($name)', (b
       [{ name: 'spring_promo_named', language: 'en_GB', category: 'utility', status: 'approved', quality: null, pausedUntil: null }],
       T0,
     );
-    expect(await store.getTemplateById(offline!)).toMatchObject({ metaId: null, components: null, parameterFormat: null, syncedAt: null });
+    expect(await store.getTemplateById(offline!)).toMatchObject({
+      metaId: null,
+      components: null,
+      parameterFormat: null,
+      sendTtlSeconds: null,
+      syncedAt: null,
+    });
     const [again] = await store.upsertSyncedTemplates([synced], T0 + 1000);
     expect(again).toBe(offline);
     expect(await store.getTemplateById(offline!)).toMatchObject({ category: 'marketing', metaId: '880000000000001', syncedAt: T0 + 1000 });
@@ -56,6 +67,7 @@ describe.each(BACKENDS)('Store contract: templates synced from Meta ($name)', (b
       pausedUntil: T0 + 5000,
       metaId: '880000000000001',
       components: NAMED_MARKETING.components,
+      sendTtlSeconds: 43_200,
       syncedAt: T0 + 1000,
       updatedAt: T0 + 2000,
     });

@@ -225,6 +225,7 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
       subCategory: null,
       parameterFormat: null,
       components: null,
+      sendTtlSeconds: null,
       syncedAt: null,
     });
     expect(await store.getTemplate('promo', 'pt_BR')).toBeNull();

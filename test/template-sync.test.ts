@@ -11,9 +11,9 @@ const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 
 /** Five templates, one of each kind Meta lists; the simulator serves them two to a page below. */
 const FIVE: SimTemplateConfig[] = [
-  { name: 'spring_sale', language: 'en_US', category: 'MARKETING', relevance: 0.5 },
+  { name: 'spring_sale', language: 'en_US', category: 'MARKETING', relevance: 0.5, messageSendTtlSeconds: 86_400 },
   { name: 'order_update', language: 'en_US', category: 'UTILITY', relevance: 0.9 },
-  { name: 'login_code', language: 'en_US', category: 'AUTHENTICATION', relevance: 1 },
+  { name: 'login_code', language: 'en_US', category: 'AUTHENTICATION', relevance: 1, messageSendTtlSeconds: 300 },
   { name: 'order_update', language: 'pt_BR', category: 'UTILITY', relevance: 0.9 },
   { name: 'loyalty_note', language: 'en_GB', category: 'UTILITY', relevance: 0.6 },
 ];
@@ -124,7 +124,10 @@ describe.each(BACKENDS)('syncTemplates from the business account ($name)', (back
       quality: 'GREEN',
       syncedAt: T0,
     });
-    expect(stored.get('loyalty_note/en_GB')).toMatchObject({ category: 'utility', parameterFormat: 'positional' });
+    expect(stored.get('loyalty_note/en_GB')).toMatchObject({ category: 'utility', parameterFormat: 'positional', sendTtlSeconds: null });
+    // Meta's message_send_ttl_seconds, where it lists one.
+    expect(stored.get('login_code/en_US')?.sendTtlSeconds).toBe(300);
+    expect(stored.get('spring_sale/en_US')?.sendTtlSeconds).toBe(86_400);
     expect(stored.get('spring_sale/en_US')?.metaId).toMatch(/^\d+$/);
     expect(stored.get('spring_sale/en_US')?.components).toEqual([{ type: 'BODY', text: 'A message from the spring sale template.' }]);
     // Nothing changed at Meta: the second sync changes nothing either.
@@ -132,6 +135,22 @@ describe.each(BACKENDS)('syncTemplates from the business account ($name)', (back
       ok: true,
       report: { added: 0, updated: 0, unchanged: 5 },
     });
+  });
+
+  it('follows the time-to-live Meta lists: an edit at Meta is an update, a recategorisation clears it', async () => {
+    const store = await backend.open();
+    const { sim, api } = await account();
+    await syncTemplates({ store, api, now: () => T0 }, sim.config.wabaId);
+    const id = (await store.getTemplate('spring_sale', 'en_US'))?.metaId ?? '';
+    expect(await api.editTemplate(id, { message_send_ttl_seconds: 43_200 })).toEqual({ kind: 'ok' });
+    expect(await syncTemplates({ store, api, now: () => T0 + 1 }, sim.config.wabaId)).toMatchObject({
+      ok: true,
+      report: { updated: 1, unchanged: 4 },
+    });
+    expect((await store.getTemplate('spring_sale', 'en_US'))?.sendTtlSeconds).toBe(43_200);
+    sim.templates.recategorise('login_code', 'en_US', 'UTILITY');
+    await syncTemplates({ store, api, now: () => T0 + 2 }, sim.config.wabaId);
+    expect(await store.getTemplate('login_code', 'en_US')).toMatchObject({ category: 'utility', sendTtlSeconds: null });
   });
 
   it('takes the category from Meta over one registered offline, and follows Meta when it recategorises', async () => {

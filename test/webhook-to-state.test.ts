@@ -67,6 +67,7 @@ async function contactWith(store: Store, waId: string): Promise<number> {
     ],
     DEFAULT_POLICY,
     NOW,
+    () => undefined,
   );
   return ids[0] as number;
 }

@@ -1,5 +1,6 @@
 import { decide } from '../../src/core/decide.js';
 import type { MessageTiming } from '../../src/core/decision.js';
+import { spreadFraction } from '../../src/core/send-spread.js';
 import { outsideQuietHours } from '../../src/core/send-window.js';
 import { buildDecideCases, type DecideCase } from '../fixtures/decide-inputs.js';
 import type { Benchmark } from '../harness/types.js';
@@ -13,7 +14,7 @@ interface Ctx {
 }
 
 // Recipients in zones at both ends, with and without DST, under the default quiet hours or a
-// campaign's weekday window, some with an end time.
+// campaign's weekday window, some with an end time, half with their turn in a 2 h spread.
 const ZONES = ['Europe/London', 'America/Sao_Paulo', 'Asia/Kolkata', 'America/New_York', 'Pacific/Kiritimati', 'Australia/Sydney'];
 const QUIET = outsideQuietHours({ from: 21 * 60, to: 8 * 60 });
 const WEEKDAYS = { from: 9 * 60, to: 20 * 60, days: [1, 2, 3, 4, 5] };
@@ -24,6 +25,8 @@ function timingFor(k: number, now: number): MessageTiming {
     window: k % 3 === 0 ? WEEKDAYS : QUIET,
     windowSource: k % 3 === 0 ? 'campaign' : 'quiet_hours',
     notAfter: k % 4 === 0 ? now + 6 * 3_600_000 : null,
+    // Half are campaign rows spread over 2 h after each opening, queued up to a day before.
+    spread: k % 2 === 0 ? { overMs: 2 * 3_600_000, fraction: spreadFraction(k), dueAt: now - (k % 24) * 3_600_000 } : null,
   };
 }
 
@@ -39,7 +42,8 @@ function run(cases: readonly DecideCase[], calls: number): number {
 const benchmark: Benchmark<Ctx> = {
   name: 'decide-windows',
   row: 'decide',
-  figure: "decide calls per second with each recipient's local time (zone, send window or quiet hours, end time), one core, same 990 cases",
+  figure:
+    "decide calls per second with each recipient's local time (zone, send window or quiet hours, end time, spread), one core, same 990 cases",
   against: 'decide over the same cases without local time',
   target: '≥ 1,000,000/s',
   unit: 'calls/s',

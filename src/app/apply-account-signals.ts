@@ -1,5 +1,6 @@
 import type { Category } from '../core/category.js';
 import type { TemplateStatus } from '../core/decision.js';
+import type { EmitEvent } from '../core/outbound-event.js';
 import { HOUR, type Millis } from '../core/time.js';
 import type {
   AccountUpdateItem,
@@ -10,6 +11,7 @@ import type {
   TemplateStatusItem,
 } from '../ports/webhook-items.js';
 import type { Sender, SenderHistoryStore, SenderStore, SignalStore, Template, TemplateStore } from '../ports/store.js';
+import { senderHealthEvent } from './lifecycle-events.js';
 
 /** Meta's template events, as the template status `decide` reads. */
 const TEMPLATE_STATUS: Record<string, TemplateStatus> = {
@@ -109,6 +111,7 @@ export async function applyPhoneQuality(
   store: SenderStore & SenderHistoryStore & SignalStore,
   item: PhoneQualityItem,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<Sender | null> {
   const sender = await senderOf(store, item);
   if (sender === null) return null;
@@ -125,6 +128,7 @@ export async function applyPhoneQuality(
     { ...sender, qualityRating: quality, messagingLimitTier: tier },
     `phone_quality ${event}`,
     item.at ?? now,
+    emit,
   );
   return dropped ? sender : null;
 }
@@ -155,6 +159,7 @@ export async function applyBusinessCapability(
   store: SenderStore & SenderHistoryStore & SignalStore,
   item: BusinessCapabilityItem,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<void> {
   if (item.maxDailyConversations === null) return;
   if (!(await claim(store, `business_capability ${item.source.wabaId}`, item, now))) return;
@@ -169,6 +174,7 @@ export async function applyBusinessCapability(
       { ...sender, messagingLimitTier: item.maxDailyConversations },
       'business_capability_update',
       item.at ?? now,
+      emit,
     );
   }
 }
@@ -178,6 +184,7 @@ export async function applyAccountUpdate(
   store: SenderStore & SenderHistoryStore & SignalStore,
   item: AccountUpdateItem,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<{ reason: string; senders: Sender[] } | null> {
   const event = item.event.toUpperCase();
   const blocking =
@@ -191,20 +198,21 @@ export async function applyAccountUpdate(
     const until = restriction?.expiresAt ?? null;
     const state = until === null ? 'stopped' : 'throttled';
     await store.setSenderState(sender.phoneNumberId, state, reason, until, now);
-    await recordSenderChange(store, sender, { ...sender, state, stateReason: reason }, `account_update ${event}`, item.at ?? now);
+    await recordSenderChange(store, sender, { ...sender, state, stateReason: reason }, `account_update ${event}`, item.at ?? now, emit);
   }
   return { reason, senders };
 }
 
 type SenderFacts = Pick<Sender, 'qualityRating' | 'messagingLimitTier' | 'state' | 'stateReason'>;
 
-/** Keeps the sender's history (for the dashboard's quality chart) when a signal changed something. */
+/** Keeps the sender's history (for the dashboard's quality chart) when a signal changed something, and tells subscribers. */
 async function recordSenderChange(
   store: SenderHistoryStore,
   before: Sender,
   after: SenderFacts,
   source: string,
   at: Millis,
+  emit: EmitEvent,
 ): Promise<void> {
   const same =
     before.qualityRating === after.qualityRating &&
@@ -213,4 +221,6 @@ async function recordSenderChange(
     before.stateReason === after.stateReason;
   if (same) return;
   await store.recordSenderChange({ senderId: before.id, at, ...after, source });
+  const event = senderHealthEvent(before, before, { ...before, ...after }, source, at);
+  if (event !== null) emit(event);
 }

@@ -1,6 +1,7 @@
 import type { Category } from '../core/category.js';
 import type { ContactEvent } from '../core/contact-event.js';
 import type { ContactState } from '../core/contact-state.js';
+import type { EmitEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
 import { planRetry, type AttemptHistory } from '../core/retry-plan.js';
 import type { Millis } from '../core/time.js';
@@ -36,6 +37,8 @@ export interface FailureDeps {
   random: () => number;
   /** Told what a failure's effects changed (a sender stopped, campaigns paused), for the caller to log once committed. */
   onEffects?: (effects: EffectsApplied) => void;
+  /** What the failure's changes tell subscribers (contact, campaigns, sender); the caller records them. */
+  emit: EmitEvent;
 }
 
 /**
@@ -50,7 +53,7 @@ export async function applyFailure(
   now: Millis,
 ): Promise<{ move: RetryMove; state: ContactState; effects: EffectsApplied }> {
   const { store, policy } = deps;
-  const state = await applyContactEvents(store, failure.contactId, [failure.event], policy, now);
+  const state = await applyContactEvents(store, failure.contactId, [failure.event], policy, now, deps.emit);
   const plan = planRetry(failure.code, failure.failedAt, failure.history, policy, deps.random());
   const baseBackoff = now + policy.senderBackoff.baseMs;
   const backoffUntil = failure.senderBackoff === 'until_retry' && plan.kind === 'retry_at' ? plan.at : baseBackoff;
@@ -59,6 +62,7 @@ export async function applyFailure(
     failure.code,
     { phoneNumberId: failure.phoneNumberId, template: failure.template, campaignId: failure.campaignId, backoffUntil },
     now,
+    deps.emit,
   );
   if (effects.senderStopped !== null || effects.campaignsPaused.length > 0) deps.onEffects?.(effects);
   return { move: retryMove(plan, now, state.marketing.coolOffUntil, failure.code, policy.blockedRecheckMs), state, effects };

@@ -7,6 +7,7 @@ import { applyFailure, type FailureDeps } from './apply-failure.js';
 import type { EffectsStore } from './send-effects.js';
 import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';
 import { statusEvent } from './status-event.js';
+import { errorDetails, failureEvent, messageEvent } from './message-events.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 export interface StatusDeps {
@@ -14,6 +15,7 @@ export interface StatusDeps {
   policy: Policy;
   random: () => number;
   onEffects?: FailureDeps['onEffects'];
+  emit: FailureDeps['emit'];
   resolveContact: (key: { waId: string | null; userId: string | null }) => Promise<number | null>;
 }
 
@@ -37,12 +39,20 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   if (contactId === null) return;
   // Our own row knows the category it was sent in; Meta's pricing stands in for a message we cannot match.
   const event = row === null ? keyed.event : { ...keyed.event, category: row.category };
-  if (status !== 'failed' || errorCode === null || row === null) {
-    await applyContactEvents(store, contactId, [event], policy, now);
+  const intent = row === null ? null : parseOutboxIntent(row.intent, row.id);
+  if (status !== 'failed' || errorCode === null || row === null || intent === null) {
+    await applyContactEvents(store, contactId, [event], policy, now, deps.emit);
+    // Only Pacer's own messages are reported: a status of a message sent elsewhere has no row.
+    if (row !== null && intent !== null) {
+      if (status === 'delivered' || status === 'read') deps.emit(messageEvent(`message.${status}`, row, intent, item.at));
+      else if (status === 'failed')
+        deps.emit(
+          messageEvent('message.failed', row, intent, item.at, { outcome: 'failed', error: errorDetails(errorCode, policy.capCodes) }),
+        );
+    }
     return;
   }
 
-  const intent = parseOutboxIntent(row.intent, row.id);
   const isCap = classifyCode(errorCode, policy.capCodes) === 'per_user_marketing_cap';
   const { move, state } = await applyFailure(
     deps,
@@ -62,6 +72,7 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
     now,
   );
 
+  deps.emit(failureEvent(row, intent, errorCode, move, policy.capCodes, item.at));
   if (move.kind === 'reschedule') {
     // Held rows wait for the contact to write in. If the message that opened the window was applied
     // first (webhooks arrive in any order), the row goes back in line now, as the wake-up would have.

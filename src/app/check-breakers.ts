@@ -1,8 +1,10 @@
 import { evaluateBreaker, type BreakerConfig } from '../core/campaign-breaker.js';
 import { ERROR_CATALOGUE } from '../core/error-catalogue/index.js';
+import type { EmitEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { CampaignStore, EventLogStore, SenderStore, TemplateStore } from '../ports/store.js';
+import type { CampaignStore, EventLogStore, OutboundEventStore, SenderStore, Store, TemplateStore } from '../ports/store.js';
+import { changeCampaignStatus, withEvents } from './record-events.js';
 
 /** Codes whose arrival means the account itself is being limited (spam limits, locks, restrictions). */
 const ACCOUNT_STOP_CODES = ERROR_CATALOGUE.filter((e) => e.class === 'account_problem' && e.effects.campaign === 'pause').map(
@@ -27,7 +29,7 @@ export interface BreakerTrip {
  * ones the breaker says must stop, with the reason operators will see. Returns what tripped.
  */
 export async function checkBreakers(
-  store: EventLogStore & CampaignStore & TemplateStore & SenderStore,
+  store: EventLogStore & CampaignStore & TemplateStore & SenderStore & OutboundEventStore & Partial<Pick<Store, 'transaction'>>,
   policy: Policy,
   now: Millis,
   config: BreakerConfig = policy.campaignBreaker,
@@ -65,7 +67,10 @@ export async function checkBreakers(
     // Name the template: an operator with several campaigns must see which one to fix.
     const aboutTemplate = (verdict.reason === 'template_paused' || verdict.reason === 'template_red') && template !== null;
     const explanation = aboutTemplate ? `Template ${template.name} (${template.language}): ${verdict.explanation}` : verdict.explanation;
-    if (await store.setCampaignStatus(campaign.id, 'paused', explanation, now)) {
+    const paused = await withEvents(store, now, (tx, emit: EmitEvent) =>
+      changeCampaignStatus(tx, campaign, 'paused', explanation, now, emit),
+    );
+    if (paused) {
       trips.push({ campaignId: campaign.id, reason: verdict.reason, explanation });
     }
   }

@@ -1,10 +1,11 @@
-import type { CapSchedulePreset, FrequencyCap } from '../core/policy.js';
+import { CAP_SCHEDULE_PRESETS, DEFAULT_POLICY, type CapSchedulePreset, type FrequencyCap, type MarketingPath } from '../core/policy.js';
 import { checkMapping, type MappingIssue, type ParameterMapping } from '../core/template-parameters.js';
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, Template, TemplateStore } from '../ports/store.js';
 import { STANDARD_MPS } from '../core/sender-health.js';
 import { poolNumbers, type SenderPool } from '../core/sender-pool.js';
+import { lateDeliveryWarning } from './late-delivery-warning.js';
 import { storedTiming, type CampaignTimingInput } from './message-timing.js';
 import { sharesOf } from './sender-pool.js';
 import { templateShape } from './template-mapping.js';
@@ -52,10 +53,15 @@ export interface NewCampaign {
 }
 
 /** Why a campaign was refused before anything was stored; each caller words it for its users. */
-export type CreateCampaignProblem = 'template_not_registered' | 'template_unavailable' | 'ends_before_start' | 'parameters' | 'sender_pool';
+export type CreateCampaignProblem =
+  'template_not_registered' | 'template_unavailable' | 'ends_before_start' | 'unknown_preset' | 'parameters' | 'sender_pool';
+
+/** The 131049 retry schedules a campaign may name. */
+export const POLICY_PRESETS = Object.keys(CAP_SCHEDULE_PRESETS) as CapSchedulePreset[];
 
 export type CreateCampaignResult =
-  | { ok: true; campaign: Campaign }
+  /** `warnings`: sentences for the operator, e.g. that Meta may still deliver later than `--max-delay` allows. */
+  | { ok: true; campaign: Campaign; warnings: string[] }
   | { ok: false; problem: Exclude<CreateCampaignProblem, 'parameters' | 'sender_pool'> }
   /** The pool cannot route every recipient to one number: what is wrong, naming the country or number. */
   | { ok: false; problem: 'sender_pool'; detail: string }
@@ -64,12 +70,18 @@ export type CreateCampaignResult =
 
 const UNSENDABLE = new Set(['rejected', 'disabled', 'deleted']);
 
-/** Creates a draft campaign from a registered template and a segment (`pacer campaign create`, the demo). */
+/**
+ * Creates a draft campaign from a registered template and a segment (`pacer campaign create`, the
+ * demo). `marketingPath` (the policy's) decides which of Meta's time-to-live rules a warning names.
+ */
 export async function createCampaign(
   store: TemplateStore & SenderStore & CampaignStore,
   c: NewCampaign,
   now: Millis,
+  marketingPath: MarketingPath = DEFAULT_POLICY.marketingPath,
 ): Promise<CreateCampaignResult> {
+  if (c.policyPreset !== undefined && !(POLICY_PRESETS as string[]).includes(c.policyPreset))
+    return { ok: false, problem: 'unknown_preset' };
   const template = await store.getTemplate(c.template.name, c.template.language);
   if (template === null) return { ok: false, problem: 'template_not_registered' };
   // Meta refuses these for good; paused and pending ones may be approved by the time it sends.
@@ -109,7 +121,8 @@ export async function createCampaign(
   );
   const campaign = await store.getCampaign(id);
   if (campaign === null) throw new Error(`campaign ${id} was not stored`);
-  return { ok: true, campaign };
+  const late = lateDeliveryWarning(template, c.timing?.maxDelayMs, marketingPath);
+  return { ok: true, campaign, warnings: late === null ? [] : [late] };
 }
 
 function mappingIssues(template: Template, parameters: ParameterMapping): MappingIssue[] {

@@ -1,8 +1,9 @@
 import { policyForCampaign, type Policy } from '../core/policy.js';
+import type { NewOutboundEvent } from '../core/outbound-event.js';
 import type { Millis } from '../core/time.js';
 import type { CloudApi, SendResult } from '../ports/cloud-api.js';
 import type { Clock } from '../ports/clock.js';
-import { silentLogger, type Logger } from '../ports/logger.js';
+import { errorFields, silentLogger, type Logger } from '../ports/logger.js';
 import type {
   Campaign,
   CampaignStore,
@@ -161,6 +162,8 @@ export class Dispatcher {
     const budget = pace === null ? local : pace.granted;
     if (pace !== null) this.paceSeen = { at: now, wanted: local, granted: pace.granted, nextAt: pace.nextAt };
     const audits: DecisionAuditInput[] = [];
+    // Subscribers' events, recorded in the transaction whose changes they report.
+    const events: NewOutboundEvent[] = [];
     const effects: EffectsApplied[] = [];
     const templates = new Map<string, Promise<Template | null>>();
     const senders = new Map<string, Promise<Sender | null>>();
@@ -186,6 +189,7 @@ export class Dispatcher {
       audit: (entry) => audits.push(entry),
       pacing: this.pacing,
       onEffects: (e) => effects.push(e),
+      emit: (e) => events.push(e),
     };
     // Claim, decide and record the intents in one transaction: the rows' pages are written once, and
     // no transaction ever spans a network call. Then send; then record the answers in a second one.
@@ -195,6 +199,7 @@ export class Dispatcher {
         ? null
         : await store.transaction(async (tx) => {
             reader = tx;
+            events.length = 0;
             const rows = await tx.claimDue({
               owner: this.options.owner,
               now,
@@ -212,6 +217,7 @@ export class Dispatcher {
             const prepared: PreparedRow[] = [];
             for (const row of rows) prepared.push(await prepareOutboxRow(row, inTx));
             if (audits.length > 0) await tx.appendDecisions(audits);
+            if (events.length > 0) await tx.recordOutboundEvents(events.splice(0), now);
             return { rows, prepared };
           });
     reader = store;
@@ -225,10 +231,15 @@ export class Dispatcher {
       return { ...EMPTY, pacedUntil };
     }
     const sends = prepared.filter((p): p is Extract<PreparedRow, { kind: 'send' }> => p.kind === 'send');
-    // Rows deferred, held or skipped used none of the number's throughput.
-    await this.returnPace(pace, budget - sends.length);
+    // Rows deferred, held or skipped used none of the number's throughput. It goes back while the
+    // requests go, not before them (it is a write, a commit's wait on PostgreSQL, and nothing a send
+    // needs); failing to give it back costs only this pass's spare budget, so the rows, their intent
+    // already recorded, are still sent and their answers recorded instead of being left mid-send.
+    const returned = this.returnPace(pace, budget - sends.length).catch((error: unknown) =>
+      (this.deps.logger ?? silentLogger).warn('returning unused send budget failed', errorFields(error)),
+    );
     this.enter('sending', sends.length);
-    const answers = await Promise.all(sends.map((p) => sendPrepared(p, this.deps.api)));
+    const [answers] = await Promise.all([Promise.all(sends.map((p) => sendPrepared(p, this.deps.api))), returned]);
     this.enter('recording answers', sends.length);
     let sent: RowOutcome[];
     try {
@@ -236,7 +247,9 @@ export class Dispatcher {
         reader = tx;
         const inTx = { ...ctx, store: tx };
         const out: RowOutcome[] = [];
+        events.length = 0;
         for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
+        if (events.length > 0) await tx.recordOutboundEvents(events.splice(0), clock.now());
         return out;
       });
     } finally {

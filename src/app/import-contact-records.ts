@@ -1,8 +1,10 @@
 import type { Category } from '../core/category.js';
 import type { ContactEvent } from '../core/contact-event.js';
+import type { EmitEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { ConsentEntry, ConsentStore, ContactStateStore, ContactStore, JsonObject, Store, UpsertOutcome } from '../ports/store.js';
+import { withEvents } from './record-events.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 /** Consent as a caller states it: its own source and evidence, or (a boolean) the batch's source and none. */
@@ -50,7 +52,7 @@ export function importContactRecords(
   now: Millis,
 ): Promise<ContactRecordsResult> {
   // One transaction per batch: a batch lands whole or not at all, and commits are few.
-  return store.transaction((tx) => importBatch(tx, records, source, policy, now));
+  return withEvents(store, now, (tx, emit) => importBatch(tx, records, source, policy, now, emit));
 }
 
 function statementOf(stated: boolean | ConsentStatement, source: string): ConsentStatement {
@@ -63,6 +65,7 @@ async function importBatch(
   source: string,
   policy: Policy,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<ContactRecordsResult> {
   const { ids, created, updated, outcomes } = await store.upsertContacts(
     records.map((r) => ({
@@ -100,6 +103,6 @@ async function importBatch(
   }
   // The whole batch's consent history and current values in a few statements; states one by one.
   await store.setConsents(consents, now);
-  for (const [contactId, events] of eventsOf) await applyContactEvents(store, contactId, events, policy, now);
+  for (const [contactId, events] of eventsOf) await applyContactEvents(store, contactId, events, policy, now, emit);
   return { ids, created, updated, outcomes };
 }

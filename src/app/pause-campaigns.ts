@@ -1,6 +1,8 @@
 import type { Category } from '../core/category.js';
+import type { EmitEvent } from '../core/outbound-event.js';
 import type { Millis } from '../core/time.js';
 import type { CampaignStore, Sender, TemplateStore } from '../ports/store.js';
+import { changeCampaignStatus } from './record-events.js';
 import { campaignSendsFrom } from './sender-pool.js';
 
 /** Pauses running campaigns that match, with the reason shown to operators. Resume is explicit. */
@@ -10,6 +12,7 @@ export async function pauseRunningCampaigns(
   match: { templateId?: number; category?: Category; senders?: readonly Pick<Sender, 'id' | 'phoneNumberId'>[] },
   reason: string,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<number[]> {
   const paused: number[] = [];
   for (const campaign of await store.listCampaigns({ status: 'running' })) {
@@ -19,7 +22,7 @@ export async function pauseRunningCampaigns(
       const template = await store.getTemplateById(campaign.templateId);
       if (template !== null && template.category !== match.category) continue;
     }
-    if (await store.setCampaignStatus(campaign.id, 'paused', reason, now)) paused.push(campaign.id);
+    if (await changeCampaignStatus(store, campaign, 'paused', reason, now, emit)) paused.push(campaign.id);
   }
   return paused;
 }

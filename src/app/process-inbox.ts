@@ -1,5 +1,6 @@
+import type { EmitEvent, NewOutboundEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
-import type { Millis } from '../core/time.js';
+import { iso, type Millis } from '../core/time.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import {
@@ -58,6 +59,8 @@ type ApplyDeps = Omit<InboxDeps, 'store'> & {
   store: StatusDeps['store'] & ContactStore & ContactHistoryStore & CampaignStore & SenderHistoryStore & SignalStore;
   onEffects: (effects: EffectsApplied) => void;
   onTemplate: (metaTemplateId: string) => void;
+  /** What the payload's changes tell subscribers; recorded with the batch, dropped with an undone payload. */
+  emit: EmitEvent;
   /** The senders as the batch began (read once per batch): whose webhooks are Pacer's. */
   knownSenders: () => Promise<Sender[]>;
 };
@@ -87,9 +90,11 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
   const effects: EffectsApplied[] = [];
   const templates = new Set<string>();
+  const events: NewOutboundEvent[] = [];
   const result = await deps.store.transaction(async (tx) => {
     effects.length = 0; // what a rolled-back attempt saw never happened
     templates.clear();
+    events.length = 0;
     queuedAt = null;
     const store: typeof tx = {
       ...tx,
@@ -112,13 +117,22 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
       // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
       const seen: EffectsApplied[] = [];
       const changed: string[] = [];
+      const told: NewOutboundEvent[] = [];
       const queuedBefore = queuedAt;
       const outcome = await store
         .savepoint(() =>
-          processRow(row, { ...deps, store, knownSenders, onEffects: (e) => seen.push(e), onTemplate: (id) => changed.push(id) }),
+          processRow(row, {
+            ...deps,
+            store,
+            knownSenders,
+            onEffects: (e) => seen.push(e),
+            onTemplate: (id) => changed.push(id),
+            emit: (e) => told.push(e),
+          }),
         )
         .then((applied) => {
           effects.push(...seen);
+          events.push(...told);
           for (const id of changed) templates.add(id);
           return applied;
         })
@@ -136,6 +150,7 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
       }
     }
     if (done.length > 0) await store.markInboxProcessed(done, deps.clock.now());
+    if (events.length > 0) await store.recordOutboundEvents(events, deps.clock.now());
     return result;
   });
   if (queuedAt !== null) deps.signal?.notifyQueued(queuedAt);
@@ -173,7 +188,14 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       return applyStatus(
         item,
         inboxId,
-        { store, policy, random: deps.random, onEffects: deps.onEffects, resolveContact: (key) => resolveContact(store, key, now) },
+        {
+          store,
+          policy,
+          random: deps.random,
+          onEffects: deps.onEffects,
+          emit: deps.emit,
+          resolveContact: (key) => resolveContact(store, key, now),
+        },
         now,
       );
     case 'inbound':
@@ -182,9 +204,9 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       if (keyed === undefined) return;
       const contactId = await resolveContact(store, keyed.contact, now);
       if (contactId === null) return;
-      await applyContactEvents(store, contactId, [keyed.event], policy, now);
+      await applyContactEvents(store, contactId, [keyed.event], policy, now, deps.emit);
       if (item.kind === 'inbound') {
-        await store.recordInbound(
+        const { inserted } = await store.recordInbound(
           {
             contactId,
             wamid: item.messageId,
@@ -195,6 +217,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
           },
           now,
         );
+        if (inserted) deps.emit(repliedEvent(contactId, item));
         // Writing in opens the window: messages held for it (130472) go now.
         await store.wakeHeld(contactId, now);
       }
@@ -212,6 +235,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
           { templateId: t.id },
           `Meta ${t.status} template ${t.name} (${t.language})${item.otherInfo?.title ? `: ${item.otherInfo.title}` : ''}`,
           now,
+          deps.emit,
         );
       }
       return;
@@ -224,6 +248,7 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
           { templateId: t.id },
           `Template ${t.name} (${t.language}) quality fell to RED: recipients are blocking or reporting it`,
           now,
+          deps.emit,
         );
       }
       return;
@@ -235,25 +260,26 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
       deps.onTemplate(item.templateId);
       return;
     case 'phone_quality': {
-      const dropped = await applyPhoneQuality(store, item, now);
+      const dropped = await applyPhoneQuality(store, item, now, deps.emit);
       if (dropped !== null && policy.campaignBreaker.pauseOnQualityDrop) {
         await pauseRunningCampaigns(
           store,
           { category: 'marketing', senders: [dropped] },
           `The quality rating of ${dropped.displayNumber} dropped (${item.event}); review the audience and templates before resuming`,
           now,
+          deps.emit,
         );
       }
       return;
     }
     case 'business_capability':
-      return applyBusinessCapability(store, item, now);
+      return applyBusinessCapability(store, item, now, deps.emit);
     case 'account_update': {
-      const applied = await applyAccountUpdate(store, item, now);
+      const applied = await applyAccountUpdate(store, item, now, deps.emit);
       if (applied === null) return;
       const { reason } = applied;
       // The account's numbers' campaigns, not another account's.
-      const paused = await pauseRunningCampaigns(store, { senders: applied.senders }, reason, now);
+      const paused = await pauseRunningCampaigns(store, { senders: applied.senders }, reason, now, deps.emit);
       // Reported like a refusal that stops a number: every number of the account, and what paused.
       const stopped = (await store.listSenders()).filter((s) => s.state === 'stopped' && s.stateReason === reason);
       deps.onEffects({ senderStopped: null, campaignsPaused: paused.map((campaignId) => ({ campaignId, reason })) });
@@ -264,6 +290,27 @@ async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): P
     case 'ignored':
       return; // kept in the inbox for operators; nothing to apply
   }
+}
+
+/** A message the contact sent: what a CRM shows in its conversation view or routes to an agent. */
+function repliedEvent(contactId: number, item: InboundItem): NewOutboundEvent {
+  return {
+    type: 'contact.replied',
+    occurredAt: item.at,
+    contactId,
+    campaignId: null,
+    phoneNumberId: item.source.phoneNumberId,
+    data: {
+      contactId,
+      wamid: item.messageId,
+      type: item.type,
+      text: inboundText(item),
+      buttonPayload: item.button?.payload ?? item.interactive?.id ?? null,
+      inReplyTo: item.context?.messageId ?? null,
+      to: item.source.phoneNumberId,
+      at: iso(item.at),
+    },
+  };
 }
 
 /** What the contact wrote or tapped, for the conversation view. */

@@ -28,6 +28,7 @@ import { buildSendRequest, parseOutboxIntent, type OutboxIntent } from './outbox
 import { cachedTemplateShape } from './template-mapping.js';
 import { composeComponents } from '../core/template-parameters.js';
 import { recipientRegion } from './recipient-region.js';
+import { decisionEvent, failureEvent, messageEvent } from './message-events.js';
 import { retryMove, type RetryMove } from './retry-move.js';
 import { applyContactEvents, loadContactState } from './update-contact-state.js';
 
@@ -55,6 +56,8 @@ export interface RowContext {
   /** The number's messaging limit and pair-rate spacing. */
   pacing: NumberPacing;
   onEffects?: FailureDeps['onEffects'];
+  /** What rows' outcomes tell subscribers; the dispatcher records them in the batch's transaction. */
+  emit: FailureDeps['emit'];
 }
 
 export type RowOutcome = 'sent' | 'deferred' | 'held' | 'skipped' | 'failed' | 'retry' | 'unknown' | 'lost_lease';
@@ -108,11 +111,15 @@ export async function prepareOutboxRow(row: OutboxRow, ctx: RowContext): Promise
     messagingLimit: limit,
     lastSentToContactAt: ctx.pacing.lastSentTo(row.contactId),
     parameterProblem: intent.parameterProblem ?? (composed.ok ? null : composed.problem),
-    timing: messageTiming({ category: row.category, contact, campaign, policy, queuedAt: row.createdAt }),
+    timing: messageTiming({ category: row.category, contact, campaign, policy, queuedAt: row.createdAt, rowId: row.id }),
   };
   const decision = decide(state, sendIntent, now, policy);
   ctx.audit(auditOf(row, decision, now));
-  const settled = (ok: boolean, outcome: RowOutcome): PreparedRow => ({ kind: 'settled', row, outcome: ok ? outcome : 'lost_lease' });
+  const settled = (ok: boolean, outcome: RowOutcome): PreparedRow => {
+    const told = ok ? decisionEvent(row, intent, decision, now) : null;
+    if (told !== null) ctx.emit(told);
+    return { kind: 'settled', row, outcome: ok ? outcome : 'lost_lease' };
+  };
   switch (decision.kind) {
     case 'defer':
       return settled(
@@ -197,7 +204,10 @@ async function applySendResult(
   const now = ctx.now();
   switch (result.kind) {
     case 'accepted':
-      await store.recordAccepted(row.id, owner, result.wamid, now);
+      // A row whose lease ran out meanwhile is settled by its status webhooks, which report it then.
+      if (await store.recordAccepted(row.id, owner, result.wamid, now)) {
+        ctx.emit(messageEvent('message.accepted', { ...row, wamid: result.wamid }, intent, now, { path }));
+      }
       if (row.category === 'marketing') {
         await applyContactEvents(
           store,
@@ -205,6 +215,7 @@ async function applySendResult(
           [{ type: 'send_accepted', id: `acc:${row.id}:${row.attempts}`, at: now, messageId: result.wamid, category: 'marketing', path }],
           ctx.policy,
           now,
+          ctx.emit,
         );
       }
       return 'sent';
@@ -216,6 +227,7 @@ async function applySendResult(
       }
       return moveRow(
         row,
+        intent,
         ctx,
         retryMove(
           planRetry(131016, now, { failures: row.attempts + 1, capFailures: row.capAttempts }, ctx.policy, ctx.random()),
@@ -224,6 +236,7 @@ async function applySendResult(
           null,
           ctx.policy.blockedRecheckMs,
         ),
+        null,
       );
     case 'rejected': {
       const code = result.code;
@@ -252,19 +265,24 @@ async function applySendResult(
         },
         now,
       );
-      return moveRow(row, ctx, move);
+      return moveRow(row, intent, ctx, move, code);
     }
   }
 }
 
-async function moveRow(row: OutboxRow, ctx: RowContext, move: RetryMove): Promise<RowOutcome> {
+async function moveRow(row: OutboxRow, intent: OutboxIntent, ctx: RowContext, move: RetryMove, code: number | null): Promise<RowOutcome> {
   const { store, owner } = ctx;
   const now = ctx.now();
-  if (move.kind === 'reschedule') {
-    return (await store.reschedule(row.id, owner, move.input, now)) ? (move.input.status === 'held' ? 'held' : 'retry') : 'lost_lease';
-  }
-  if (move.outcome === 'capped_exhausted') return (await store.complete(row.id, owner, 'capped_exhausted', now)) ? 'skipped' : 'lost_lease';
-  return (await store.fail(row.id, owner, move.errorCode, now)) ? 'failed' : 'lost_lease';
+  const outcome = await (async (): Promise<RowOutcome> => {
+    if (move.kind === 'reschedule') {
+      return (await store.reschedule(row.id, owner, move.input, now)) ? (move.input.status === 'held' ? 'held' : 'retry') : 'lost_lease';
+    }
+    if (move.outcome === 'capped_exhausted')
+      return (await store.complete(row.id, owner, 'capped_exhausted', now)) ? 'skipped' : 'lost_lease';
+    return (await store.fail(row.id, owner, move.errorCode, now)) ? 'failed' : 'lost_lease';
+  })();
+  if (outcome !== 'lost_lease') ctx.emit(failureEvent(row, intent, code, move, ctx.policy.capCodes, now));
+  return outcome;
 }
 
 function senderState(sender: Sender | null): SendIntent['sender'] {

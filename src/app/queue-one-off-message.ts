@@ -31,6 +31,9 @@ import { messageTiming } from './message-timing.js';
 import { recipientRegion } from './recipient-region.js';
 import { loadContactState } from './update-contact-state.js';
 
+/** The longest reference a caller may keep with a message (an order id, a ticket number). */
+export const REFERENCE_MAX = 200;
+
 /** What a one-off message says and the number it goes from, whoever receives it. */
 export interface OneOffContent {
   category: Category;
@@ -51,6 +54,8 @@ export interface OneOffMessage extends OneOffContent {
   to: string;
   /** The same key never queues twice. */
   idempotencyKey: string;
+  /** The caller's own reference (an order id), kept with the message and shown wherever it is read. */
+  reference?: string;
 }
 
 /** Why a one-off message was refused before anything was stored; each caller words it for its users. */
@@ -60,7 +65,18 @@ export type OneOffResult =
   | { ok: false; problem: OneOffProblem }
   /** The template's values do not fit it, or Meta would refuse them: each issue names its slot. */
   | { ok: false; problem: 'parameters'; issues: MappingIssue[] }
-  | { ok: true; queued: boolean; contactId: number; phoneE164: string; decision: Decision };
+  | {
+      ok: true;
+      /** False when the key was already used: the answer is about the message queued under it then. */
+      queued: boolean;
+      /** Pacer's message id (the outbox row's), the one `GET /messages/:id` reads. */
+      messageId: number;
+      /** The reference stored with the message (the first request's, when the key was already used). */
+      reference: string | null;
+      contactId: number;
+      phoneE164: string;
+      decision: Decision;
+    };
 
 /**
  * Queues one message in the outbox, where the dispatcher sends it through the same decision as
@@ -95,8 +111,13 @@ export async function queueOneOffMessage(
   if (!values.ok) return { ok: false, problem: 'parameters', issues: [{ key: values.slot, message: values.problem.detail }] };
   const contactId = existing?.id ?? (await store.upsertContacts([{ phoneE164: phone.number, waId: phone.number.slice(1) }], now)).ids[0];
   if (contactId === undefined) throw new Error('could not record the contact');
-  const { inserted } = await store.insertOutbox([oneOffRow(contactId, m.idempotencyKey, m, values.intent, now)], now);
+  const { inserted } = await store.insertOutbox(
+    [{ ...oneOffRow(contactId, m.idempotencyKey, m, values.intent, now), clientReference: m.reference ?? null }],
+    now,
+  );
   if (inserted > 0) signal.notifyQueued(now);
+  const row = await store.findOutboxByKey(m.idempotencyKey);
+  if (row === null) throw new Error(`the message queued under key ${m.idempotencyKey} was not stored`);
   const decision = decide(
     await loadContactState(store, contactId),
     {
@@ -118,7 +139,15 @@ export async function queueOneOffMessage(
     now,
     policy,
   );
-  return { ok: true, queued: inserted === 1, contactId, phoneE164: phone.number, decision };
+  return {
+    ok: true,
+    queued: inserted === 1,
+    messageId: row.id,
+    reference: row.clientReference,
+    contactId,
+    phoneE164: phone.number,
+    decision,
+  };
 }
 
 /** The number the contact last wrote to, if Pacer sends from it; else `fallback`. */

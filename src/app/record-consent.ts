@@ -3,6 +3,7 @@ import type { ConsentStatus } from '../core/contact-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { ConsentRecord, Store } from '../ports/store.js';
+import { withEvents } from './record-events.js';
 import { applyContactEvents } from './update-contact-state.js';
 
 export interface ConsentChange {
@@ -24,7 +25,7 @@ export function recordConsent(
   policy: Policy,
   now: Millis,
 ): Promise<ConsentRecord> {
-  return store.transaction(async (tx) => {
+  return withEvents(store, now, async (tx, emit) => {
     const record = await tx.setConsent(contactId, { ...change, at: now }, now);
     await applyContactEvents(
       tx,
@@ -32,6 +33,7 @@ export function recordConsent(
       [{ type: 'consent', id: `consent:${change.source}:${change.category}:${change.status}:${now}`, at: now, ...change }],
       policy,
       now,
+      emit,
     );
     return record;
   });

@@ -1,9 +1,14 @@
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
-import type { ContactStore } from '../ports/store.js';
+import type { Contact, ContactStore } from '../ports/store.js';
 
 // Contacts counted per query: each page is one aggregate inside the store.
 const PAGE = 10_000;
+// Contacts looked through per query for a sample: it stops at the first page that fills it.
+const SAMPLE_PAGE = 1000;
+
+/** The most contacts a preview shows. */
+export const MAX_SEGMENT_SAMPLE = 20;
 
 export interface SegmentPreview {
   contacts: number;
@@ -27,4 +32,22 @@ export async function previewSegment(
     preview.matched += page.matched;
     for (const r of ['cooling_off', 'held', 'stopped', 'unreachable'] as const) preview.matchedNow[r] += page.matchedNow[r];
   }
+}
+
+/** The first `n` contacts the segment selects now, by id (what a start would plan first). */
+export async function segmentSample(
+  store: Pick<ContactStore, 'segmentContacts' | 'getContact'>,
+  segment: SegmentDefinition,
+  now: Millis,
+  n: number,
+): Promise<Contact[]> {
+  const ids: number[] = [];
+  for (let afterId = 0; ids.length < n;) {
+    const page = await store.segmentContacts(segment, now, afterId, SAMPLE_PAGE);
+    if (page.lastContactId === null) break;
+    afterId = page.lastContactId;
+    ids.push(...page.contacts.slice(0, n - ids.length).map((c) => c.id));
+  }
+  const contacts = await Promise.all(ids.map((id) => store.getContact(id)));
+  return contacts.filter((c): c is Contact => c !== null);
 }

@@ -2,8 +2,11 @@ import { campaignSendsFrom } from './sender-pool.js';
 import type { Category } from '../core/category.js';
 import { findErrorByCode } from '../core/error-catalogue/index.js';
 import type { ErrorEntry } from '../core/error-entry.js';
+import type { EmitEvent } from '../core/outbound-event.js';
 import type { Millis } from '../core/time.js';
-import type { CampaignStore, SenderStore, TemplateStore } from '../ports/store.js';
+import type { Campaign, CampaignStore, SenderStore, TemplateStore } from '../ports/store.js';
+import { senderHealthEvent } from './lifecycle-events.js';
+import { changeCampaignStatus } from './record-events.js';
 
 export type EffectsStore = SenderStore & TemplateStore & Pick<CampaignStore, 'getCampaign' | 'listCampaigns' | 'setCampaignStatus'>;
 
@@ -31,12 +34,18 @@ const NOTHING: EffectsApplied = Object.freeze({ senderStopped: null, campaignsPa
  * stop until an operator acts, a campaign that must pause. The same for the send's own answer and
  * for a failed status webhook.
  */
-export async function applyErrorEffects(store: EffectsStore, code: number, ctx: EffectsContext, now: Millis): Promise<EffectsApplied> {
+export async function applyErrorEffects(
+  store: EffectsStore,
+  code: number,
+  ctx: EffectsContext,
+  now: Millis,
+  emit: EmitEvent,
+): Promise<EffectsApplied> {
   const entry = findErrorByCode(code);
   if (entry === undefined) return NOTHING;
-  const senderStopped = await applySenderEffect(store, entry, code, ctx, now);
+  const senderStopped = await applySenderEffect(store, entry, code, ctx, now, emit);
   await applyTemplateEffect(store, entry, ctx, now);
-  const campaignsPaused = await applyCampaignEffect(store, entry, code, ctx, now);
+  const campaignsPaused = await applyCampaignEffect(store, entry, code, ctx, now, emit);
   return { senderStopped, campaignsPaused };
 }
 
@@ -46,6 +55,7 @@ async function applySenderEffect(
   code: number,
   ctx: EffectsContext,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<EffectsApplied['senderStopped']> {
   const reason = `${code} ${entry.name}`;
   switch (entry.effects.sender) {
@@ -56,7 +66,10 @@ async function applySenderEffect(
       const before = await store.getSender(ctx.phoneNumberId);
       await store.setSenderState(ctx.phoneNumberId, 'stopped', reason, null, now);
       // Reported when it changes: a batch refused alike reports it once, not once per message.
-      return before?.state !== 'stopped' ? { phoneNumberId: ctx.phoneNumberId, reason } : null;
+      if (before === null || before.state === 'stopped') return before === null ? { phoneNumberId: ctx.phoneNumberId, reason } : null;
+      const event = senderHealthEvent(before, before, { ...before, state: 'stopped', stateReason: reason }, `send refused: ${reason}`, now);
+      if (event !== null) emit(event);
+      return { phoneNumberId: ctx.phoneNumberId, reason };
     }
     case 'none':
       return null;
@@ -105,21 +118,24 @@ async function applyCampaignEffect(
   code: number,
   ctx: EffectsContext,
   now: Millis,
+  emit: EmitEvent,
 ): Promise<EffectsApplied['campaignsPaused']> {
   const senderStops = entry.effects.sender === 'stop';
   if (entry.effects.campaign !== 'pause' && !senderStops) return [];
-  const ids = new Set<number>();
-  if (ctx.campaignId !== null && (await store.getCampaign(ctx.campaignId))?.status === 'running') ids.add(ctx.campaignId);
+  const toPause = new Map<number, Campaign>();
+  const own = ctx.campaignId === null ? null : await store.getCampaign(ctx.campaignId);
+  if (own?.status === 'running') toPause.set(own.id, own);
   if (senderStops) {
     const sender = await store.getSender(ctx.phoneNumberId);
-    if (sender !== null) for (const c of await store.listCampaigns({ status: 'running' })) if (campaignSendsFrom(c, sender)) ids.add(c.id);
+    if (sender !== null)
+      for (const c of await store.listCampaigns({ status: 'running' })) if (campaignSendsFrom(c, sender)) toPause.set(c.id, c);
   }
   const t = ctx.template;
   const about = entry.class === 'template_problem' && t !== null ? ` (template ${t.name}, ${t.language})` : '';
   const reason = `Meta refused a send with ${code} ${entry.name}${about}. ${entry.page.action}`;
   const paused: EffectsApplied['campaignsPaused'] = [];
-  for (const campaignId of ids) {
-    if (await store.setCampaignStatus(campaignId, 'paused', reason, now)) paused.push({ campaignId, reason });
+  for (const campaign of toPause.values()) {
+    if (await changeCampaignStatus(store, campaign, 'paused', reason, now, emit)) paused.push({ campaignId: campaign.id, reason });
   }
   return paused;
 }

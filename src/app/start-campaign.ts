@@ -2,7 +2,17 @@ import { DEFAULT_POLICY } from '../core/policy.js';
 import { valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
 import type { RecipientShare } from '../core/sender-pool.js';
-import type { Campaign, CampaignOutboxStore, CampaignStore, JsonObject, SenderStore, TemplateStore } from '../ports/store.js';
+import type {
+  Campaign,
+  CampaignOutboxStore,
+  CampaignStore,
+  JsonObject,
+  OutboundEventStore,
+  SenderStore,
+  Store,
+  TemplateStore,
+} from '../ports/store.js';
+import { changeCampaignStatus, withEvents } from './record-events.js';
 import { readPool, sharesOf } from './sender-pool.js';
 import type { WorkQueued } from '../ports/work-signal.js';
 import type { OutboxIntent } from './outbox-intent.js';
@@ -19,7 +29,32 @@ export interface StartCampaignResult {
   inserted: number;
 }
 
-type StartStore = CampaignStore & TemplateStore & CampaignOutboxStore & Pick<SenderStore, 'getSender'>;
+type StartStore = CampaignStore &
+  TemplateStore &
+  CampaignOutboxStore &
+  Pick<SenderStore, 'getSender'> &
+  OutboundEventStore &
+  Partial<Pick<Store, 'transaction'>>;
+
+/** A campaign that cannot start as it is (ended, or its template or numbers are missing): nothing was planned. */
+export class CampaignStartError extends Error {
+  override readonly name = 'CampaignStartError';
+}
+
+/** Starts a campaign from its own number (`pacer campaign start`, `POST /campaigns/:id/start`). */
+export async function startCampaignById(
+  store: StartStore & Pick<SenderStore, 'getSenderById'>,
+  campaignId: number,
+  now: Millis,
+  signal: WorkQueued,
+  options?: RenderOptions,
+): Promise<StartCampaignResult> {
+  const campaign = await store.getCampaign(campaignId);
+  if (campaign === null) throw new CampaignStartError(`campaign ${campaignId} does not exist`);
+  const sender = await store.getSenderById(campaign.senderId);
+  if (sender === null) throw new CampaignStartError(`campaign ${campaignId}: its sender number is missing`);
+  return startCampaign(store, campaignId, { phoneNumberId: sender.phoneNumberId }, now, signal, options);
+}
 
 /**
  * Expands a campaign's segment into one outbox row per contact and sets it running. Rows are due at
@@ -36,11 +71,11 @@ export async function startCampaign(
   options: RenderOptions = { stopButtons: DEFAULT_POLICY.stopButtons },
 ): Promise<StartCampaignResult> {
   const campaign = await store.getCampaign(campaignId);
-  if (campaign === null) throw new Error(`campaign ${campaignId} does not exist`);
+  if (campaign === null) throw new CampaignStartError(`campaign ${campaignId} does not exist`);
   if (campaign.status === 'cancelled' || campaign.status === 'completed')
-    throw new Error(`campaign ${campaignId} is ${campaign.status}; it cannot start again`);
+    throw new CampaignStartError(`campaign ${campaignId} is ${campaign.status}; it cannot start again`);
   const template = await store.getTemplateById(campaign.templateId);
-  if (template === null) throw new Error(`campaign ${campaignId}: template ${campaign.templateId} does not exist`);
+  if (template === null) throw new CampaignStartError(`campaign ${campaignId}: template ${campaign.templateId} does not exist`);
   const segment = parseSegment(campaign.segment, `campaign ${campaignId} segment`);
   const dueAt = Math.max(now, campaign.scheduledAt ?? now);
   const shape = templateShape(template);
@@ -68,7 +103,7 @@ export async function startCampaign(
   }
   // Starting again never lifts a pause: a breaker's or an operator's pause ends only with a resume.
   if (campaign.status !== 'paused') {
-    await store.setCampaignStatus(campaignId, 'running', null, now);
+    await withEvents(store, now, (tx, emit) => changeCampaignStatus(tx, campaign, 'running', null, now, emit));
     signal.notifyQueued(dueAt);
   }
   return result;
@@ -85,11 +120,11 @@ async function sharesToStart(
   const pool = readPool(campaign.senderPool, `campaign ${campaign.id}`);
   if (pool === null) return [{ phoneNumberId: sender.phoneNumberId, senderId: campaign.senderId, recipients: undefined }];
   const shares = sharesOf(pool);
-  if (!shares.ok) throw new Error(`campaign ${campaign.id}: its sender pool cannot be used: ${shares.problem}`);
+  if (!shares.ok) throw new CampaignStartError(`campaign ${campaign.id}: its sender pool cannot be used: ${shares.problem}`);
   const out = [];
   for (const s of shares.shares) {
     const known = await store.getSender(s.phoneNumberId);
-    if (known === null) throw new Error(`campaign ${campaign.id}: pool number ${s.phoneNumberId} is not a known sender`);
+    if (known === null) throw new CampaignStartError(`campaign ${campaign.id}: pool number ${s.phoneNumberId} is not a known sender`);
     out.push({ phoneNumberId: s.phoneNumberId, senderId: known.id, recipients: s.recipients });
   }
   return out;
@@ -106,7 +141,8 @@ function sharedIntent(base: Base, shape: TemplateShape, mapping: ParameterMappin
 
 /** Each recipient's values, checked and frozen into its row; one Meta would refuse gets a row that says why. */
 function perRecipient(base: Base, shape: TemplateShape, mapping: ParameterMapping, options: RenderOptions, id: number) {
-  if (shape.kind === 'unknown') throw new Error(`campaign ${id}: its template's placeholders are not known; run \`pacer template sync\``);
+  if (shape.kind === 'unknown')
+    throw new CampaignStartError(`campaign ${id}: its template's placeholders are not known; run \`pacer template sync\``);
   const freeze = valueFreezer(shape.definition, shape.category, mapping, options);
   return (contact: { name: string | null; attributes: JsonObject }): JsonObject => {
     const r = freeze(contact);

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { STANDARD_MPS, stateFromMetaStatus, throughputOfLevel } from '../core/sender-health.js';
 import type { Millis } from '../core/time.js';
 import type { PhoneNumberApi } from '../ports/cloud-api.js';
-import type { Sender, SenderHistoryStore, SenderInput, SenderProfile, SenderStore } from '../ports/store.js';
+import type { OutboundEventStore, Sender, SenderHistoryStore, SenderInput, SenderProfile, SenderStore, Store } from '../ports/store.js';
+import { senderHealthEvent } from './lifecycle-events.js';
+import { withEvents } from './record-events.js';
 import { NEW_SENDER_DEFAULTS } from './create-campaign.js';
 import { describeFailure } from './sync-templates.js';
 
@@ -42,7 +44,7 @@ export interface SenderSyncReport {
 }
 
 export interface SyncSendersDeps {
-  store: SenderStore & SenderHistoryStore;
+  store: SenderStore & SenderHistoryStore & OutboundEventStore & Partial<Pick<Store, 'transaction'>>;
   now: () => Millis;
 }
 
@@ -163,14 +165,21 @@ async function storeNumber(deps: SyncSendersDeps, account: SenderAccount, n: Met
     throughputLevel: n.throughput?.level ?? current?.throughputLevel ?? null,
     syncedAt: now,
   };
-  const [id] = await deps.store.upsertSenders([next], now);
-  await deps.store.setSenderProfile(n.id, profile);
-  if (current === null) {
-    if (id !== undefined) await deps.store.recordSenderChange({ senderId: id, at: now, ...facts(next), source: 'sender sync' });
-    return 'added';
-  }
-  const changed = JSON.stringify(facts(current)) !== JSON.stringify(facts(next));
-  if (changed) await deps.store.recordSenderChange({ senderId: current.id, at: now, ...facts(next), source: 'sender sync' });
+  // The number, its history and what subscribers hear of it change together.
+  const changed = await withEvents(deps.store, now, async (tx, emit) => {
+    const [id] = await tx.upsertSenders([next], now);
+    await tx.setSenderProfile(n.id, profile);
+    const told = senderHealthEvent(next, current, { ...next, metaStatus: profile.metaStatus }, 'sender sync', now);
+    if (told !== null) emit(told);
+    if (current === null) {
+      if (id !== undefined) await tx.recordSenderChange({ senderId: id, at: now, ...facts(next), source: 'sender sync' });
+      return true;
+    }
+    const differs = JSON.stringify(facts(current)) !== JSON.stringify(facts(next));
+    if (differs) await tx.recordSenderChange({ senderId: current.id, at: now, ...facts(next), source: 'sender sync' });
+    return differs;
+  });
+  if (current === null) return 'added';
   const profileChanged = (Object.keys(profile) as (keyof SenderProfile)[]).some((k) => k !== 'syncedAt' && profile[k] !== current[k]);
   return changed || profileChanged || current.displayNumber !== next.displayNumber || current.throughputMps !== next.throughputMps
     ? 'updated'

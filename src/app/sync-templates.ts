@@ -144,6 +144,7 @@ function toStored(t: MetaTemplate, current: Template | undefined): SyncedTemplat
     subCategory: t.definition.subCategory,
     parameterFormat: t.definition.parameterFormat,
     components: t.components as JsonValue[],
+    sendTtlSeconds: t.definition.messageSendTtlSeconds,
   };
 }
 
@@ -156,6 +157,7 @@ function sameAsStored(next: SyncedTemplateInput, current: Template): boolean {
     current.pausedUntil === next.pausedUntil &&
     current.subCategory === next.subCategory &&
     current.parameterFormat === next.parameterFormat &&
+    current.sendTtlSeconds === (next.sendTtlSeconds ?? null) &&
     canonical(current.components) === canonical(next.components)
   );
 }

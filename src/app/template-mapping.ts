@@ -5,12 +5,15 @@ import type { ParameterMapping } from '../core/template-parameters.js';
 import type { Template } from '../ports/store.js';
 
 const text = z.string().max(32768);
-const sourceSchema = z.union([
-  z.strictObject({ attribute: z.string().min(1).max(200), fallback: text.optional() }),
-  z.strictObject({ value: text }),
-  z.strictObject({ link: z.string().min(1).max(2000), filename: z.string().min(1).max(240).optional() }),
-  z.strictObject({ mediaId: z.string().min(1).max(64), filename: z.string().min(1).max(240).optional() }),
-]);
+const sourceSchema = z.union(
+  [
+    z.strictObject({ attribute: z.string().min(1).max(200), fallback: text.optional() }),
+    z.strictObject({ value: text }),
+    z.strictObject({ link: z.string().min(1).max(2000), filename: z.string().min(1).max(240).optional() }),
+    z.strictObject({ mediaId: z.string().min(1).max(64), filename: z.string().min(1).max(240).optional() }),
+  ],
+  { error: 'a value comes from {attribute, fallback?}, {value}, {link, filename?} or {mediaId, filename?}' },
+);
 
 /** Where each template value comes from, as the REST API, the CLI and the store carry it. */
 export const parameterMappingSchema = z

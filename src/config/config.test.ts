@@ -99,8 +99,11 @@ describe('loadConfig', () => {
       PACER_BREAKER_MIN_OUTCOMES: '50',
       PACER_BREAKER_PAUSE_ON_RED_TEMPLATE: 'false',
       PACER_BREAKER_PAUSE_ON_QUALITY_DROP: 'false',
+      PACER_SEND_SPREAD: '90m',
     }).policy;
     expect(p.frequencyCap).toEqual({ max: 3, windowMs: 14 * DAY });
+    expect(p.sendSpreadMs).toBe(90 * MINUTE);
+    expect(loadConfig({ PACER_SEND_SPREAD: 'off' }).policy.sendSpreadMs).toBe(0);
     expect(p.consentRequired).toEqual({ marketing: true, utility: false, authentication: false, service: false });
     expect(p.capRetry).toEqual({ gapsMs: [12 * HOUR, 36 * HOUR], maxAttemptsPerMessage: 5 });
     expect(p.unreachableQuietMs).toBe(14 * DAY);
@@ -143,6 +146,8 @@ describe('loadConfig', () => {
       ['PACER_SENDER_BACKOFF', '1m,1s,3', /longest at least the first/],
       ['PACER_TRANSIENT_BACKOFF', '1s,1m', /like 2s,10m,8/],
       ['PACER_BLOCKED_RECHECK', '5s', /at least 1 min/],
+      ['PACER_SEND_SPREAD', '30s', /like 1h or 90m \(at most 1 day\), or off/],
+      ['PACER_SEND_SPREAD', '2d', /at most 1 day/],
       ['PACER_BREAKER_CAP_SHARE', '30%', /PACER_BREAKER_CAP_SHARE/],
       ['PACER_BREAKER_CAP_SHARE', '1.5', /PACER_BREAKER_CAP_SHARE/],
       ['PACER_US_MARKETING_PAUSE', 'yes', /PACER_US_MARKETING_PAUSE/],

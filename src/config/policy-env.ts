@@ -5,7 +5,7 @@ import { FREQUENCY_CAP_MAX, parseDuration, parseFrequencyCap } from '../core/dur
 import { CAP_SCHEDULE_PRESETS, DEFAULT_POLICY, type BackoffPolicy, type Policy } from '../core/policy.js';
 import { isTimeZone } from '../core/local-time.js';
 import { parseLocalTime } from '../core/send-window.js';
-import { durationText, HOUR, MINUTE, type Millis } from '../core/time.js';
+import { DAY, durationText, HOUR, MINUTE, type Millis } from '../core/time.js';
 
 /** A text variable read through `parse`; null from it is refused with `expected`. */
 function text<T>(expected: string, parse: (value: string) => T | null) {
@@ -98,6 +98,11 @@ export const policyEnvSchema = {
     const list = items(v.toLowerCase());
     return list.length > 0 && list.every(isCategory) ? list : null;
   }).optional(),
+  PACER_SEND_SPREAD: text('a duration like 1h or 90m (at most 1 day), or off', (v) => {
+    if (v.toLowerCase() === 'off') return 0;
+    const ms = parseDuration(v);
+    return ms !== null && ms >= MINUTE && ms <= DAY ? ms : null;
+  }).optional(),
   PACER_DEFAULT_TIME_ZONE: text('an IANA time zone like Europe/London or UTC', (v) => (isTimeZone(v) ? v : null)).optional(),
   PACER_BREAKER_CAP_SHARE: z.coerce.number().gt(0).max(1).default(DEFAULT_BREAKER.maxCapShare),
   PACER_BREAKER_MIN_OUTCOMES: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_BREAKER.minOutcomes),
@@ -138,6 +143,7 @@ export function policyFromEnv(e: PolicyEnv): Policy {
     resumeKeywords: e.PACER_RESUME_KEYWORDS ?? d.resumeKeywords,
     stopButtons: e.PACER_STOP_BUTTONS ?? d.stopButtons,
     quietHours: quietHoursOf(e, d),
+    sendSpreadMs: e.PACER_SEND_SPREAD ?? d.sendSpreadMs,
     defaultTimeZone: e.PACER_DEFAULT_TIME_ZONE ?? d.defaultTimeZone,
     campaignBreaker: {
       maxCapShare: e.PACER_BREAKER_CAP_SHARE,

@@ -10,7 +10,8 @@ import {
 import type { Decision, MessageTiming, SendIntent, SendPath, SendReason } from './decision.js';
 import { wallClock } from './local-time.js';
 import type { Policy } from './policy.js';
-import { localTimeText, nextOpening, type SendWindow } from './send-window.js';
+import { openStretch, spreadTurn } from './send-spread.js';
+import { localDateTimeText, localTimeText, nextOpening, type SendWindow } from './send-window.js';
 import { DAY, durationText, iso, MINUTE, type Millis } from './time.js';
 
 /**
@@ -26,33 +27,25 @@ export function decide(state: ContactState, intent: SendIntent, now: Millis, pol
 
 /**
  * The recipient's local time, applied to what was decided: a send outside the window waits for its
- * next opening, a wait ends at an opening (a cap retry's gap is a minimum, then the window), and a
- * message that cannot go before its `notAfter` ends expired instead of going late.
+ * next opening, a wait ends at an opening (a cap retry's gap is a minimum, then the window), a
+ * campaign that spreads its sends holds each row until its turn after the opening, and a message that
+ * cannot go before its `notAfter` ends expired instead of going late.
  */
 function timed(decision: Decision, timing: MessageTiming, now: Millis): Decision {
   if (decision.kind === 'skip' || decision.kind === 'hold') return decision;
-  const { window, zone, notAfter } = timing;
+  const { window, zone, notAfter, spread } = timing;
   let result = decision;
-  if (window !== null) {
+  if (window !== null || spread !== null) {
     const from = decision.kind === 'send' ? now : decision.until;
-    const opening = nextOpening(window, zone, from);
-    const never = `The send window (${windowText(window)}, ${zone}) never opens: no days are allowed.`;
-    if (opening === null) return skip('expired', never);
-    if (decision.kind === 'send' && opening > now) {
-      const source = timing.windowSource === 'quiet_hours' ? 'inside your quiet hours' : "outside the campaign's send window";
-      result = {
-        kind: 'defer',
-        until: opening,
-        reason: 'outside_send_window',
-        explanation: `It is ${localTimeText(localMinute(zone, now))} for the recipient (${zone}), ${source} (${windowText(window)}); it goes at ${localTimeText(localMinute(zone, opening))} their time (${iso(opening)}).`,
-      };
-    } else if (decision.kind === 'defer' && opening > decision.until) {
-      result = {
-        ...decision,
-        until: opening,
-        explanation: `${decision.explanation} Then it waits for the recipient's send window (${windowText(window)}, ${zone}): ${iso(opening)}.`,
-      };
+    let opening = from;
+    if (window !== null) {
+      const next = nextOpening(window, zone, from);
+      if (next === null) return skip('expired', `The send window (${windowText(window)}, ${zone}) never opens: no days are allowed.`);
+      opening = next;
     }
+    const goes =
+      spread === null ? opening : spreadTurn(spread, opening, window === null ? ALWAYS_OPEN : openStretch(window, zone, opening), notAfter);
+    if (goes > from) result = waitFor(decision, timing, now, opening, goes);
   }
   if (notAfter === null) return result;
   const goesAt = result.kind === 'send' ? now : result.until;
@@ -63,10 +56,59 @@ function timed(decision: Decision, timing: MessageTiming, now: Millis): Decision
   );
 }
 
-function windowText(w: SendWindow): string {
-  const hours = w.from === w.to ? 'all day' : `${localTimeText(w.from)}–${localTimeText(w.to)}`;
-  return w.days === null ? hours : `${hours} on ${w.days.map((d) => WEEKDAYS[d - 1] ?? '?').join(', ')}`;
+const ALWAYS_OPEN = { opens: -Infinity, closes: Infinity };
+
+/** A send or a wait moved on to `goes`: the window's next `opening`, and the row's turn in the spread after it. */
+function waitFor(
+  decision: Extract<Decision, { kind: 'send' | 'defer' }>,
+  timing: MessageTiming,
+  now: Millis,
+  opening: Millis,
+  goes: Millis,
+): Extract<Decision, { kind: 'defer' }> {
+  const { window, zone, spread } = timing;
+  const turn = spread !== null && goes > opening ? spreadText(timing, spread.overMs, goes) : '';
+  if (decision.kind === 'defer') {
+    const open =
+      window !== null && opening > decision.until
+        ? ` Then it waits for the recipient's send window (${windowText(window)}, ${zone}): ${iso(opening)}.`
+        : '';
+    return { ...decision, until: goes, explanation: `${decision.explanation}${open}${turn === '' ? '' : ` Then ${turn}.`}` };
+  }
+  if (window !== null && opening > now) {
+    const source = timing.windowSource === 'quiet_hours' ? 'inside your quiet hours' : "outside the campaign's send window";
+    const at =
+      turn === ''
+        ? `it goes at ${localTimeText(localMinute(zone, opening))} their time (${iso(opening)})`
+        : `it waits for the window to open at ${localTimeText(localMinute(zone, opening))} their time; then ${turn}`;
+    return {
+      kind: 'defer',
+      until: goes,
+      reason: 'outside_send_window',
+      explanation: `It is ${localTimeText(localMinute(zone, now))} for the recipient (${zone}), ${source} (${windowText(window)}); ${at}.`,
+    };
+  }
+  return { kind: 'defer', until: goes, reason: 'spread_in_window', explanation: `Its turn has not come: ${turn}.` };
 }
+
+/** The row's turn, said in the recipient's local time. */
+function spreadText(timing: MessageTiming, overMs: Millis, goes: Millis): string {
+  const from = timing.window === null ? 'after the campaign queued it' : 'after each opening of the send window';
+  return `this campaign spreads its sends over ${durationText(overMs)} ${from}, and this recipient's turn is ${localTimeText(localMinute(timing.zone, goes))} their time (${timing.zone}), ${iso(goes)}`;
+}
+
+/** `08:00–21:00 on Mon, Tue`; kept per window object, as a campaign's rows share theirs. */
+function windowText(w: SendWindow): string {
+  let text = windowTexts.get(w);
+  if (text === undefined) {
+    const hours = w.from === w.to ? 'all day' : `${localTimeText(w.from)}–${localTimeText(w.to)}`;
+    text = w.days === null ? hours : `${hours} on ${w.days.map((d) => WEEKDAYS[d - 1] ?? '?').join(', ')}`;
+    windowTexts.set(w, text);
+  }
+  return text;
+}
+
+const windowTexts = new WeakMap<SendWindow, string>();
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -247,7 +289,7 @@ function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, p
       kind: 'defer',
       until: freesAt,
       reason: 'frequency_cap',
-      explanation: `This contact already got ${cap.max} marketing message${cap.max === 1 ? '' : 's'} in the last ${durationText(cap.windowMs)} (your frequency cap); the next one waits until ${iso(freesAt)}.`,
+      explanation: `This contact already got ${cap.max} marketing message${cap.max === 1 ? '' : 's'} in the last ${durationText(cap.windowMs)} (your frequency cap); deferred by your frequency cap until ${capEnd(intent, freesAt)}.`,
     };
   }
 
@@ -255,6 +297,12 @@ function decideMarketing(state: ContactState, intent: SendIntent, now: Millis, p
   if (path === 'marketing_messages' && policy.marketingPath === 'marketing_messages_after_cap') reason = 'after_cap_marketing_api';
   const closes = windowCloses(state);
   return send(path, reason, 'marketing', reason === 'inside_window' && closes !== null ? closes : null);
+}
+
+/** When the cap frees, on the recipient's clock when their zone is known: `Tue 8 Dec 09:00 local (Europe/London), <ISO>`. */
+function capEnd(intent: SendIntent, at: Millis): string {
+  const zone = intent.timing?.zone;
+  return zone === undefined ? iso(at) : `${localDateTimeText(zone, at)} local (${zone}), ${iso(at)}`;
 }
 
 function marketingPath(state: ContactState, intent: SendIntent, policy: Policy): SendPath {

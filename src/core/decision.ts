@@ -1,5 +1,6 @@
 import type { Category } from './category.js';
 import type { MessagingLimitUse } from './messaging-limit.js';
+import type { SpreadSlot } from './send-spread.js';
 import type { SendWindow } from './send-window.js';
 import type { Millis } from './time.js';
 
@@ -13,7 +14,8 @@ export type DeferReason =
   | 'sender_stopped' // account or number problem: looked at again (blockedRecheckMs) while an operator acts
   | 'messaging_limit' // the number reached its portfolio limit of new people per 24 h
   | 'pair_rate' // this number messaged this person a moment ago
-  | 'outside_send_window'; // the recipient's local time is outside the campaign's window or inside quiet hours
+  | 'outside_send_window' // the recipient's local time is outside the campaign's window or inside quiet hours
+  | 'spread_in_window'; // inside the window, but this row's turn in the campaign's spread has not come
 
 export type HoldReason = 'experiment_group'; // 130472: only inside an open window
 
@@ -83,4 +85,6 @@ export interface MessageTiming {
   /** Where the window comes from, for the explanation. */
   windowSource: 'campaign' | 'quiet_hours' | null;
   notAfter: Millis | null;
+  /** The campaign spreads its sends over the window (its opening, or the row's due time, onwards); null: at once. */
+  spread: SpreadSlot | null;
 }

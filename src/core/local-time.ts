@@ -67,6 +67,17 @@ export function wallClock(zone: string, at: Millis): number {
 }
 
 /**
+ * `instantOf`, quicker when the offset in force then is likely `offset` (read at a nearby instant):
+ * the guess holds when the clock reads `wall` at `wall - offset` and no change of offset came in the
+ * 14 h before (so no earlier instant reads `wall` too); otherwise the full search.
+ */
+export function instantNear(zone: string, wall: number, offset: number): Millis {
+  const at = wall - offset;
+  if (zoneOffset(zone, at) === offset && zoneOffset(zone, at - 14 * HOUR) === offset) return at;
+  return instantOf(zone, wall);
+}
+
+/**
  * The first instant at which the zone's wall clock reads `wall`. When a DST change skips that wall
  * time, the instant the same distance after it (the clock reads `wall` plus the jump).
  */

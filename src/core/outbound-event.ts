@@ -21,7 +21,9 @@ export const OUTBOUND_EVENT_TYPES = [
   'contact.consent_changed',
   'campaign.paused',
   'campaign.resumed',
+  'campaign.started',
   'campaign.completed',
+  'campaign.cancelled',
   'sender.health_changed',
 ] as const;
 export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
@@ -38,6 +40,9 @@ export interface NewOutboundEvent {
   campaignId: number | null;
   /** The business number it concerns (Meta's phone number id). */
   phoneNumberId: string | null;
-  /** The type's own fields; never a full phone number or a secret. */
+  /** The type's own fields; contacts by Pacer's id, never by a full phone number; never a secret. */
   data: EventData;
 }
+
+/** Where a use case hands the events its changes make; the caller records them in the change's transaction. */
+export type EmitEvent = (event: NewOutboundEvent) => void;

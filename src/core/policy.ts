@@ -66,6 +66,11 @@ export interface Policy {
    * these categories; null: any hour. A campaign's own send window replaces it for its rows.
    */
   quietHours: QuietHours | null;
+  /**
+   * A campaign that names no spread of its own spreads its sends over this long after each opening of
+   * the send window (or after it queued them); 0: at once, at the numbers' pace.
+   */
+  sendSpreadMs: Millis;
   /** The zone of a recipient whose zone is known neither from an attribute nor from the phone number. */
   defaultTimeZone: string;
 }
@@ -133,6 +138,7 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   blockedRecheckMs: HOUR,
   campaignBreaker: DEFAULT_BREAKER,
   quietHours: { from: 21 * 60, to: 8 * 60, categories: ['marketing'] as const },
+  sendSpreadMs: 0,
   defaultTimeZone: 'UTC',
 });
 

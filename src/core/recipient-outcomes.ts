@@ -83,6 +83,7 @@ const DEFER_LABELS: Record<DeferReason, string> = {
   messaging_limit: "Deferred by the number's messaging limit",
   pair_rate: 'Spaced out: this number messaged the person moments ago',
   outside_send_window: "Waiting for the recipient's send window (local time)",
+  spread_in_window: "Waiting for its turn in the campaign's spread",
 };
 
 /**

@@ -101,6 +101,7 @@ describe('decide with the recipient local time (properties)', () => {
     window: fc.option(window, { nil: null }),
     windowSource: fc.constant<MessageTiming['windowSource']>('campaign'),
     notAfter: fc.option(at, { nil: null }),
+    spread: fc.constant(null),
   });
 
   it('never sends outside the window or after notAfter; a wait always ends at an opening and never after notAfter', () => {
@@ -128,7 +129,7 @@ describe('decide with the recipient local time (properties)', () => {
     const quiet = outsideQuietHours({ from: 21 * 60, to: 8 * 60 });
     const d = decide(
       capped,
-      intent('marketing', { timing: { zone: 'Europe/London', window: quiet, windowSource: 'quiet_hours', notAfter: null } }),
+      intent('marketing', { timing: { zone: 'Europe/London', window: quiet, windowSource: 'quiet_hours', notAfter: null, spread: null } }),
       Date.UTC(2026, 5, 10, 12, 0),
       DEFAULT_POLICY,
     );
@@ -136,7 +137,7 @@ describe('decide with the recipient local time (properties)', () => {
     // Inside the window nothing changes; at night a send waits for the morning, and says so.
     const night = decide(
       state,
-      intent('marketing', { timing: { zone: 'Europe/London', window: quiet, windowSource: 'quiet_hours', notAfter: null } }),
+      intent('marketing', { timing: { zone: 'Europe/London', window: quiet, windowSource: 'quiet_hours', notAfter: null, spread: null } }),
       Date.UTC(2026, 5, 10, 22, 0),
       DEFAULT_POLICY,
     );
@@ -146,7 +147,7 @@ describe('decide with the recipient local time (properties)', () => {
     const late = decide(
       state,
       intent('marketing', {
-        timing: { zone: 'Europe/London', window: quiet, windowSource: 'quiet_hours', notAfter: Date.UTC(2026, 5, 11, 6, 0) },
+        timing: { zone: 'Europe/London', window: quiet, windowSource: 'quiet_hours', notAfter: Date.UTC(2026, 5, 11, 6, 0), spread: null },
       }),
       Date.UTC(2026, 5, 10, 22, 0),
       DEFAULT_POLICY,

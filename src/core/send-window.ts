@@ -62,3 +62,12 @@ export function parseLocalTime(text: string): number | null {
 /** `540` → `09:00`. */
 export const localTimeText = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+const WEEKDAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `at` on the zone's clock as an operator reads it: `Tue 8 Dec 09:00`. */
+export function localDateTimeText(zone: string, at: Millis): string {
+  const d = new Date(wallClock(zone, at));
+  return `${WEEKDAY_NAMES[d.getUTCDay()] ?? '?'} ${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()] ?? '?'} ${localTimeText(d.getUTCHours() * 60 + d.getUTCMinutes())}`;
+}

@@ -13,7 +13,7 @@ import { mediaUploadCommand } from '../adapters/cli/commands/media.js';
 import { segmentPreviewCommand } from '../adapters/cli/commands/segment-preview.js';
 import { sendCommand } from '../adapters/cli/commands/send.js';
 import { senderListCommand, senderShowCommand, senderSyncCommand } from '../adapters/cli/commands/sender.js';
-import { templateAddCommand, templateListCommand, templateSyncCommand } from '../adapters/cli/commands/template.js';
+import { templateAddCommand, templateListCommand, templateSyncCommand, templateTtlCommand } from '../adapters/cli/commands/template.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../adapters/cli/commands/token.js';
 import { webhooksQuarantineCommand, webhooksReplayCommand } from '../adapters/cli/commands/webhooks.js';
 import { eventsAttemptsCommand, eventsReplayCommand, eventsShowCommand } from '../adapters/cli/commands/events-deliveries.js';
@@ -59,6 +59,7 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   templateAddCommand,
   templateListCommand,
   templateSyncCommand,
+  templateTtlCommand,
   mediaUploadCommand,
   senderSyncCommand,
   senderListCommand,

@@ -154,6 +154,7 @@ export async function startEngine(o: EngineOptions): Promise<Engine> {
     // batches before each dispatcher pass instead: the same order of effects, far fewer commits.
     onStored: o.batchInbox === true ? undefined : () => pump.kick(),
     onReplay: () => pump.kick(),
+    templateAccount: o.templateSync === undefined ? null : { wabaId: o.templateSync.wabaId, api: o.templateSync.api },
   });
   await server.listen({ host: o.http.host, port: o.http.port });
   const url = `http://${o.http.host}:${(server.server.address() as AddressInfo).port}`;

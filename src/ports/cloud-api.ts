@@ -114,7 +114,15 @@ export interface TemplateApi {
   listTemplates(wabaId: string, after?: string): Promise<{ kind: 'ok'; page: TemplatePage } | ApiFailure>;
   /** `GET /{TEMPLATE_ID}`: one template object, unread. */
   getTemplate(id: string): Promise<{ kind: 'ok'; template: unknown } | ApiFailure>;
+  /** `POST /{TEMPLATE_ID}`: edits the template; Meta answers `{ "success": true }`. */
+  editTemplate(id: string, edit: TemplateEdit): Promise<{ kind: 'ok' } | ApiFailure>;
   close(): Promise<void>;
+}
+
+/** What an edit changes, in Meta's field names; only the time-to-live so far. */
+export interface TemplateEdit {
+  /** Seconds Meta retries an undeliverable message (1-second steps; -1: 30 days, for authentication and utility). */
+  message_send_ttl_seconds: number;
 }
 
 /** A file to upload, already checked against Meta's types and sizes. */

@@ -83,11 +83,11 @@ export interface TxStore
     QuarantineStore,
     SignalStore,
     EventLogStore,
+    OutboundEventStore,
     CampaignReportStore,
     DeliveryReportStore,
     DiagnosisStore,
     ApiTokenStore,
-    OutboundEventStore,
     EventSubscriptionStore,
     EventDeliveryStore,
     IdempotencyStore {}

@@ -25,9 +25,11 @@ export const graphObject = z.object({ id: z.union([z.string(), z.number()]) }).p
 
 export type GraphAnswer = ApiFailure | { kind: 'json'; json: unknown; status: number };
 
-/** Graph API GETs (templates, phone numbers) over a small keep-alive pool; like the send client, it never retries. */
+/** Graph API calls (templates, phone numbers) over a small keep-alive pool; like the send client, it never retries. */
 export interface GraphReader {
   get(path: string): Promise<GraphAnswer>;
+  /** A JSON body to an object or edge, as an edit is (`POST /{TEMPLATE_ID}`). */
+  post(path: string, body: unknown): Promise<GraphAnswer>;
   close(): Promise<void>;
 }
 
@@ -38,17 +40,19 @@ export function createGraphReader(options: GraphReaderOptions): GraphReader {
   const scheduler = options.scheduler ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const headers = { authorization: `Bearer ${options.accessToken}` };
+  const jsonHeaders = { ...headers, 'content-type': 'application/json' };
   // No cap applies to reading; the default cap codes keep the classification the send client's.
   const classify = (code: number) => classifyCode(code, DEFAULT_POLICY.capCodes);
 
-  async function get(path: string): Promise<GraphAnswer> {
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<GraphAnswer> {
     const controller = new AbortController();
     const timer = scheduler.at(scheduler.now() + timeoutMs, () => controller.abort());
     try {
       const response = await pool.request({
-        method: 'GET',
+        method,
         path: `${prefix}/${options.apiVersion}/${path}`,
-        headers,
+        headers: body === undefined ? headers : jsonHeaders,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: controller.signal,
       });
       const text = await response.body.text();
@@ -70,5 +74,5 @@ export function createGraphReader(options: GraphReaderOptions): GraphReader {
       timer.cancel();
     }
   }
-  return { get, close: () => pool.close() };
+  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body), close: () => pool.close() };
 }

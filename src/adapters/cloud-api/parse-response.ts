@@ -17,6 +17,8 @@ const errorBody = z.object({
     error_data: z.object({ details: z.string().optional() }).passthrough().optional(),
     fbtrace_id: z.string().optional(),
     is_transient: z.boolean().optional(),
+    /** Graph's management endpoints (template edits) put the reason for a person here instead. */
+    error_user_msg: z.string().optional(),
   }),
 });
 
@@ -80,7 +82,7 @@ export function readJson(httpStatus: number, rawBody: string, classify: Classify
     errorClass: classify(e.code),
     message: e.message ?? '',
     type: e.type ?? null,
-    details: e.error_data?.details ?? null,
+    details: e.error_data?.details ?? e.error_user_msg ?? null,
     fbtraceId: e.fbtrace_id ?? null,
     isTransient: e.is_transient ?? null,
     httpStatus,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { TemplateApi } from '../../ports/cloud-api.js';
 import type { Scheduler } from '../../ports/clock.js';
 import { createGraphReader, graphObject, graphPage } from './graph-reader.js';
@@ -27,9 +28,12 @@ export const TEMPLATE_FIELDS = [
   'message_send_ttl_seconds',
 ].join(',');
 
-/** Reads templates over its own small keep-alive pool; like the send client, it never retries. */
+/** Graph's answer to an edit that took. */
+const editAnswer = z.object({ success: z.literal(true) });
+
+/** Reads and edits templates over its own small keep-alive pool; like the send client, it never retries. */
 export function createTemplateApiClient(options: TemplateApiClientOptions): TemplateApi {
-  const { get, close } = createGraphReader(options);
+  const { get, post, close } = createGraphReader(options);
 
   return {
     async listTemplates(wabaId, after) {
@@ -50,6 +54,13 @@ export function createTemplateApiClient(options: TemplateApiClientOptions): Temp
       const template = graphObject.safeParse(answer.json);
       if (!template.success) return unexpectedBody(answer.status, describeIssue(template.error));
       return { kind: 'ok', template: answer.json };
+    },
+    async editTemplate(id, edit) {
+      const answer = await post(encodeURIComponent(id), edit);
+      if (answer.kind !== 'json') return answer;
+      const done = editAnswer.safeParse(answer.json);
+      if (!done.success) return unexpectedBody(answer.status, describeIssue(done.error));
+      return { kind: 'ok' };
     },
     close,
   };

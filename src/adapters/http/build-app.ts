@@ -72,6 +72,8 @@ export interface AppDeps {
   maxInboxBatch?: number;
   /** The API's per-token rate limit (default 50 requests/s, bursts of 100); null turns it off. */
   rateLimit?: RateLimitSettings | null;
+  /** The business account the API's template sync reads; absent: POST /api/v1/templates/sync answers 503. */
+  templateAccount?: OperatorApiOptions['templateAccount'];
   /** Told of each route as it is registered (the API reference test lists them). */
   onRoute?: (route: { method: string; url: string }) => void;
 }
@@ -138,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(config.idempotencyTtlMs !== undefined ? { idempotencyKeepMs: config.idempotencyTtlMs } : {}),
     onReplay: deps.onReplay,
     signal,
+    templateAccount: deps.templateAccount ?? null,
   });
   await app.register(dashboard, { store, clock, policy, adminToken, phoneNumberId, signal });
   return app;

@@ -126,6 +126,11 @@ export interface SimulatorConfig {
     capRetryAnnoyance: number;
     /** Night at the recipient, in their own zone's hours: what a message arriving then does. */
     night: NightReactions;
+    /**
+     * Phones that are off when a message comes: this share of messages waits for the phone to come
+     * back, after a delay in `forMs`, and Meta drops one it cannot deliver within its time-to-live.
+     */
+    offline: { rate: number; forMs: Range };
   };
   quality: {
     windowMs: Millis;
@@ -334,6 +339,8 @@ export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
     capRetryAnnoyance: 0.5,
     // Modelling choices, not Meta's numbers: the quiet hours many senders keep, a noticeable but modest effect.
     night: { fromHour: 21, toHour: 8, readDelayFactor: 4, blockFactor: 1.5, reportFactor: 2 },
+    // Off by default: the delivery delay above already covers phones that are briefly away.
+    offline: { rate: 0, forMs: { min: HOUR, max: 3 * DAY } },
   },
   quality: {
     windowMs: 7 * DAY,

@@ -41,7 +41,8 @@ export interface MessageTruth {
   firstRequestAt: Millis;
   /** The recipient's IANA time zone (null when no such user exists). */
   timeZone: string | null;
-  status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+  /** `expired`: Meta could not deliver it within its time-to-live and dropped it (only `sent` was reported). */
+  status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed' | 'expired';
   errorCode: number | null;
   deliveredAt: Millis | null;
   /** The hour (0–23) on the recipient's clock when it was delivered. */

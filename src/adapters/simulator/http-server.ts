@@ -8,6 +8,7 @@ import { apiErrorBody } from './payloads.js';
 import { getPhoneNumber, listPhoneNumbers } from './phone-number-api.js';
 import { handleSend } from './send-handler.js';
 import { getTemplate, listTemplates, templateById } from './template-api.js';
+import { editTemplateOverApi } from './template-edit.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const VERSION = /^v\d+\.\d+$/;
@@ -66,8 +67,12 @@ function route(ctx: SimContext, req: IncomingMessage, raw: Buffer | null): Handl
     const answer = listTemplates(ctx, account, version, url.searchParams);
     return 'error' in answer ? graphError(ctx, 100, answer.error) : answer;
   }
-  const template = method === 'GET' && segments.length === 2 ? templateById(reachable, objectId) : undefined;
-  if (template !== undefined) return getTemplate(ctx, template, url.searchParams);
+  const template = segments.length === 2 && (method === 'GET' || method === 'POST') ? templateById(reachable, objectId) : undefined;
+  if (template !== undefined && method === 'GET') return getTemplate(ctx, template, url.searchParams);
+  if (template !== undefined) {
+    const json = jsonBody(raw);
+    return json === undefined ? graphError(ctx, 100, 'The request body is not valid JSON.') : editTemplateOverApi(ctx, template, json);
+  }
   if (segments.length === 2 && (method === 'GET' || method === 'DELETE')) {
     const media = (method === 'GET' ? getMedia : deleteMedia)(ctx, reachable, objectId, url.searchParams);
     if (media !== undefined) return media;
@@ -77,15 +82,19 @@ function route(ctx: SimContext, req: IncomingMessage, raw: Buffer | null): Handl
   if (method === 'GET' && segments.length === 2) return getPhoneNumber(ctx, number, version, url.searchParams);
   if (method === 'POST' && segments.length === 3 && edge === 'media') return uploadMedia(ctx, number, req.headers['content-type'], raw);
   if (method === 'POST' && segments.length === 3 && (edge === 'messages' || edge === 'marketing_messages')) {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw?.toString('utf8') ?? '');
-    } catch {
-      return graphError(ctx, 100, 'The request body is not valid JSON.');
-    }
-    return handleSend(ctx, number, edge, json);
+    const json = jsonBody(raw);
+    return json === undefined ? graphError(ctx, 100, 'The request body is not valid JSON.') : handleSend(ctx, number, edge, json);
   }
   return graphError(ctx, 100, `Unsupported ${method ?? ''} request.`);
+}
+
+/** The body as JSON; undefined when it is none. */
+function jsonBody(raw: Buffer | null): unknown {
+  try {
+    return JSON.parse(raw?.toString('utf8') ?? '') as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function send(res: ServerResponse, answer: HandlerAnswer): void {

@@ -7,6 +7,7 @@ import { afterWakingDelay, isNightHour, localHour } from './local-time.js';
 import { statusError, unixSeconds, type Pricing, type StatusObject } from './payloads.js';
 import { shownPhone, type SimUser } from './population.js';
 import type { TemplateState } from './template-quality.js';
+import { ttlMsOf } from './template-edit.js';
 import { maybeReply, reactToMarketing } from './user-actions.js';
 
 /**
@@ -72,7 +73,18 @@ export function startLifecycle(
   if (user.state.blocked) return;
 
   const rr = user.reactRng;
-  const deliveredAt = sentAt + Math.round(rr.logUniform(r.deliveredDelayMs.min, r.deliveredDelayMs.max));
+  let deliveredAt = sentAt + Math.round(rr.logUniform(r.deliveredDelayMs.min, r.deliveredDelayMs.max));
+  // A phone that is off takes it when it is back (drawn only when phones go off, so other runs keep their numbers).
+  if (r.offline.rate > 0 && rr.chance(r.offline.rate)) {
+    deliveredAt = Math.max(deliveredAt, sentAt + Math.round(rr.logUniform(r.offline.forMs.min, r.offline.forMs.max)));
+  }
+  // Meta retries an undeliverable message for its time-to-live, then drops it: it never arrives late.
+  if (deliveredAt - now > ttlMsOf(msg.category, msg.endpoint, template?.config.messageSendTtlSeconds)) {
+    ctx.scheduler.at(now + ttlMsOf(msg.category, msg.endpoint, template?.config.messageSendTtlSeconds), () => {
+      if (msg.status === 'sent' || msg.status === 'accepted') msg.status = 'expired';
+    });
+    return;
+  }
   const deliveredHour = localHour(user.timeZone, deliveredAt);
   const atNight = isNightHour(deliveredHour, r.night);
   const readChance = readProbability(user, msg, template);

@@ -38,6 +38,7 @@ function validate(c: SimulatorConfig): void {
     'webhooks.batchRate': c.webhooks.batchRate,
     'webhooks.duplicateRate': c.webhooks.duplicateRate,
     'webhooks.outOfOrderRate': c.webhooks.outOfOrderRate,
+    'reactions.offline.rate': c.reactions.offline.rate,
   })) {
     if (!(p >= 0 && p <= 1)) fail(path, `must be between 0 and 1, got ${p}`);
   }
@@ -53,6 +54,8 @@ function validate(c: SimulatorConfig): void {
     const f = night[key];
     if (!(Number.isFinite(f) && f > 0)) fail(`reactions.night.${key}`, `must be a number above 0, got ${f}`);
   }
+  const away = c.reactions.offline.forMs;
+  if (!(away.min > 0 && away.max >= away.min)) fail('reactions.offline.forMs', `needs 0 < min <= max, got ${away.min}..${away.max}`);
   if (c.cap.minPerWindow < 0 || c.cap.maxPerWindow < c.cap.minPerWindow) fail('cap', 'needs 0 <= minPerWindow <= maxPerWindow');
   if (!(c.rateLimits.throughputMps > 0)) fail('rateLimits.throughputMps', 'must be > 0');
   if (!(c.rateLimits.pairIntervalMs > 0)) fail('rateLimits.pairIntervalMs', 'must be > 0');

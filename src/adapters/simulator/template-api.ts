@@ -104,6 +104,8 @@ export function recategoriseTemplate(
   const t = find(account, name, language);
   const previous = t.config.category;
   t.config.category = category;
+  // Meta resets a recategorised template's time-to-live to its new category's default.
+  delete t.config.messageSendTtlSeconds;
   emit(ctx, account, 'template_category_update', t, { previous_category: previous, new_category: category }, at);
 }
 

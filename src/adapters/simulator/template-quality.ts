@@ -17,6 +17,8 @@ export interface TemplateState {
   feedback: FeedbackWindow;
   /** Deleted from the account: no longer listed, fetched or sendable. */
   removed: boolean;
+  /** When each edit of it as an approved template was taken (Meta limits those: 1 per 24 h, 10 per 30 days). */
+  approvedEdits: Millis[];
 }
 
 /**
@@ -43,6 +45,7 @@ export class TemplateQuality {
       pauses: 0,
       feedback: new FeedbackWindow(config.quality.windowMs),
       removed: false,
+      approvedEdits: [],
     }));
   }
 

@@ -19,6 +19,9 @@ import { senderAccounts } from './migrations/0018-sender-accounts.js';
 import { campaignTiming } from './migrations/0019-campaign-timing.js';
 import { tokenScopesIdempotency } from './migrations/0020-token-scopes-idempotency.js';
 import { outboundEvents } from './migrations/0021-outbound-events.js';
+import { outboxClientReference } from './migrations/0022-outbox-client-reference.js';
+import { reserved23 } from './migrations/0023-reserved.js';
+import { templateSendTtl } from './migrations/0024-template-send-ttl.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -46,4 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   campaignTiming,
   tokenScopesIdempotency,
   outboundEvents,
+  outboxClientReference,
+  reserved23,
+  templateSendTtl,
 ];

@@ -7,7 +7,8 @@ import { campaignCounters, outboxBreakdown, retryRecovery, skipReasons } from '.
 import { cancelCampaignRows, releaseHeldRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
 import { campaignWindow } from './sql/campaign-window.js';
-import { createCampaign, getCampaign, listCampaigns, setCampaignStatus } from './sql/campaigns.js';
+import { createCampaign, getCampaign, listCampaigns, setCampaignStatus, setDraftSchedule } from './sql/campaigns.js';
+import { campaignRecipients } from './sql/campaign-recipients.js';
 import { consentHistory, currentConsents, getConsent, setConsent, setConsents } from './sql/consent.js';
 import { loadContactState, saveContactState } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
@@ -28,7 +29,8 @@ import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed
 import { listQuarantinedInbox, releaseQuarantine } from './sql/inbox-quarantine.js';
 import { appendMessageEvent, latestMessageEventId } from './sql/message-events.js';
 import { claimDue, nextWorkAt, sweepExpiredLeases } from './sql/outbox-claim.js';
-import { getOutbox, insertOutbox } from './sql/outbox-insert.js';
+import { findOutboxByKey, getOutbox, insertOutbox } from './sql/outbox-insert.js';
+import { messageHistory } from './sql/message-history.js';
 import { listOutboxRows } from './sql/outbox-list.js';
 import { waitingReasons } from './sql/waiting-reasons.js';
 import { insertSegmentOutbox } from './sql/outbox-segment.js';
@@ -106,8 +108,11 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   getCampaign,
   listCampaigns,
   setCampaignStatus,
+  setDraftSchedule,
   insertOutbox,
   getOutbox,
+  findOutboxByKey,
+  messageHistory,
   insertSegmentOutbox,
   campaignOpenRows,
   cancelCampaignRows,
@@ -148,6 +153,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   waitingReasons,
   retryRecovery,
   listOutboxRows,
+  campaignRecipients,
   outboxTotals,
   deliveryFunnel,
   failuresByCode,

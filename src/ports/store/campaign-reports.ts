@@ -41,6 +41,35 @@ export interface OutboxListFilter {
   limit: number;
 }
 
+/** Which of a campaign's recipients to list: a page after a row id, optionally of one status or outcome. */
+export interface RecipientFilter {
+  campaignId: number;
+  /** Keyset paging: rows with a larger id. */
+  afterId: number;
+  limit: number;
+  status?: OutboxStatus;
+  outcome?: OutboxOutcome;
+}
+
+/** One recipient of a campaign: its outbox row, the contact's keys, and the latest decision about it. */
+export interface CampaignRecipientRow {
+  /** The outbox row's id: Pacer's message id. */
+  id: number;
+  contactId: number;
+  phoneE164: string | null;
+  waId: string | null;
+  bsuid: string | null;
+  status: OutboxStatus;
+  outcome: OutboxOutcome | null;
+  lastErrorCode: number | null;
+  attempts: number;
+  capAttempts: number;
+  nextAttemptAt: Millis | null;
+  updatedAt: Millis;
+  /** Null before the dispatcher first judged the row. */
+  latestDecision: { kind: 'send' | 'defer' | 'hold' | 'skip'; reason: string; until: Millis | null; at: Millis } | null;
+}
+
 /** Read models of one campaign's rows: counters, breakdowns, retries, and its recipients page by page. */
 export interface CampaignReportStore {
   campaignCounters(campaignId: number): Promise<CampaignCounters>;
@@ -52,4 +81,6 @@ export interface CampaignReportStore {
   retryRecovery(campaignId: number): Promise<RetryRecovery>;
   /** A page of a campaign's pending retries or held rows, by id. */
   listOutboxRows(filter: OutboxListFilter): Promise<OutboxListRow[]>;
+  /** A page of a campaign's recipients, every status, by row id. */
+  campaignRecipients(filter: RecipientFilter): Promise<CampaignRecipientRow[]>;
 }

@@ -38,4 +38,6 @@ export interface CampaignStore {
   getCampaign(id: number): Promise<Campaign | null>;
   listCampaigns(filter: { status?: CampaignStatus }): Promise<Campaign[]>;
   setCampaignStatus(id: number, status: CampaignStatus, pauseReason: string | null, now: Millis): Promise<boolean>;
+  /** Sets (or clears, with null) when a draft starts sending; false when the campaign is not a draft (or does not exist). */
+  setDraftSchedule(id: number, scheduledAt: Millis | null, now: Millis): Promise<boolean>;
 }

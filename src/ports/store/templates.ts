@@ -20,6 +20,8 @@ export interface SyncedTemplateInput extends TemplateInput {
   parameterFormat: ParameterFormat;
   /** Meta's `components`, exactly as listed. */
   components: JsonValue[];
+  /** Meta's `message_send_ttl_seconds` (-1: 30 days); null or absent when Meta lists none (its default for the category). */
+  sendTtlSeconds?: number | null;
 }
 
 export interface Template extends TemplateInput {
@@ -30,6 +32,8 @@ export interface Template extends TemplateInput {
   subCategory: string | null;
   parameterFormat: ParameterFormat | null;
   components: JsonValue[] | null;
+  /** The time-to-live Meta listed (`message_send_ttl_seconds`); null: none listed, or never synced. */
+  sendTtlSeconds: number | null;
   syncedAt: Millis | null;
 }
 

@@ -1,6 +1,7 @@
 import {
   createCampaign,
   DEFAULT_POLICY_PRESET,
+  POLICY_PRESETS,
   type CreateCampaignProblem,
   type CreateCampaignResult,
   type NewCampaign,
@@ -31,6 +32,7 @@ interface CreateOptions {
   days?: string;
   timeZone?: string;
   maxDelay?: string;
+  spreadOver?: string;
   spread?: string;
   byCountry?: string;
   otherwise?: string;
@@ -43,6 +45,7 @@ const PROBLEMS: Record<Exclude<CreateCampaignProblem, 'parameters' | 'sender_poo
     `Template ${o.template} (${o.language}) is not known: run pacer template sync (or, offline, pacer template add ${o.template} --language ${o.language} --category marketing)`,
   template_unavailable: (o) => `Template ${o.template} (${o.language}) is rejected, disabled or deleted at Meta: it cannot be sent`,
   ends_before_start: () => ENDS,
+  unknown_preset: (o) => `--preset must be one of ${POLICY_PRESETS.join(', ')}, got "${o.preset}"`,
 };
 
 function problemText(r: Extract<CreateCampaignResult, { ok: false }>, o: CreateOptions): string {
@@ -64,7 +67,7 @@ export const campaignCreateCommand: CliCommand = {
       .option('--segment <json>', 'segment, e.g. {"tagsAll":["vip"],"exclude":["stopped","unreachable"]}')
       .option('--at <iso>', 'start sending at this time (default: when started)')
       .option('--ends <iso>', 'end the campaign at this time: rows still held or not yet due are skipped')
-      .option('--preset <name>', '131049 retry schedule: meta, 12h, 24h, 48h', DEFAULT_POLICY_PRESET)
+      .option('--preset <name>', `131049 retry schedule: ${POLICY_PRESETS.join(', ')}`, DEFAULT_POLICY_PRESET)
       .option('--frequency-cap <cap>', "this campaign's own frequency cap, e.g. 1/7d, or off (default: PACER_FREQUENCY_CAP)")
       .option(
         '--param <key=source>',
@@ -82,13 +85,17 @@ export const campaignCreateCommand: CliCommand = {
         '--max-delay <duration>',
         'a message that cannot go within this long of the start ends expired instead of going late, e.g. 12h',
       )
+      .option(
+        '--spread-over <duration>',
+        'spread the sends over this long after each opening of the window (or after the start), e.g. 2h; off sends at once (default: PACER_SEND_SPREAD)',
+      )
       .option('--sender <phone-number-id>', 'the number it sends from (default: WHATSAPP_PHONE_NUMBER_ID)')
       .option('--spread <ids>', 'send from several numbers, recipients spread evenly: comma-separated phone number ids')
       .option('--by-country <map>', "send from each recipient's country's number: GB=<id>,DE=<id> (routed by calling code)")
       .option('--otherwise <phone-number-id>', 'with --by-country: the number for every other recipient (default: they are left out)')
       .option('--json', 'JSON output'),
   run:
-    ({ out, withStore, phoneNumberId, now }) =>
+    ({ out, withStore, phoneNumberId, now, policy }) =>
     async (opts: CreateOptions & JsonOption) => {
       const pool = parsePool(opts);
       const sender = opts.sender ?? pool?.first ?? phoneNumberId();
@@ -96,12 +103,15 @@ export const campaignCreateCommand: CliCommand = {
         throw new CliFailure('Name the number it sends from: --sender <phone-number-id>, a pool, or WHATSAPP_PHONE_NUMBER_ID.', EXIT.usage);
       const campaign = { ...parseCreateOptions(opts), sender: { phoneNumberId: sender }, ...(pool === null ? {} : { pool: pool.pool }) };
       await withStore(async (store) => {
-        const r = await createCampaign(store, campaign, now());
+        const r = await createCampaign(store, campaign, now(), policy().marketingPath);
         if (!r.ok) throw new CliFailure(problemText(r, opts), EXIT.usage);
         out(
           opts.json
-            ? JSON.stringify(r.campaign)
-            : `Campaign #${r.campaign.id} created (draft). Start it with: pacer campaign start ${r.campaign.id}`,
+            ? JSON.stringify({ ...r.campaign, warnings: r.warnings })
+            : [
+                `Campaign #${r.campaign.id} created (draft). Start it with: pacer campaign start ${r.campaign.id}`,
+                ...r.warnings.map((w) => `Warning: ${w}`),
+              ].join('\n'),
         );
       });
     },
@@ -204,23 +214,31 @@ function dayList(text: string): string[] {
   return out;
 }
 
-/** `--window`, `--days`, `--time-zone`, `--max-delay`, checked by the campaign timing's schema; null when none is given. */
+/** `--window`, `--days`, `--time-zone`, `--max-delay`, `--spread-over`, checked by the timing schema; null when none is given. */
 function parseTiming(o: CreateOptions): CampaignTimingInput | null {
   if (o.days !== undefined && o.window === undefined) throw new CliFailure('--days goes with --window.', EXIT.usage);
-  if (o.window === undefined && o.timeZone === undefined && o.maxDelay === undefined) return null;
+  if (o.window === undefined && o.timeZone === undefined && o.maxDelay === undefined && o.spreadOver === undefined) return null;
   const [from, to, extra] = (o.window ?? '').split('-');
   if (o.window !== undefined && (from === undefined || to === undefined || extra !== undefined))
     throw new CliFailure(`--window must be like 09:00-20:00, got "${o.window}"`, EXIT.usage);
   const maxDelayMs = o.maxDelay === undefined ? undefined : parseDuration(o.maxDelay);
   if (maxDelayMs === null) throw new CliFailure(`--max-delay must be a duration like 12h or 90m, got "${o.maxDelay}"`, EXIT.usage);
+  const spreadMs = o.spreadOver === undefined ? undefined : o.spreadOver.trim().toLowerCase() === 'off' ? 0 : parseDuration(o.spreadOver);
+  if (spreadMs === null) throw new CliFailure(`--spread-over must be a duration like 2h or 90m, or off, got "${o.spreadOver}"`, EXIT.usage);
   const raw = {
     ...(o.window !== undefined ? { window: { from, to, ...(o.days !== undefined ? { days: dayList(o.days) } : {}) } } : {}),
     ...(o.timeZone !== undefined ? { timeZone: o.timeZone } : {}),
     ...(maxDelayMs !== undefined ? { maxDelayMs } : {}),
+    ...(spreadMs !== undefined ? { spreadMs } : {}),
   };
   const parsed = campaignTimingInput.safeParse(raw);
   if (!parsed.success) {
-    const flag: Record<string, string> = { window: '--window', timeZone: '--time-zone', maxDelayMs: '--max-delay' };
+    const flag: Record<string, string> = {
+      window: '--window',
+      timeZone: '--time-zone',
+      maxDelayMs: '--max-delay',
+      spreadMs: '--spread-over',
+    };
     const problems = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`);
     throw new CliFailure(problems.join('; '), EXIT.usage);
   }

@@ -1,6 +1,6 @@
 import { NO_DISPATCHER_HERE } from '../../../app/work-signal.js';
 import { campaignAction, CampaignActionError } from '../../../app/campaign-actions.js';
-import { startCampaign } from '../../../app/start-campaign.js';
+import { CampaignStartError, startCampaignById } from '../../../app/start-campaign.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure } from '../exit-codes.js';
 import { parseCampaignId } from '../parse-campaign-id.js';
@@ -14,15 +14,18 @@ export const campaignStartCommand: CliCommand = {
       .argument('<id>')
       .option('--json', 'JSON output'),
   run:
-    ({ out, withStore, now }) =>
+    ({ out, withStore, policy, now }) =>
     async (value: string, opts: JsonOption) => {
       const id = parseCampaignId(value);
       await withStore(async (store) => {
-        const campaign = await store.getCampaign(id);
-        if (campaign === null) throw new CliFailure(`campaign ${id} does not exist`);
-        const sender = await store.getSenderById(campaign.senderId);
-        if (sender === null) throw new CliFailure(`campaign ${id}: its sender number is missing`);
-        const r = { id, ...(await startCampaign(store, id, { phoneNumberId: sender.phoneNumberId }, now(), NO_DISPATCHER_HERE)) };
+        let started;
+        try {
+          started = await startCampaignById(store, id, now(), NO_DISPATCHER_HERE, { stopButtons: policy().stopButtons });
+        } catch (error) {
+          if (error instanceof CampaignStartError) throw new CliFailure(error.message);
+          throw error;
+        }
+        const r = { id, ...started };
         out(
           opts.json
             ? JSON.stringify(r)

@@ -1,6 +1,6 @@
 import { NO_DISPATCHER_HERE } from '../../../app/work-signal.js';
 import { randomUUID } from 'node:crypto';
-import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-off-message.js';
+import { queueOneOffMessage, REFERENCE_MAX, type OneOffProblem } from '../../../app/queue-one-off-message.js';
 import { isCategory, type Category } from '../../../core/category.js';
 import type { Policy } from '../../../core/policy.js';
 import { iso } from '../../../core/time.js';
@@ -18,6 +18,7 @@ interface SendFlags {
   language: string;
   text?: string;
   key?: string;
+  reference?: string;
   param?: string[];
   fallback?: string[];
   from?: string;
@@ -36,6 +37,7 @@ export const sendCommand: CliCommand = {
       .option('--param <key=source>', 'a template value: body.1=text:482913, body.1=attribute:first_name (repeat)', collect)
       .option('--fallback <key=text>', 'the text for a --param attribute the contact has no value for (repeat)', collect)
       .option('--key <key>', 'idempotency key: the same key never queues twice')
+      .option('--reference <text>', `your own reference for the message, e.g. an order id (at most ${REFERENCE_MAX} characters)`)
       .option(
         '--from <phone-number-id>',
         'the number it goes from (default: the one the contact last wrote to, else WHATSAPP_PHONE_NUMBER_ID)',
@@ -49,6 +51,8 @@ export const sendCommand: CliCommand = {
       if (from === null)
         throw new CliFailure('Name the number it goes from: --from <phone-number-id>, or WHATSAPP_PHONE_NUMBER_ID.', EXIT.usage);
       if (!/^\d{5,20}$/.test(from)) throw new CliFailure(`--from ${from}: a phone number id is Meta's digits`, EXIT.usage);
+      if (opts.reference !== undefined && (opts.reference.trim() === '' || opts.reference.length > REFERENCE_MAX))
+        throw new CliFailure(`--reference must be 1 to ${REFERENCE_MAX} characters`, EXIT.usage);
       const send = {
         ...opts,
         category: opts.category,
@@ -67,6 +71,7 @@ interface SendOptions {
   language?: string;
   text?: string;
   key?: string;
+  reference?: string;
   phoneNumberId: string;
   number: 'named' | 'default';
   parameters: ParameterMapping;
@@ -90,6 +95,7 @@ async function queueOne(store: Store, o: SendOptions, policy: Policy, now: numbe
       to: o.to,
       category: o.category,
       idempotencyKey: key,
+      ...(o.reference !== undefined ? { reference: o.reference } : {}),
       phoneNumberId: o.phoneNumberId,
       number: o.number,
       ...(o.template !== undefined ? { template: { name: o.template, language: o.language ?? 'en_US', parameters: o.parameters } } : {}),
@@ -111,13 +117,18 @@ async function queueOne(store: Store, o: SendOptions, policy: Policy, now: numbe
   const { decision } = r;
   const until = 'until' in decision && decision.until !== null ? iso(decision.until) : null;
   const result = {
+    id: r.messageId,
     queued: r.queued,
     idempotencyKey: key,
+    reference: r.reference,
     to: mask(r.phoneE164),
     category: o.category,
     decision: { kind: decision.kind, reason: decision.reason, until, explanation: decision.explanation },
   };
   if (json) return JSON.stringify(result, null, 2);
-  const head = r.queued ? `Queued ${o.category} message to ${result.to} (key ${key}).` : `Already queued under key ${key}; nothing added.`;
+  const ref = r.reference === null ? '' : `, reference ${r.reference}`;
+  const head = r.queued
+    ? `Queued ${o.category} message #${r.messageId} to ${result.to} (key ${key}${ref}).`
+    : `Already queued under key ${key} as message #${r.messageId}${ref}; nothing added.`;
   return `${head}\nRight now Pacer ${decision.kind === 'send' ? 'would send it' : `would ${decision.kind} it${until ? ` until ${until}` : ''}`}: ${decision.explanation}\nThe running server (pacer serve) dispatches it.`;
 }

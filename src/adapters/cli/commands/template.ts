@@ -1,5 +1,10 @@
 import { isCategory } from '../../../core/category.js';
+import { parseDuration } from '../../../core/duration.js';
+import { secondsText } from '../../../core/template-ttl.js';
+import { SECOND } from '../../../core/time.js';
+import { setTemplateTtl, type TtlEditProblem } from '../../../app/set-template-ttl.js';
 import { syncTemplates, type TemplateSyncReport } from '../../../app/sync-templates.js';
+import type { Template } from '../../../ports/store.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 
@@ -92,7 +97,10 @@ export const templateListCommand: CliCommand = {
           opts.json
             ? JSON.stringify(list)
             : list
-                .map((t) => `#${t.id} ${t.name} (${t.language}) ${t.category} — ${t.status}${t.quality ? `, quality ${t.quality}` : ''}`)
+                .map(
+                  (t) =>
+                    `#${t.id} ${t.name} (${t.language}) ${t.category} — ${t.status}${t.quality ? `, quality ${t.quality}` : ''}${t.sendTtlSeconds === null ? '' : `, time-to-live ${secondsText(t.sendTtlSeconds)}`}`,
+                )
                 .join('\n') || 'No templates.',
         );
       });
@@ -103,4 +111,69 @@ function parseCategory(value: string): 'marketing' | 'utility' | 'authentication
   if (!isCategory(value) || value === 'service')
     throw new CliFailure('--category must be marketing, utility or authentication', EXIT.usage);
   return value;
+}
+
+const TTL_EXIT: Record<TtlEditProblem, (typeof EXIT)[keyof typeof EXIT]> = {
+  not_found: EXIT.usage,
+  not_synced: EXIT.usage,
+  not_editable: EXIT.usage,
+  out_of_range: EXIT.usage,
+  refused: EXIT.failure,
+};
+
+/** `pacer template ttl NAME --language xx --ttl 12h`: the template's time-to-live, set at Meta. */
+export const templateTtlCommand: CliCommand = {
+  path: ['template', 'ttl'],
+  define: (c) =>
+    c
+      .description("Set a template's time-to-live at Meta: how long Meta retries a message it cannot deliver before dropping it")
+      .argument('<name>', 'template name')
+      .option('--language <code>', 'language code', 'en_US')
+      .requiredOption(
+        '--ttl <duration>',
+        'e.g. 12h: marketing 12h-30d (Marketing Messages API only), utility 30s-12h, authentication 30s-15m; -1 is 30 days',
+      )
+      .option('--json', 'JSON output'),
+  run:
+    ({ out, withStore, now, templateAccount }) =>
+    async (name: string, opts: { language: string; ttl: string } & JsonOption) => {
+      const seconds = parseTtl(opts.ttl);
+      const { api } = templateAccount();
+      try {
+        await withStore(async (store) => {
+          const r = await setTemplateTtl({ store, api, now }, { name, language: opts.language, seconds });
+          if (!r.ok) throw new CliFailure(`${r.reason}; nothing changed`, TTL_EXIT[r.problem]);
+          out(
+            opts.json
+              ? JSON.stringify({ ...r.template, previousTtlSeconds: r.previousSeconds, readBack: r.readBack })
+              : ttlText(r.template, r.previousSeconds, r.readBack),
+          );
+        });
+      } finally {
+        await api.close();
+      }
+    },
+};
+
+/** `12h`, `900s`, or `-1`, in whole seconds; a usage failure otherwise. */
+function parseTtl(text: string): number {
+  if (text.trim() === '-1') return -1;
+  const ms = parseDuration(text);
+  if (ms === null || ms % SECOND !== 0 || ms === 0)
+    throw new CliFailure(`--ttl must be a duration in whole seconds like 12h, 900s or 7d (or -1 for 30 days), got "${text}"`, EXIT.usage);
+  return ms / SECOND;
+}
+
+function ttlText(t: Template, previous: number | null, readBack: boolean): string {
+  const was = previous === null ? "Meta's default" : secondsText(previous);
+  const where =
+    t.category === 'marketing'
+      ? 'Meta honours it on the Marketing Messages API (PACER_MARKETING_PATH marketing_messages or marketing_messages_after_cap); on /messages marketing is retried for 30 days whatever the template says.'
+      : 'Meta honours it on the Cloud API.';
+  const ttl = t.sendTtlSeconds === null ? 'not listed by Meta' : secondsText(t.sendTtlSeconds);
+  return [
+    `Template ${t.name} (${t.language}, ${t.category}): time-to-live ${ttl}, was ${was}. A message Meta cannot deliver within it is dropped instead of arriving late.`,
+    where,
+    ...(readBack ? [] : ['Meta took the edit but the template could not be read back; run pacer template sync to confirm it.']),
+  ].join('\n');
 }

@@ -1,5 +1,6 @@
 import type { Policy } from '../../../core/policy.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { TemplateApi } from '../../../ports/cloud-api.js';
 import type { WorkQueued } from '../../../ports/work-signal.js';
 import type {
   CampaignOutboxStore,
@@ -11,6 +12,7 @@ import type {
   ContactStore,
   ConversationStore,
   DiagnosisStore,
+  OutboundEventStore,
   EventDeliveryStore,
   EventSubscriptionStore,
   OutboxStore,
@@ -23,6 +25,7 @@ import type {
 
 /** The store roles the REST API's routes use (consent changes run in a transaction). */
 export type ApiStore = ContactStore &
+  OutboundEventStore &
   ConsentStore &
   ContactStateStore &
   ContactHistoryStore &
@@ -53,4 +56,6 @@ export interface ApiDeps {
   onReplay: () => void;
   /** Told of each message queued or campaign resumed, so this process's dispatcher sends it at once. */
   signal: WorkQueued;
+  /** The business account templates are synced from; null refuses POST /templates/sync with 503. */
+  templateAccount: { wabaId: string; api: TemplateApi } | null;
 }

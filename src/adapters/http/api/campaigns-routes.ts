@@ -5,42 +5,25 @@ import { outcomesJson } from '../../presenters/outcomes-json.js';
 import { campaignPace } from '../../../app/campaign-pace.js';
 import { campaignNumbers } from '../../../app/sender-overview.js';
 import { campaignNumbersJson } from '../../presenters/sender-json.js';
-import { iso } from '../../../core/time.js';
-import type { Campaign, CampaignCounters } from '../../../ports/store.js';
-import { parameterMappingSchema, readMapping } from '../../../app/template-mapping.js';
+import { timingInEffect } from '../../../app/message-timing.js';
 import type { ApiDeps } from './api-deps.js';
 import { campaignPreviewRoute } from './campaign-preview-route.js';
 import { ApiError, notFound } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';
 import { sendingSchema } from './senders-routes.js';
-import { idParams, isoOrNull, isoTime } from './schemas.js';
-
-const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
-
-const frequencyCapSchema = z.object({
-  max: z.number().int().describe('marketing messages per contact at most'),
-  windowMs: z.number().int().describe('in this many milliseconds'),
-});
-
-const campaignSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  status: z.enum(STATUSES),
-  pauseReason: z.string().nullable().describe('why it is paused: an operator, or a breaker naming its cause'),
-  templateId: z.number().int(),
-  senderId: z.number().int(),
-  segment: z.record(z.string(), z.unknown()),
-  scheduledAt: isoTime.nullable(),
-  policyPreset: z.string(),
-  frequencyCap: frequencyCapSchema
-    .nullable()
-    .describe("the campaign's own frequency cap (max 0: none); null: the configured PACER_FREQUENCY_CAP"),
-  parameters: parameterMappingSchema.nullable().describe('where each template value comes from; null when the template takes none'),
-  createdAt: isoTime,
-  updatedAt: isoTime,
-});
-
-const countersSchema = z.record(z.string(), z.number().int()).describe('outbox rows per status and per outcome, and the total');
+import { campaignCreateRoute } from './campaign-create-route.js';
+import { campaignRecipientsRoute } from './campaign-recipients-route.js';
+import {
+  CAMPAIGN_STATUSES,
+  campaignJson,
+  campaignSchema,
+  campaignWithCounters,
+  countersSchema,
+  frequencyCapSchema,
+  withCounters,
+} from './campaign-schemas.js';
+import { campaignScheduleRoute, campaignStartRoute } from './campaign-start-routes.js';
+import { idParams, isoTime } from './schemas.js';
 
 const paceSchema = z
   .object({
@@ -97,33 +80,24 @@ const capInEffectSchema = z
   })
   .describe("the frequency cap decide applies to this campaign's rows");
 
-function campaignJson(c: Campaign): z.output<typeof campaignSchema> {
-  return {
-    id: c.id,
-    name: c.name,
-    status: c.status,
-    pauseReason: c.pauseReason,
-    templateId: c.templateId,
-    senderId: c.senderId,
-    segment: c.segment,
-    scheduledAt: isoOrNull(c.scheduledAt),
-    policyPreset: c.policyPreset,
-    frequencyCap: c.frequencyCap ?? null,
-    parameters: c.parameters === null || c.parameters === undefined ? null : readMapping(c.parameters, `campaign ${c.id}`),
-    createdAt: iso(c.createdAt),
-    updatedAt: iso(c.updatedAt),
-  };
-}
-
-const withCounters = (c: Campaign, counters: CampaignCounters) => ({ ...campaignJson(c), counters });
-
 const ACTIONS = {
   pause: 'Pause a running or scheduled campaign; it stays paused until resumed',
   resume: 'Resume a paused campaign (clears the pause reason)',
   cancel: 'Cancel a campaign for good: rows not yet sent end as cancelled',
 } as const;
 
-/** Campaigns: list, one with its counters, and the operator actions. */
+const timingInEffectSchema = z
+  .object({
+    window: z.object({ from: z.string(), to: z.string(), days: z.array(z.string()).nullable() }).nullable(),
+    from: z.enum(['campaign', 'quiet_hours']).nullable().describe("the campaign's own window, the installation's quiet hours, or none"),
+    categories: z.array(z.string()).nullable().describe('with quiet hours: the categories they hold back'),
+    timeZone: z.string().describe('the zone of recipients whose own is not known'),
+    maxDelayMs: z.number().int().nullable(),
+    sentence: z.string(),
+  })
+  .describe("what governs the hours the campaign's messages go at");
+
+/** Campaigns: create, list, one with its counters, schedule, start, recipients, and the operator actions. */
 export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
   const { store, clock, policy } = deps;
   const actions = (Object.keys(ACTIONS) as (keyof typeof ACTIONS)[]).map((action) =>
@@ -135,9 +109,9 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
       tag: 'campaigns',
       summary: ACTIONS[action],
       params: idParams,
-      ...(action === 'pause' ? { body: z.object({ reason: z.string().trim().min(1).max(200).optional() }).optional() } : {}),
+      body: (action === 'pause' ? z.strictObject({ reason: z.string().trim().min(1).max(200).optional() }) : z.strictObject({})).optional(),
       responses: {
-        200: { description: 'The campaign after the change, with counters', schema: campaignSchema.extend({ counters: countersSchema }) },
+        200: { description: 'The campaign after the change, with counters', schema: campaignWithCounters },
         404: { description: 'No such campaign' },
         409: { description: 'The campaign is in a status this action does not apply to (e.g. resuming a cancelled one)' },
       },
@@ -162,7 +136,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
       operationId: 'listCampaigns',
       tag: 'campaigns',
       summary: 'Campaigns, oldest first, optionally by status',
-      query: z.object({ status: z.enum(STATUSES).optional() }),
+      query: z.object({ status: z.enum(CAMPAIGN_STATUSES).optional() }),
       responses: {
         200: { description: 'Every campaign (or those with the status)', schema: z.object({ items: z.array(campaignSchema) }) },
       },
@@ -187,6 +161,7 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
             sender: campaignSenderSchema.nullable().describe("the campaign's own number (senderId); null when Pacer no longer knows it"),
             sendsFrom: sendsFromSchema,
             frequencyCapInEffect: capInEffectSchema,
+            timingInEffect: timingInEffectSchema,
             outcomes: z.array(outcomeSchema),
           }),
         },
@@ -202,11 +177,16 @@ export function campaignRoutes(deps: ApiDeps): AnyRoute[] {
           pace: await campaignPace(store, campaign, counters.queued + counters.held, clock.now()),
           ...campaignNumbersJson(numbers, campaign.senderId),
           frequencyCapInEffect: frequencyCapInEffect(campaign, policy),
+          timingInEffect: timingInEffect(campaign, policy),
           outcomes: outcomesJson(await campaignOutcomes(store, campaign, policy)),
         };
       },
     }),
+    campaignCreateRoute(deps),
     campaignPreviewRoute(deps),
+    campaignRecipientsRoute(deps),
+    campaignScheduleRoute(deps),
+    campaignStartRoute(deps),
     ...actions,
   ];
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { codeLabel, ERROR_CATALOGUE, findErrorByCode } from '../../../core/error-catalogue/index.js';
 import type { ErrorEntry } from '../../../core/error-entry.js';
-import { iso } from '../../../core/time.js';
-import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import { route, type AnyRoute } from './route-table.js';
-import { categorySchema, isoOrNull, isoTime } from './schemas.js';
+import { templateRoutes } from './templates-routes.js';
+import type { ApiDeps } from './api-deps.js';
 
 const errorEntrySchema = z
   .object({
@@ -25,18 +24,7 @@ const errorEntrySchema = z
 
 const entryJson = (e: ErrorEntry) => ({ ...e, label: codeLabel(e) });
 
-const templateSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  language: z.string(),
-  category: categorySchema,
-  status: z.string(),
-  quality: z.string().nullable(),
-  pausedUntil: isoTime.nullable(),
-  updatedAt: isoTime,
-});
-
-/** Read-only reference data: Meta's error codes as Pacer understands them, and the registered templates. */
+/** Reference data: Meta's error codes as Pacer understands them, and the message templates (templates-routes.ts). */
 export function catalogueRoutes(deps: ApiDeps): AnyRoute[] {
   return [
     route({
@@ -68,26 +56,6 @@ export function catalogueRoutes(deps: ApiDeps): AnyRoute[] {
         return Promise.resolve(entryJson(entry));
       },
     }),
-    route({
-      method: 'GET',
-      url: '/templates',
-      scope: 'read',
-      operationId: 'listTemplates',
-      tag: 'templates',
-      summary: 'Registered message templates with their status and quality',
-      responses: { 200: { description: 'By name and language', schema: z.object({ items: z.array(templateSchema) }) } },
-      handler: async () => ({
-        items: (await deps.store.listTemplates()).map((t) => ({
-          id: t.id,
-          name: t.name,
-          language: t.language,
-          category: t.category,
-          status: t.status,
-          quality: t.quality,
-          pausedUntil: isoOrNull(t.pausedUntil),
-          updatedAt: iso(t.updatedAt),
-        })),
-      }),
-    }),
+    ...templateRoutes(deps),
   ];
 }

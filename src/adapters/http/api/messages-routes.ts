@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { queueOneOffMessage, type OneOffProblem } from '../../../app/queue-one-off-message.js';
+import { queueOneOffMessage, REFERENCE_MAX, type OneOffProblem } from '../../../app/queue-one-off-message.js';
 import { parameterMappingSchema } from '../../../app/template-mapping.js';
 import type { ParameterMapping, SlotSource } from '../../../core/template-parameters.js';
 import { iso } from '../../../core/time.js';
@@ -8,10 +8,11 @@ import { mask } from '../../presenters/mask.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, type Issue } from './api-error.js';
 import type { IdempotencyKey } from './idempotency.js';
+import { messageStatusRoute } from './message-status-route.js';
 import { route, type AnyRoute } from './route-table.js';
 import { categorySchema, decisionSchema } from './schemas.js';
 
-const messageBody = z.object({
+const messageBody = z.strictObject({
   to: z.string().trim().min(1).max(40).describe('recipient phone number, international format (+ and country code)'),
   category: categorySchema,
   template: z
@@ -36,6 +37,13 @@ const messageBody = z.object({
     .describe(
       'the same key never queues twice (answer 200, queued false), however long after; absent: derived from the Idempotency-Key header, else generated',
     ),
+  reference: z
+    .string()
+    .trim()
+    .min(1)
+    .max(REFERENCE_MAX)
+    .optional()
+    .describe('your own reference, e.g. an order id: kept with the message, shown by GET /messages/{id} and in events about it'),
   from: z
     .string()
     .regex(/^\d{5,20}$/, "a phone number id is Meta's digits")
@@ -46,8 +54,10 @@ const messageBody = z.object({
 });
 
 const messageResult = z.object({
-  queued: z.boolean().describe('false when the idempotency key was already used: nothing was added'),
+  id: z.number().int().describe("Pacer's message id: GET /messages/{id} follows it"),
+  queued: z.boolean().describe('false when the idempotency key was already used: nothing was added, the answer is about that message'),
   idempotencyKey: z.string(),
+  reference: z.string().nullable().describe('your reference as stored with the message (the first request’s, for a key used before)'),
   to: z.string().describe('the recipient, masked'),
   contactId: z.number().int(),
   category: categorySchema,
@@ -91,7 +101,10 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
       body: messageBody,
       idempotent: true,
       responses: {
-        202: { description: 'Queued; the dispatcher sends it when the decision allows', schema: messageResult },
+        202: {
+          description: 'Queued; the dispatcher sends it when the decision allows. Location names the message',
+          schema: messageResult,
+        },
         200: { description: 'Already queued under this idempotency key; nothing added', schema: messageResult },
         503: { description: 'No sending number is configured (WHATSAPP_PHONE_NUMBER_ID)' },
       },
@@ -110,6 +123,7 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
             to: body.to,
             category: body.category,
             idempotencyKey: key,
+            ...(body.reference === undefined ? {} : { reference: body.reference }),
             phoneNumberId: from,
             number: body.from === undefined ? 'default' : 'named',
             ...(body.template ? { template: { ...body.template, parameters: mappingOf(body.template.parameters) } } : {}),
@@ -134,15 +148,21 @@ export function messageRoutes(deps: ApiDeps): AnyRoute[] {
         }
         const d = r.decision;
         const until = 'until' in d && d.until !== null ? iso(d.until) : null;
-        return reply.code(r.queued ? 202 : 200).send({
-          queued: r.queued,
-          idempotencyKey: key,
-          to: mask(r.phoneE164),
-          contactId: r.contactId,
-          category: body.category,
-          decision: { kind: d.kind, reason: d.reason, until, explanation: d.explanation },
-        });
+        return reply
+          .code(r.queued ? 202 : 200)
+          .header('location', `${reply.request.url.split('?')[0] ?? ''}/${r.messageId}`)
+          .send({
+            id: r.messageId,
+            queued: r.queued,
+            idempotencyKey: key,
+            reference: r.reference,
+            to: mask(r.phoneE164),
+            contactId: r.contactId,
+            category: body.category,
+            decision: { kind: d.kind, reason: d.reason, until, explanation: d.explanation },
+          });
       },
     }),
+    messageStatusRoute(deps),
   ];
 }

@@ -21,6 +21,7 @@ import { eventSubscriptionRoutes } from './event-subscriptions-routes.js';
 import { messageRoutes } from './messages-routes.js';
 import { renderMetrics } from './metrics-text.js';
 import { buildOpenApiDocument, renderDocsPage } from './openapi.js';
+import { segmentRoutes } from './segments-routes.js';
 import { senderRoutes } from './senders-routes.js';
 import { RateLimiter, type RateLimitSettings } from './rate-limit.js';
 import { registerRoutes, route, type AnyRoute } from './route-table.js';
@@ -47,6 +48,8 @@ export interface OperatorApiOptions {
   idempotencyKeepMs?: number;
   onReplay?: () => void;
   signal: WorkQueued;
+  /** The business account POST /templates/sync reads (WHATSAPP_BUSINESS_ACCOUNT_ID with its token); absent or null: 503. */
+  templateAccount?: ApiDeps['templateAccount'];
 }
 
 /** `localhost`, 127.0.0.0/8 and ::1: nothing outside this machine can reach the server. */
@@ -71,6 +74,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
     phoneNumberId: o.phoneNumberId,
     onReplay: o.onReplay ?? (() => undefined),
     signal: o.signal,
+    templateAccount: o.templateAccount ?? null,
   };
   const auth = bearerAuth({ store: o.store, adminToken: o.adminToken, limiter, counters, failures: app.pacerAuthFailures });
 
@@ -93,6 +97,7 @@ export const operatorApi: FastifyPluginAsync<OperatorApiOptions> = async (app, o
         ...campaignRoutes(deps),
         ...messageRoutes(deps),
         ...catalogueRoutes(deps),
+        ...segmentRoutes(deps),
         ...senderRoutes(deps),
         ...webhookRoutes(deps),
         ...diagnoseRoutes(deps),

@@ -12,6 +12,7 @@ import type {
   ContactStore,
   ConversationStore,
   DeliveryReportStore,
+  OutboundEventStore,
   OutboxStore,
   SenderHistoryStore,
   SenderStore,
@@ -20,6 +21,7 @@ import type {
 
 /** The store roles the dashboard's pages, actions and sign-in use. */
 export type DashboardStore = ContactStore &
+  OutboundEventStore &
   ConsentStore &
   ContactStateStore &
   ContactHistoryStore &

@@ -84,3 +84,13 @@ export async function setCampaignStatus(
   if (changed === 1 && status === 'running') await db.notifyQueued(now);
   return changed === 1;
 }
+
+/** Only a draft: once started, its rows are planned for the time it had. */
+export async function setDraftSchedule(db: SqlRunner, id: number, scheduledAt: number | null, now: number): Promise<boolean> {
+  const changed = await db.execute(`UPDATE campaigns SET scheduled_at = $2, updated_at = $3 WHERE id = $1 AND status = 'draft'`, [
+    id,
+    scheduledAt,
+    now,
+  ]);
+  return changed === 1;
+}

@@ -13,6 +13,7 @@ export function toOutbox(caps: Capabilities, row: SqlRow): OutboxRow {
     category: String(row['category']) as Category,
     intent: json(caps, row['intent']),
     idempotencyKey: textOrNull(row['idempotency_key']),
+    clientReference: textOrNull(row['client_reference']),
     nextAttemptAt: intOrNull(row['next_attempt_at']) ?? 0,
     status: String(row['status']) as OutboxStatus,
     attempts: int(row['attempts']),
@@ -27,8 +28,9 @@ export function toOutbox(caps: Capabilities, row: SqlRow): OutboxRow {
   };
 }
 
-const COLUMNS = 'campaign_id, contact_id, sender_id, category, intent, idempotency_key, status, next_attempt_at, created_at, updated_at';
-const WIDTH = 10;
+const COLUMNS =
+  'campaign_id, contact_id, sender_id, category, intent, idempotency_key, client_reference, status, next_attempt_at, created_at, updated_at';
+const WIDTH = 11;
 
 /**
  * Many rows per statement. ON CONFLICT DO NOTHING covers both unique keys — (campaign_id, contact_id)
@@ -45,6 +47,7 @@ export function insertOutbox(db: SqlSession, rows: readonly OutboxInput[], now: 
         r.category,
         toJson(r.intent),
         r.idempotencyKey,
+        r.clientReference ?? null,
         'queued',
         r.nextAttemptAt,
         now,
@@ -61,5 +64,10 @@ export function insertOutbox(db: SqlSession, rows: readonly OutboxInput[], now: 
 
 export async function getOutbox(db: SqlRunner, id: number): Promise<OutboxRow | null> {
   const [row] = await db.query('SELECT * FROM outbox WHERE id = $1', [id]);
+  return row ? toOutbox(db.caps, row) : null;
+}
+
+export async function findOutboxByKey(db: SqlRunner, idempotencyKey: string): Promise<OutboxRow | null> {
+  const [row] = await db.query('SELECT * FROM outbox WHERE idempotency_key = $1', [idempotencyKey]);
   return row ? toOutbox(db.caps, row) : null;
 }

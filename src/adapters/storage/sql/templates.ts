@@ -20,6 +20,7 @@ function toTemplate(caps: Capabilities, row: SqlRow): Template {
     subCategory: textOrNull(row['sub_category']),
     parameterFormat: textOrNull(row['parameter_format']) as ParameterFormat | null,
     components: row['components'] === null || row['components'] === undefined ? null : json<JsonValue[]>(caps, row['components']),
+    sendTtlSeconds: intOrNull(row['send_ttl_seconds']),
     syncedAt: intOrNull(row['synced_at']),
   };
 }
@@ -42,12 +43,12 @@ export function upsertTemplates(db: SqlSession, templates: readonly TemplateInpu
 }
 
 const UPSERT_SYNCED = `INSERT INTO templates (name, language, category, status, quality, paused_until, updated_at,
-  meta_id, sub_category, parameter_format, components, synced_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $7)
+  meta_id, sub_category, parameter_format, components, send_ttl_seconds, synced_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $7)
 ON CONFLICT (name, language) DO UPDATE SET category = excluded.category, status = excluded.status,
   quality = excluded.quality, paused_until = excluded.paused_until, updated_at = excluded.updated_at,
   meta_id = excluded.meta_id, sub_category = excluded.sub_category, parameter_format = excluded.parameter_format,
-  components = excluded.components, synced_at = excluded.synced_at
+  components = excluded.components, send_ttl_seconds = excluded.send_ttl_seconds, synced_at = excluded.synced_at
 RETURNING id`;
 
 export function upsertSyncedTemplates(db: SqlSession, templates: readonly SyncedTemplateInput[], now: number): Promise<number[]> {
@@ -66,6 +67,7 @@ export function upsertSyncedTemplates(db: SqlSession, templates: readonly Synced
         t.subCategory,
         t.parameterFormat,
         toJson(t.components),
+        t.sendTtlSeconds ?? null,
       ]);
       ids.push(int(rows[0]?.['id']));
     }
