@@ -1,5 +1,5 @@
 import type { ClaimedDelivery, DeliveryClaimOptions } from '../../../ports/store.js';
-import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
+import type { SqlParam, SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { toEventDelivery } from './event-deliveries.js';
 import { toOutboundEvent } from './outbound-events.js';
 import { inList, int, intOrNull, bool } from './values.js';
@@ -15,18 +15,16 @@ import { inList, int, intOrNull, bool } from './values.js';
 const LANE_HEAD = `(SELECT p.next_attempt_at FROM event_deliveries p
     WHERE p.status = 'pending' AND p.subscription_id = d.subscription_id AND p.lane = d.lane AND p.event_id < d.event_id
     ORDER BY p.event_id LIMIT 1)`;
-const SCAN = `SELECT d.id, s.enabled, ${LANE_HEAD} AS head_at
-FROM event_deliveries d JOIN event_subscriptions s ON s.id = d.subscription_id
+// Every due row comes with what sending it needs, so a claim is one read and one write.
+const SCAN = `SELECT d.*, s.enabled, ${LANE_HEAD} AS head_at,
+  e.id AS e_id, e.type AS e_type, e.occurred_at AS e_occurred_at, e.recorded_at AS e_recorded_at,
+  e.contact_id AS e_contact_id, e.campaign_id AS e_campaign_id, e.phone_number_id AS e_phone_number_id, e.data AS e_data,
+  s.url AS s_url, s.secret AS s_secret
+FROM event_deliveries d JOIN event_subscriptions s ON s.id = d.subscription_id JOIN outbound_events e ON e.id = d.event_id
 WHERE d.status = 'pending' AND d.next_attempt_at <= $1
 ORDER BY d.next_attempt_at, d.id LIMIT $2`;
 /** Other workers skip the rows this one has locked instead of waiting for them. */
 const SCAN_SKIP_LOCKED = `${SCAN} FOR UPDATE OF d SKIP LOCKED`;
-
-const CLAIMED = `SELECT d.*, e.id AS e_id, e.type AS e_type, e.occurred_at AS e_occurred_at, e.recorded_at AS e_recorded_at,
-  e.contact_id AS e_contact_id, e.campaign_id AS e_campaign_id, e.phone_number_id AS e_phone_number_id, e.data AS e_data,
-  s.url AS s_url, s.secret AS s_secret
-FROM event_deliveries d JOIN outbound_events e ON e.id = d.event_id JOIN event_subscriptions s ON s.id = d.subscription_id
-WHERE d.id IN `;
 
 export const RELAXED_COMMIT = 'SET LOCAL synchronous_commit = off';
 
@@ -61,23 +59,23 @@ async function claimRound(
     if (ids === undefined) parked.set(until, [id]);
     else ids.push(id);
   };
-  const heads: number[] = [];
+  const heads: SqlRow[] = [];
   for (const row of rows) {
     const id = int(row['id']);
     const headAt = intOrNull(row['head_at']);
     if (!bool(row['enabled'])) park(id, o.now + DISABLED_PARK_MS);
     else if (headAt !== null) park(id, Math.max(headAt, leaseEnd));
-    else if (heads.length < want) heads.push(id);
+    else if (heads.length < want) heads.push(row);
   }
   for (const [until, ids] of parked) await setDue(tx, ids, until);
   if (heads.length === 0) return { taken: [], scanned: rows.length };
+  const ids = heads.map((row) => int(row['id']));
   await tx.execute(
-    `UPDATE event_deliveries SET next_attempt_at = $1, lease_owner = $2, updated_at = $3 WHERE id IN (${inList(heads.length, 4)})`,
-    [leaseEnd, o.owner, o.now, ...heads],
+    `UPDATE event_deliveries SET next_attempt_at = $1, lease_owner = $2, updated_at = $3 WHERE id IN (${inList(ids.length, 4)})`,
+    [leaseEnd, o.owner, o.now, ...ids],
   );
-  const full = await tx.query(`${CLAIMED}(${inList(heads.length)}) ORDER BY d.id`, heads);
-  const taken = full.map((row): ClaimedDelivery => ({
-    delivery: toEventDelivery(row),
+  const taken = heads.map((row): ClaimedDelivery => ({
+    delivery: { ...toEventDelivery(row), nextAttemptAt: leaseEnd },
     event: toOutboundEvent(tx, row, 'e_'),
     subscription: { id: int(row['subscription_id']), url: String(row['s_url']), secret: String(row['s_secret']) },
   }));
