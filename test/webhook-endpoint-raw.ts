@@ -53,7 +53,9 @@ export function rawPost(
         }
         const framed = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
         bytesWritten += chunk.length;
-        if (socket.write(framed)) setImmediate(() => writeNext(i + 1));
+        // The next chunk after a timer, not setImmediate: waiting for a timer runs the poll phase, so an
+        // answer that arrived meanwhile is read before the next write can hit the reset that follows it.
+        if (socket.write(framed)) setTimeout(() => writeNext(i + 1), 1);
         else socket.once('drain', () => writeNext(i + 1));
       };
       writeNext(0);
