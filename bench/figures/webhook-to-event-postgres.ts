@@ -1,0 +1,3 @@
+import { webhookToEventFigure } from '../fixtures/webhook-to-event.js';
+
+export default webhookToEventFigure('postgres');
