@@ -66,9 +66,17 @@ async function applySenderEffect(
       const before = await store.getSender(ctx.phoneNumberId);
       await store.setSenderState(ctx.phoneNumberId, 'stopped', reason, null, now);
       // Reported when it changes: a batch refused alike reports it once, not once per message.
-      if (before === null || before.state === 'stopped') return before === null ? { phoneNumberId: ctx.phoneNumberId, reason } : null;
-      const event = senderHealthEvent(before, before, { ...before, state: 'stopped', stateReason: reason }, `send refused: ${reason}`, now);
-      if (event !== null) emit(event);
+      if (before?.state === 'stopped') return null;
+      if (before !== null) {
+        const event = senderHealthEvent(
+          before,
+          before,
+          { ...before, state: 'stopped', stateReason: reason },
+          `send refused: ${reason}`,
+          now,
+        );
+        if (event !== null) emit(event);
+      }
       return { phoneNumberId: ctx.phoneNumberId, reason };
     }
     case 'none':
