@@ -62,6 +62,7 @@ const REVIEWED: Record<string, string> = {
   'event-settle.ts: rows': 'typedRows(): cast placeholders only',
   'event-settle.ts: lanes': 'laneRows(): cast placeholders only',
   'segment-where.ts: typed': 'one of three fixed type conditions with bind() placeholders',
+  'outbox-batch-transitions.ts: rows': 'castValuesList(): cast placeholders only',
 };
 
 function interpolations(file: string): string[] {

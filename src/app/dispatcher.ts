@@ -12,6 +12,7 @@ import type {
   ContactWithState,
   DecisionAuditInput,
   OutboxClaimStore,
+  OutboxLeaseStore,
   PaceStore,
   Sender,
   SenderStore,
@@ -20,6 +21,7 @@ import type {
   TemplateStore,
 } from '../ports/store.js';
 import { NumberPacing, type PortfolioLedger } from './number-pacing.js';
+import { ClaimedRowWrites } from './claimed-row-writes.js';
 import { logEffects } from './log-effects.js';
 import type { EffectsApplied } from './send-effects.js';
 import {
@@ -213,9 +215,12 @@ export class Dispatcher {
             // Every claimed row's contact and state in one read: deciding writes neither, so each row sees
             // exactly what reading it on its own would have returned.
             const known = await tx.getContactsWithState(rows.map((r) => r.contactId));
-            const inTx = { ...ctx, store: withKnownContacts(tx, known) };
+            // The rows' own transitions (intent, defer, hold, skip) go as one statement per kind.
+            const writes = new ClaimedRowWrites(tx, this.options.owner, rows);
+            const inTx = { ...ctx, store: writes.over(withKnownContacts(tx, known)) };
             const prepared: PreparedRow[] = [];
             for (const row of rows) prepared.push(await prepareOutboxRow(row, inTx));
+            await writes.flush();
             if (audits.length > 0) await tx.appendDecisions(audits);
             if (events.length > 0) await tx.recordOutboundEvents(events.splice(0), now);
             return { rows, prepared };
@@ -245,7 +250,7 @@ export class Dispatcher {
     try {
       sent = await store.transaction(async (tx) => {
         reader = tx;
-        const inTx = { ...ctx, store: tx };
+        const inTx = { ...ctx, store: await withAnswersRecorded(tx, this.options.owner, sends, answers, clock.now()) };
         const out: RowOutcome[] = [];
         events.length = 0;
         for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
@@ -285,6 +290,34 @@ export class Dispatcher {
   private async returnPace(pace: { key: string; burst: number } | null, unused: number): Promise<void> {
     if (pace !== null && unused > 0) await this.deps.store.returnPace(pace.key, unused, pace.burst);
   }
+}
+
+/**
+ * Records every accepted answer of the pass in one set-based statement first; the store then tells
+ * each row's `recordAccepted` what its own statement would have: nothing else the answers do touches
+ * these rows' status or lease, and a row takes its acceptance once.
+ */
+async function withAnswersRecorded<S extends Pick<OutboxLeaseStore, 'recordAccepted' | 'recordAcceptedMany'>>(
+  store: S,
+  owner: string,
+  sends: readonly Extract<PreparedRow, { kind: 'send' }>[],
+  answers: readonly SendResult[],
+  now: Millis,
+): Promise<S> {
+  const moves = sends.flatMap((p, i) => {
+    const a = answers[i];
+    return a?.kind === 'accepted' ? [{ id: p.row.id, wamid: a.wamid, now }] : [];
+  });
+  const asked = new Map(moves.map((m) => [m.id, m.wamid]));
+  const moved = new Set(await store.recordAcceptedMany(owner, moves));
+  return {
+    ...store,
+    recordAccepted: (id, rowOwner, wamid, at) => {
+      if (rowOwner !== owner || asked.get(id) !== wamid) return store.recordAccepted(id, rowOwner, wamid, at);
+      asked.delete(id);
+      return Promise.resolve(moved.delete(id));
+    },
+  };
 }
 
 /** The store, answering contact and contact-state reads for these contacts from memory. */

@@ -37,6 +37,7 @@ import { insertSegmentOutbox } from './sql/outbox-segment.js';
 import { recordDelivery, requeue, settle, wakeHeld } from './sql/outbox-settlement.js';
 import { outboxTotals } from './sql/outbox-totals.js';
 import { complete, fail, recordAccepted, recordIntent, reschedule } from './sql/outbox-transitions.js';
+import { completeMany, recordAcceptedMany, recordIntents, rescheduleMany } from './sql/outbox-batch-transitions.js';
 import { countSegment } from './sql/segment-counts.js';
 import { segmentContacts } from './sql/segment-contacts.js';
 import { returnPace, takePace } from './sql/send-pace.js';
@@ -125,6 +126,10 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   reschedule,
   complete,
   fail,
+  recordIntents,
+  recordAcceptedMany,
+  rescheduleMany,
+  completeMany,
   recordDelivery,
   requeue,
   settle,
