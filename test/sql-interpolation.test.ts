@@ -63,6 +63,9 @@ const REVIEWED: Record<string, string> = {
   'event-settle.ts: lanes': 'laneRows(): cast placeholders only',
   'segment-where.ts: typed': 'one of three fixed type conditions with bind() placeholders',
   'outbox-batch-transitions.ts: rows': 'castValuesList(): cast placeholders only',
+  'outbox-settlement.ts: rows': 'castValuesList(): cast placeholders only',
+  'message-events.ts: rows': 'valuesList(): placeholders only',
+  'contact-state.ts: rows': 'valuesList() or castValuesList(): placeholders only',
 };
 
 function interpolations(file: string): string[] {

@@ -10,6 +10,7 @@ import {
   type ContactStore,
   type InboxRow,
   type InboxStore,
+  type Savepoints,
   type Sender,
   type SenderHistoryStore,
   type SignalStore,
@@ -27,6 +28,7 @@ import {
   applyTemplateStatus,
 } from './apply-account-signals.js';
 import { applyStatus, type StatusDeps } from './apply-status.js';
+import { InboxBatch, type InboxBatchStore } from './inbox-batch.js';
 import { applyUserIdChange } from './apply-user-id-change.js';
 import { logEffects } from './log-effects.js';
 import type { EffectsApplied } from './send-effects.js';
@@ -86,8 +88,9 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   const queued = (at: Millis): void => {
     queuedAt = Math.min(queuedAt ?? at, at);
   };
-  // One transaction per batch, one savepoint per payload: a payload that fails is undone alone and
-  // the batch goes on; a crash re-applies the batch, which is harmless (idempotent).
+  // One transaction per batch. The batch is applied whole first, with set-based statements; if a
+  // payload fails, that is undone and the batch applied one savepoint per payload, so the failing
+  // one is undone and quarantined alone. A crash re-applies the batch, which is harmless (idempotent).
   const effects: EffectsApplied[] = [];
   const templates = new Set<string>();
   const events: NewOutboundEvent[] = [];
@@ -109,39 +112,45 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
         return woken;
       },
     };
-    const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
-    const done: number[] = [];
     let senders: Promise<Sender[]> | null = null;
     const knownSenders = () => (senders ??= tx.listSenders());
-    for (const row of rows) {
-      // Kept only once the payload's savepoint holds: a payload undone changed nothing to report.
+    const reads = await Promise.all(rows.map((row) => readPayload(row, deps.parse, knownSenders)));
+    /** Applies one payload, keeping what it reported only if `run` (its savepoint) holds. */
+    const apply = (applyStore: typeof tx, read: PayloadRead, run: (work: () => Promise<RowOutcome>) => Promise<RowOutcome>) => {
       const seen: EffectsApplied[] = [];
       const changed: string[] = [];
       const told: NewOutboundEvent[] = [];
-      const queuedBefore = queuedAt;
-      const outcome = await store
-        .savepoint(() =>
-          processRow(row, {
+      return {
+        outcome: run(() =>
+          processRow(read, {
             ...deps,
-            store,
+            store: applyStore,
             knownSenders,
             onEffects: (e) => seen.push(e),
             onTemplate: (id) => changed.push(id),
             emit: (e) => told.push(e),
           }),
-        )
-        .then((applied) => {
+        ),
+        keep: () => {
           effects.push(...seen);
           events.push(...told);
           for (const id of changed) templates.add(id);
-          return applied;
-        })
-        .catch((error: unknown) => {
-          queuedAt = queuedBefore; // undone with its savepoint
-          // The database being away is retried later; anything else is about this payload alone.
-          if (error instanceof StoreError && TRANSIENT.has(error.code)) throw error;
-          return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
-        });
+        },
+      };
+    };
+    // What was queued, put back when the part that queued it is undone.
+    const checkpoint = (): (() => void) => {
+      const before = queuedAt;
+      return () => {
+        queuedAt = before;
+      };
+    };
+    const outcomes =
+      (await applyBatch(store, reads, apply, checkpoint, deps.clock.now())) ?? (await applyOneByOne(store, reads, apply, checkpoint));
+    const result: InboxResult = { rows: rows.length, items: 0, quarantined: 0 };
+    const done: number[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      const row = reads[i]!.row;
       result.items += outcome.items;
       if (outcome.quarantine === null) done.push(row.id);
       else {
@@ -159,25 +168,118 @@ export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxR
   return result;
 }
 
-async function processRow(row: InboxRow, deps: ApplyDeps): Promise<{ items: number; quarantine: string | null }> {
+type RowOutcome = { items: number; quarantine: string | null };
+
+/** A payload read and parsed, or why it cannot be applied at all. */
+type PayloadRead = { row: InboxRow; items: WebhookItem[]; problems: string | null } | { row: InboxRow; quarantine: string };
+
+async function readPayload(row: InboxRow, parse: ParseWebhook, knownSenders: () => Promise<Sender[]>): Promise<PayloadRead> {
+  try {
+    return await parsePayload(row, parse, knownSenders);
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    return { row, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+async function parsePayload(row: InboxRow, parse: ParseWebhook, knownSenders: () => Promise<Sender[]>): Promise<PayloadRead> {
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(row.raw).toString('utf8'));
   } catch (error) {
-    return { items: 0, quarantine: `body is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { row, quarantine: `body is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const parsed = deps.parse(body);
-  const unknown = unknownNumberIn(parsed.items, await deps.knownSenders());
-  if (unknown !== null) return { items: 0, quarantine: unknown };
-  for (const item of parsed.items) await applyItem(item, row.id, deps);
-  if (parsed.problems.length === 0) return { items: parsed.items.length, quarantine: null };
+  const parsed = parse(body);
+  const unknown = unknownNumberIn(parsed.items, await knownSenders());
+  if (unknown !== null) return { row, quarantine: unknown };
+  if (parsed.problems.length === 0) return { row, items: parsed.items, problems: null };
   const listed = parsed.problems
     .slice(0, 5)
     .map((p) => `${p.path}: ${p.message}`)
     .join('; ');
   const more = parsed.problems.length > 5 ? ` (+${parsed.problems.length - 5} more)` : '';
   const applied = parsed.items.length > 0 ? `applied ${parsed.items.length} good item(s); ` : '';
-  return { items: parsed.items.length, quarantine: `${applied}malformed: ${listed}${more}` };
+  return { row, items: parsed.items, problems: `${applied}malformed: ${listed}${more}` };
+}
+
+async function processRow(read: PayloadRead, deps: ApplyDeps): Promise<RowOutcome> {
+  if ('quarantine' in read) return { items: 0, quarantine: read.quarantine };
+  for (const item of read.items) await applyItem(item, read.row.id, deps);
+  return { items: read.items.length, quarantine: read.problems };
+}
+
+type Apply<S> = (
+  store: S,
+  read: PayloadRead,
+  run: (work: () => Promise<RowOutcome>) => Promise<RowOutcome>,
+) => { outcome: Promise<RowOutcome>; keep: () => void };
+
+/** The failure is the database's, not the payload's: the batch is tried again later, as it was. */
+const isTransient = (error: unknown): boolean => error instanceof StoreError && TRANSIENT.has(error.code);
+
+/**
+ * Batch first: every payload in one savepoint, with set-based reads and writes (InboxBatch). If any
+ * payload fails, the batch is undone and null returned: the caller applies it one payload at a time.
+ */
+async function applyBatch<S extends ApplyDeps['store'] & Savepoints & InboxBatchStore>(
+  store: S,
+  reads: readonly PayloadRead[],
+  apply: Apply<S>,
+  checkpoint: () => () => void,
+  now: Millis,
+): Promise<RowOutcome[] | null> {
+  const keeps: Array<() => void> = [];
+  const restore = checkpoint();
+  try {
+    const outcomes = await store.savepoint(async () => {
+      const payloads = reads.flatMap((r) => ('quarantine' in r ? [] : [{ inboxId: r.row.id, items: r.items }]));
+      const batch = await InboxBatch.prepare(store, payloads, now);
+      const batchStore = batch.over(store);
+      const out: RowOutcome[] = [];
+      for (const read of reads) {
+        const applied = apply(batchStore, read, (work) => work());
+        out.push(await applied.outcome);
+        keeps.push(applied.keep);
+      }
+      await batch.flush(now);
+      return out;
+    });
+    for (const keep of keeps) keep();
+    return outcomes;
+  } catch (error) {
+    restore();
+    if (isTransient(error)) throw error;
+    return null;
+  }
+}
+
+/** One savepoint per payload: a payload that fails is undone and quarantined alone, the rest applied. */
+async function applyOneByOne<S extends ApplyDeps['store'] & Savepoints>(
+  store: S,
+  reads: readonly PayloadRead[],
+  apply: Apply<S>,
+  checkpoint: () => () => void,
+): Promise<RowOutcome[]> {
+  const out: RowOutcome[] = [];
+  for (const read of reads) {
+    const restore = checkpoint();
+    const applied = apply(store, read, (work) => store.savepoint(work));
+    out.push(
+      await applied.outcome.then(
+        (outcome) => {
+          applied.keep();
+          return outcome;
+        },
+        (error: unknown) => {
+          restore(); // undone with its savepoint
+          // The database being away is retried later; anything else is about this payload alone.
+          if (isTransient(error)) throw error;
+          return { items: 0, quarantine: `processing failed: ${error instanceof Error ? error.message : String(error)}` };
+        },
+      ),
+    );
+  }
+  return out;
 }
 
 async function applyItem(item: WebhookItem, inboxId: number, deps: ApplyDeps): Promise<void> {

@@ -24,6 +24,8 @@ export interface Capabilities {
    * not wait for the disk at each commit anyway.
    */
   relaxedCommit: boolean;
+  /** The type a JSON value is cast to where its column type cannot be inferred (a VALUES list). */
+  jsonCast: 'JSONB' | 'TEXT';
 }
 
 export const SQLITE: Capabilities = Object.freeze({
@@ -35,6 +37,7 @@ export const SQLITE: Capabilities = Object.freeze({
   jsonRead: 'json_extract',
   lowerText: 'unicode_lower',
   relaxedCommit: false,
+  jsonCast: 'TEXT',
 });
 
 export const POSTGRES: Capabilities = Object.freeze({
@@ -46,4 +49,5 @@ export const POSTGRES: Capabilities = Object.freeze({
   jsonRead: 'jsonb_path',
   lowerText: 'icu_lower',
   relaxedCommit: true,
+  jsonCast: 'JSONB',
 });

@@ -10,7 +10,7 @@ import { campaignWindow } from './sql/campaign-window.js';
 import { createCampaign, getCampaign, listCampaigns, setCampaignStatus, setDraftSchedule } from './sql/campaigns.js';
 import { campaignRecipients } from './sql/campaign-recipients.js';
 import { consentHistory, currentConsents, getConsent, setConsent, setConsents } from './sql/consent.js';
-import { loadContactState, saveContactState } from './sql/contact-state.js';
+import { loadContactState, loadContactStates, saveContactState, saveContactStates } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
@@ -27,14 +27,14 @@ import { failuresByCode } from './sql/failure-series.js';
 import { contactInbound, recordInbound } from './sql/inbound-messages.js';
 import { appendInbox, appendInboxBatch, listUnprocessedInbox, markInboxProcessed, quarantineInbox } from './sql/inbox.js';
 import { listQuarantinedInbox, releaseQuarantine } from './sql/inbox-quarantine.js';
-import { appendMessageEvent, latestMessageEventId } from './sql/message-events.js';
+import { appendMessageEvent, appendMessageEvents, latestMessageEventId } from './sql/message-events.js';
 import { claimDue, nextWorkAt, sweepExpiredLeases } from './sql/outbox-claim.js';
 import { findOutboxByKey, getOutbox, insertOutbox } from './sql/outbox-insert.js';
 import { messageHistory } from './sql/message-history.js';
 import { listOutboxRows } from './sql/outbox-list.js';
 import { waitingReasons } from './sql/waiting-reasons.js';
 import { insertSegmentOutbox } from './sql/outbox-segment.js';
-import { recordDelivery, requeue, settle, wakeHeld } from './sql/outbox-settlement.js';
+import { recordDeliveries, recordDelivery, requeue, settle, wakeHeld } from './sql/outbox-settlement.js';
 import { outboxTotals } from './sql/outbox-totals.js';
 import { complete, fail, recordAccepted, recordIntent, reschedule } from './sql/outbox-transitions.js';
 import { completeMany, recordAcceptedMany, recordIntents, rescheduleMany } from './sql/outbox-batch-transitions.js';
@@ -89,6 +89,8 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   consentHistory,
   loadContactState,
   saveContactState,
+  loadContactStates,
+  saveContactStates,
   contactTimeline,
   recordInbound,
   contactInbound,
@@ -131,6 +133,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   rescheduleMany,
   completeMany,
   recordDelivery,
+  recordDeliveries,
   requeue,
   settle,
   wakeHeld,
@@ -149,6 +152,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   releaseQuarantine,
   claimSignal,
   appendMessageEvent,
+  appendMessageEvents,
   appendDecisions,
   latestMessageEventId,
   campaignWindow,

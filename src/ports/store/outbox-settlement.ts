@@ -16,6 +16,15 @@ export interface OutboxSettlementStore {
     errorCode: number | null,
     now: Millis,
   ): Promise<OutboxRow | null>;
+  /**
+   * Many statuses at once, in set-based statements: each as `recordDelivery` would. The refs must
+   * name different messages and different rows (one status per row): several statuses of one row
+   * move it in turn, which only one call each can do. The rows as updated, or null, in order.
+   */
+  recordDeliveries(
+    refs: readonly { wamid: string; outboxId: number | null; status: DeliveryStatus; errorCode: number | null }[],
+    now: Millis,
+  ): Promise<(OutboxRow | null)[]>;
   /** After an asynchronous failure: back in line (queued or held) unless a worker holds the row. */
   requeue(id: number, input: RescheduleInput, now: Millis): Promise<boolean>;
   /** Ends a row nobody holds a lease on, e.g. capped_exhausted learnt from a webhook. */

@@ -1,6 +1,7 @@
 import type { DeliveryStatus } from '../../../core/contact-event.js';
 import type { OutboxOutcome, OutboxRow, RescheduleInput } from '../../../ports/store.js';
-import type { SqlRunner } from '../sql-executor.js';
+import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
+import { castValuesList, chunks } from './values.js';
 import { toOutbox } from './outbox-insert.js';
 import { RELEASE } from './outbox-transitions.js';
 
@@ -80,4 +81,52 @@ export async function wakeHeld(db: SqlRunner, contactId: number, now: number): P
   const woken = await db.execute(sql, [contactId, now]);
   if (woken > 0) await db.notifyQueued(now);
   return woken;
+}
+
+// The statements of recordDelivery for many statuses: column1 wamid, column2 outcome, column3 error
+// code, column4 the outcome's rank (and column5 our row id, by id).
+const DELIVERIES = ['TEXT', 'TEXT', 'BIGINT', 'BIGINT'] as const;
+const MANY_SETTLE = `outcome = v.column2, last_error_code = COALESCE(v.column3, outbox.last_error_code),
+  status = CASE WHEN v.column2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $1`;
+const RANK_OF_ROW = CURRENT_RANK.replaceAll('outcome', 'outbox.outcome');
+const DELIVERIES_BY_WAMID = (rows: string) => `UPDATE outbox SET ${MANY_SETTLE}
+FROM (VALUES ${rows}) AS v WHERE outbox.wamid = v.column1 AND ${RANK_OF_ROW} < v.column4 RETURNING *`;
+const DELIVERIES_BY_ID = (rows: string) => `UPDATE outbox SET ${MANY_SETTLE}, wamid = v.column1
+FROM (VALUES ${rows}) AS v
+WHERE outbox.id = v.column5 AND (outbox.wamid = v.column1 OR (outbox.wamid IS NULL AND outbox.status IN ('sending', 'unknown')))
+  AND ${RANK_OF_ROW} < v.column4 RETURNING *`;
+
+type DeliveryRef = { wamid: string; outboxId: number | null; status: DeliveryStatus; errorCode: number | null };
+
+/** By wamid for all, then by id for those that moved nothing and name our row; one statement each per chunk. */
+export function recordDeliveries(db: SqlSession, refs: readonly DeliveryRef[], now: number): Promise<(OutboxRow | null)[]> {
+  if (refs.length === 0) return Promise.resolve([]);
+  const wamids = new Set(refs.map((r) => r.wamid));
+  const ids = refs.flatMap((r) => (r.outboxId === null ? [] : [r.outboxId]));
+  if (wamids.size !== refs.length || new Set(ids).size !== ids.length) {
+    throw new Error('recordDeliveries: each status must name a different message and row');
+  }
+  const cells = (r: DeliveryRef): SqlParam[] => {
+    const outcome = OUTCOME_OF[r.status];
+    return [r.wamid, outcome, r.errorCode, RANK[outcome] ?? 0];
+  };
+  return db.transaction('recordDeliveries', async (tx) => {
+    const byWamid = new Map<string, OutboxRow>();
+    for (const group of chunks(refs, DELIVERIES.length, tx.caps)) {
+      const rows = await tx.query(DELIVERIES_BY_WAMID(castValuesList(DELIVERIES, group.length, 2)), [now, ...group.flatMap(cells)]);
+      // The first row per wamid, as recordDelivery returns.
+      for (const row of rows) if (!byWamid.has(String(row['wamid']))) byWamid.set(String(row['wamid']), toOutbox(tx.caps, row));
+    }
+    const byId = new Map<number, OutboxRow>();
+    const rest = refs.filter((r) => r.outboxId !== null && !byWamid.has(r.wamid));
+    const types = [...DELIVERIES, 'BIGINT'] as const;
+    for (const group of chunks(rest, types.length, tx.caps)) {
+      const params = [now, ...group.flatMap((r) => [...cells(r), r.outboxId])];
+      for (const row of await tx.query(DELIVERIES_BY_ID(castValuesList(types, group.length, 2)), params)) {
+        const moved = toOutbox(tx.caps, row);
+        byId.set(moved.id, moved);
+      }
+    }
+    return refs.map((r) => byWamid.get(r.wamid) ?? (r.outboxId === null ? null : (byId.get(r.outboxId) ?? null)));
+  });
 }

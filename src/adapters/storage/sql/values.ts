@@ -86,7 +86,7 @@ export function jsonValue(caps: Capabilities, column: string, path: readonly str
  * `(CAST($from AS T1), CAST($from+1 AS T2), …), (…)` for `rows` rows of typed columns: a VALUES list
  * whose columns (`column1`… in both dialects) PostgreSQL knows the types of. `types` comes from code.
  */
-export function castValuesList(types: readonly ('BIGINT' | 'TEXT')[], rows: number, from = 1): string {
+export function castValuesList(types: readonly ('BIGINT' | 'TEXT' | 'JSONB')[], rows: number, from = 1): string {
   const out: string[] = [];
   for (let r = 0; r < rows; r++) out.push(`(${types.map((t, c) => `CAST($${r * types.length + c + from} AS ${t})`).join(', ')})`);
   return out.join(', ');
