@@ -25,6 +25,12 @@ export const CATALOGUE: readonly CatalogueRow[] = [
   },
   { id: 'webhook-ack-postgres', figure: 'Same, on PostgreSQL', against: 'no-op route', target: '≥ 8,000/s' },
   {
+    id: 'inbox-keeps-up',
+    figure: 'Webhook storm: stored status webhooks applied per second while the edge acknowledges at full rate, and the lag at the end of the load',
+    against: 'webhooks acknowledged per second in the same kind of storm',
+    target: 'applying never lags acknowledging by more than a few seconds, on either backend',
+  },
+  {
     id: 'status-events',
     figure: 'Status events applied to contact state per second (dedupe, monotonic), in order / shuffled',
     against: 'raw inserts of the same rows',

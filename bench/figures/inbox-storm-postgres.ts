@@ -1,0 +1,3 @@
+import { inboxStormFigure } from '../fixtures/inbox-storm.js';
+
+export default inboxStormFigure('postgres');
