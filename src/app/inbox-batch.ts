@@ -53,7 +53,14 @@ export class InboxBatch {
         const keyed = statusEvent(item);
         if (keyed === null) continue;
         const { status, errorCode } = keyed.event;
-        events.push({ wamid: item.messageId, status, at: item.at, errorCode, inboxId: p.inboxId, outboxId: outboxIdFromCallbackData(item.callbackData) });
+        events.push({
+          wamid: item.messageId,
+          status,
+          at: item.at,
+          errorCode,
+          inboxId: p.inboxId,
+          outboxId: outboxIdFromCallbackData(item.callbackData),
+        });
       }
     }
     const inserted = await tx.appendMessageEvents(events, now);
@@ -62,12 +69,18 @@ export class InboxBatch {
       const key = appendKey(e);
       batch.appended.set(key, [...(batch.appended.get(key) ?? []), inserted[i] === true]);
     });
-    // A message or row with several new statuses in the batch moves once per status, in turn: those
-    // go one by one when their turn comes. The others are applied together now; nothing the batch does
-    // before their turn touches their rows (only a status of the same message or row would).
-    const perWamid = count(fresh.map((e) => e.wamid));
-    const perRow = count(fresh.flatMap((e) => (e.outboxId === null || e.outboxId === undefined ? [] : [e.outboxId])));
-    const alone = fresh.filter((e) => perWamid.get(e.wamid) === 1 && (e.outboxId == null || perRow.get(e.outboxId) === 1));
+    // A message or row with several new statuses in the batch moves once per status, in turn: its
+    // first is applied with the others now, the later ones one by one when their turn comes. Nothing
+    // the batch does before a first status's turn touches its row (only a status of the same message
+    // or row would, and none comes earlier).
+    const wamids = new Set<string>();
+    const rowIds = new Set<number>();
+    const alone = fresh.filter((e) => {
+      const first = !wamids.has(e.wamid) && (e.outboxId == null || !rowIds.has(e.outboxId));
+      wamids.add(e.wamid);
+      if (e.outboxId != null) rowIds.add(e.outboxId);
+      return first;
+    });
     const rows = await tx.recordDeliveries(
       alone.map((e) => ({ wamid: e.wamid, outboxId: e.outboxId ?? null, status: e.status, errorCode: e.errorCode })),
       now,
@@ -131,9 +144,3 @@ export class InboxBatch {
 }
 
 const appendKey = (e: MessageEventInput): string => `${e.wamid}\u0000${e.status}\u0000${e.inboxId ?? ''}`;
-
-function count<T>(values: readonly T[]): Map<T, number> {
-  const n = new Map<T, number>();
-  for (const v of values) n.set(v, (n.get(v) ?? 0) + 1);
-  return n;
-}
