@@ -26,7 +26,8 @@ export const CATALOGUE: readonly CatalogueRow[] = [
   { id: 'webhook-ack-postgres', figure: 'Same, on PostgreSQL', against: 'no-op route', target: '≥ 8,000/s' },
   {
     id: 'inbox-keeps-up',
-    figure: 'Webhook storm: stored status webhooks applied per second while the edge acknowledges at full rate, and the lag at the end of the load',
+    figure:
+      'Webhook storm: stored status webhooks applied per second while the edge acknowledges at full rate, and the lag at the end of the load',
     against: 'webhooks acknowledged per second in the same kind of storm',
     target: 'applying never lags acknowledging by more than a few seconds, on either backend',
   },

@@ -87,7 +87,8 @@ export class ClaimedRowWrites {
 
   private finish(id: number, owner: string, outcome: OutboxOutcome, errorCode: number | null, now: Millis): Promise<boolean> {
     const held = this.rows.get(id);
-    if (held === undefined) return outcome === 'failed' ? this.tx.fail(id, owner, errorCode, now) : this.tx.complete(id, owner, outcome, now);
+    if (held === undefined)
+      return outcome === 'failed' ? this.tx.fail(id, owner, errorCode, now) : this.tx.complete(id, owner, outcome, now);
     const ok = (held.status === 'leased' || held.status === 'sending' || held.status === 'unknown') && this.holds(held, owner);
     if (ok) {
       this.release(held, 'done');

@@ -33,7 +33,10 @@ export interface CampaignWindow {
 export interface EventLogStore {
   /** False when this (wamid, status) was already recorded. */
   appendMessageEvent(event: MessageEventInput, now: Millis): Promise<{ inserted: boolean }>;
-  /** Many at once, in order, in set-based statements: each as `appendMessageEvent` called in turn (a repeat of an earlier one is not inserted). */
+  /**
+   * Many at once, in order, in set-based statements: each as `appendMessageEvent` called in turn
+   * (a repeat of an earlier one in the list is not inserted).
+   */
   appendMessageEvents(events: readonly MessageEventInput[], now: Millis): Promise<boolean[]>;
   appendDecisions(entries: readonly DecisionAuditInput[]): Promise<void>;
   /** Id of the newest message event (0 when none): lets callers skip work when nothing arrived. */

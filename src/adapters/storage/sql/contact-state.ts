@@ -37,7 +37,10 @@ export async function saveContactState(
 export async function loadContactStates(db: SqlRunner, contactIds: readonly number[]): Promise<Map<number, StoredContactState>> {
   const found = new Map<number, StoredContactState>();
   for (const group of chunks([...new Set(contactIds)], 1, db.caps)) {
-    const rows = await db.query(`SELECT contact_id, state, version FROM contact_states WHERE contact_id IN (${inList(group.length)})`, group);
+    const rows = await db.query(
+      `SELECT contact_id, state, version FROM contact_states WHERE contact_id IN (${inList(group.length)})`,
+      group,
+    );
     for (const row of rows) {
       found.set(int(row['contact_id']), { state: json(db.caps, row['state']) as unknown as ContactState, version: int(row['version']) });
     }

@@ -32,7 +32,8 @@ export function appendMessageEvents(db: SqlSession, events: readonly MessageEven
     const inserted = new Set<string>();
     for (const group of chunks(events, 7, tx.caps)) {
       const params = group.flatMap((e) => [e.wamid, e.status, e.at, e.errorCode, e.inboxId, now, e.outboxId ?? null]);
-      for (const row of await tx.query(APPEND_MANY(valuesList(group.length, 7)), params)) inserted.add(eventKey(row['wamid'], row['status']));
+      for (const row of await tx.query(APPEND_MANY(valuesList(group.length, 7)), params))
+        inserted.add(eventKey(row['wamid'], row['status']));
     }
     return events.map((e) => inserted.delete(eventKey(e.wamid, e.status)));
   });
