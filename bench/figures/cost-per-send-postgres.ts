@@ -70,7 +70,11 @@ async function dispatchRun(ctx: Ctx, workers: number, backend: 'postgres' | 'sql
   return {
     sendsPerSecond: sent / seconds,
     pacerCpuMs: perUnit(total((r) => r.cpuSeconds) * 1000, sent, 'Pacer CPU per send'),
-    roundTrips: perUnit(total((r) => r.roundTrips), sent, 'round trips per send'),
+    roundTrips: perUnit(
+      total((r) => r.roundTrips),
+      sent,
+      'round trips per send',
+    ),
     server,
     sent,
   };

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { webhookBody } from '../../src/adapters/simulator/payloads.js';
+import { webhookBody, type StatusObject } from '../../src/adapters/simulator/payloads.js';
 import { WEBHOOK_PATH } from '../../src/adapters/http/webhook-routes.js';
 import { signBody } from '../../src/adapters/http/webhook-signature.js';
 import { openStore } from '../../src/adapters/storage/open-store.js';
@@ -53,7 +53,7 @@ function take(ctx: Ctx): Message[] {
 
 /** A signed `delivered` status webhook for one sent message, in Meta's shape. */
 function webhook(m: Message): { body: Buffer; signature: string } {
-  const status = {
+  const status: StatusObject = {
     id: m.wamid,
     status: 'delivered',
     timestamp: String(Math.floor(Date.now() / 1000)),
@@ -119,9 +119,11 @@ async function appliedAll(ctx: Ctx, messages: Message[]): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const ids = messages.map((m) => m.outboxId);
-  const applied = await count(ctx, "SELECT count(*) AS n FROM message_events WHERE status = 'delivered' AND outbox_id = ANY($1::bigint[])", [
-    ids,
-  ]);
+  const applied = await count(
+    ctx,
+    "SELECT count(*) AS n FROM message_events WHERE status = 'delivered' AND outbox_id = ANY($1::bigint[])",
+    [ids],
+  );
   const quarantined = await count(ctx, 'SELECT count(*) AS n FROM webhook_inbox WHERE quarantine_reason IS NOT NULL');
   if (applied !== messages.length || quarantined > 0) {
     throw new Error(`cost-per-webhook: ${applied} of ${messages.length} statuses applied, ${quarantined} payloads quarantined`);
@@ -175,10 +177,10 @@ SELECT w, 'delivered', $4, i, $4, o FROM unnest($1::text[], $2::bigint[], $3::bi
       batch.map((m) => m.outboxId),
       now,
     ]);
-    await ctx.raw.query('UPDATE contact_states SET state = state, version = version + 1, updated_at = $2 WHERE contact_id = ANY($1::bigint[])', [
-      batch.map((m) => m.contactId),
-      now,
-    ]);
+    await ctx.raw.query(
+      'UPDATE contact_states SET state = state, version = version + 1, updated_at = $2 WHERE contact_id = ANY($1::bigint[])',
+      [batch.map((m) => m.contactId), now],
+    );
     await ctx.raw.query('UPDATE webhook_inbox SET processed_at = $2 WHERE id = ANY($1::bigint[])', [ids, now]);
     await ctx.raw.query('COMMIT');
     trips += 6;
@@ -259,7 +261,8 @@ const benchmark: Benchmark<Ctx> = {
         body: hooks[i]!.body,
       }),
     });
-    if (load.ok !== hooks.length) throw new Error(`cost-per-webhook: ${load.failed} of ${hooks.length} webhooks failed (${load.firstError})`);
+    if (load.ok !== hooks.length)
+      throw new Error(`cost-per-webhook: ${load.failed} of ${hooks.length} webhooks failed (${load.firstError})`);
     await appliedAll(ctx, messages);
     const seconds = (performance.now() - started) / 1000;
     const server = await ctx.probe.measure(mark, prefix);
