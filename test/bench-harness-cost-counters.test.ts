@@ -4,6 +4,7 @@ import {
   cpuTicks,
   cpuTicksBetween,
   lsnDiffBytes,
+  NO_TABLE,
   parseLsn,
   parseProcStat,
   perUnit,
@@ -84,30 +85,47 @@ describe('WAL positions', () => {
 
 describe('telling a run’s WAL records from other sessions’', () => {
   const DB = 16386;
-  const OURS = new Set([19794, 19799]);
-  const rec = (xid: string, recordLength: number, blockRef: string | null): WalRecord => ({ xid, recordLength, blockRef });
+  const OURS = new Map([
+    [19794, 'outbox'],
+    [19799, 'outbox'], // its primary key
+    [19801, 'webhook_inbox'],
+  ]);
+  const rec = (xid: string, recordLength: number, blockRef: string | null, fpiLength = 0): WalRecord => ({
+    xid,
+    recordLength,
+    fpiLength,
+    blockRef,
+  });
 
   it('counts records touching the run’s relations and the rest of their transactions (the commit)', () => {
     const records = [
       rec('5017', 61, 'blkref #0: rel 1663/16386/19794 fork main blk 0'),
       rec('5017', 90, 'blkref #0: rel 1663/16386/19799 fork main blk 1 blkref #2: rel 1663/16386/19799 fork main blk 0'),
       rec('5017', 34, null), // its commit
-      rec('5018', 70, 'blkref #0: rel 1663/16386/20000 fork main blk 3'), // another session's table
+      rec('5018', 70, 'blkref #0: rel 1663/16386/20000 fork main blk 3', 40), // another session's table, its page logged whole
       rec('5018', 34, null),
-      rec('0', 50, 'blkref #0: rel 1663/16386/19794 fork main blk 7'), // no transaction (a prune) on our table
+      rec('0', 50, 'blkref #0: rel 1663/16386/19794 fork main blk 7', 30), // no transaction (a prune) on our table, a full page
       rec('0', 24, null), // RUNNING_XACTS: nobody's
     ];
-    expect(attributeWal(records, DB, OURS)).toEqual({ ours: 61 + 90 + 34 + 50, all: 61 + 90 + 34 + 70 + 34 + 50 + 24 });
+    expect(attributeWal(records, DB, OURS)).toEqual({
+      ours: 61 + 90 + 34 + 50,
+      fpi: 30,
+      all: 61 + 90 + 34 + 70 + 34 + 50 + 24,
+      byTable: { outbox: 61 + 90 + 50, [NO_TABLE]: 34 },
+    });
   });
 
   it('does not take a relation of the same number in another database', () => {
     const records = [rec('7', 61, 'blkref #0: rel 1663/5/19794 fork main blk 0'), rec('7', 34, null)];
-    expect(attributeWal(records, DB, OURS)).toEqual({ ours: 0, all: 95 });
+    expect(attributeWal(records, DB, OURS)).toEqual({ ours: 0, fpi: 0, all: 95, byTable: {} });
   });
 
-  it('finds one of the run’s blocks among others in one record', () => {
-    const records = [rec('9', 120, 'blkref #0: rel 1663/16386/20000 fork main blk 0 blkref #1: rel 1663/16386/19799 fork main blk 4')];
-    expect(attributeWal(records, DB, OURS).ours).toBe(120);
+  it('finds one of the run’s blocks among others in one record, and bills the first one’s table', () => {
+    const records = [
+      rec('9', 120, 'blkref #0: rel 1663/16386/20000 fork main blk 0 blkref #1: rel 1663/16386/19799 fork main blk 4'),
+      rec('9', 80, 'blkref #0: rel 1663/16386/19801 fork main blk 0 blkref #1: rel 1663/16386/19794 fork main blk 4'),
+    ];
+    expect(attributeWal(records, DB, OURS)).toMatchObject({ ours: 200, byTable: { outbox: 120, webhook_inbox: 80 } });
   });
 });
 

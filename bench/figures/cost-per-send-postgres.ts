@@ -8,7 +8,7 @@ import { DAY, MINUTE } from '../../src/core/time.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { Store } from '../../src/ports/store.js';
 import { perUnit } from '../fixtures/cost-counters.js';
-import { Children, DATABASE_URL, dropSchema, startWorkers, type WorkerResult } from '../fixtures/cost-rig.js';
+import { Children, DATABASE_URL, dropSchema, startWorkers, WalTally, type WorkerResult } from '../fixtures/cost-rig.js';
 import { API_VERSION, queueSends, seedWorld, startSimulatorProcess, type SimulatorProcess, type World } from '../fixtures/dispatch-rig.js';
 import { ServerCostProbe, type ServerCost } from '../fixtures/server-cost-probe.js';
 import type { Benchmark, Sample } from '../harness/types.js';
@@ -30,6 +30,8 @@ interface Ctx {
   raw: pg.Client;
   sends: number;
   batches: number;
+  /** WAL by table per send: three workers' runs, and the raw SQL's. */
+  wal: { workers: WalTally; raw: WalTally };
 }
 
 /** Per send, for one run of `workers` workers. */
@@ -85,11 +87,12 @@ async function dispatchRun(ctx: Ctx, workers: number, backend: 'postgres' | 'sql
  * SKIP LOCKED statement), one UPDATE recording the batch's intents, one recording its answers.
  * What the database has to do at least to move a row from queued to sent, with no decision in between.
  */
-async function rawRun(ctx: Ctx): Promise<{ rows: number; roundTrips: number; clientCpuMs: number; server: ServerCost }> {
+async function rawRun(ctx: Ctx): Promise<{ rows: number; perSecond: number; roundTrips: number; clientCpuMs: number; server: ServerCost }> {
   await queueSends(ctx.pgStore, ctx.pgWorld, `cost-raw-${ctx.batches++}`, 0, ctx.sends, systemClock.now());
   const prefix = `pacer bench-raw-${process.pid}`;
   const mark = await ctx.probe.mark(prefix);
   const cpu = process.cpuUsage();
+  const started = performance.now();
   let rows = 0;
   let roundTrips = 0;
   for (;;) {
@@ -115,10 +118,11 @@ FROM unnest($1::bigint[], $2::text[]) AS a(id, wamid) WHERE outbox.id = a.id`,
     roundTrips += 2;
     rows += ids.length;
   }
+  const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   const server = await ctx.probe.measure(mark, prefix);
   if (rows !== ctx.sends) throw new Error(`cost-per-send reference: moved ${rows} rows of ${ctx.sends}`);
-  return { rows, roundTrips, clientCpuMs: (used.user + used.system) / 1000, server };
+  return { rows, perSecond: rows / seconds, roundTrips, clientCpuMs: (used.user + used.system) / 1000, server };
 }
 
 function serverExtras(name: string, server: ServerCost, units: number, withBackground: boolean): Record<string, number> {
@@ -170,7 +174,21 @@ const benchmark: Benchmark<Ctx> = {
       });
       await raw.connect();
       opened.push({ close: () => raw.end() });
-      return { children, schema, sqliteDir, pgStore, sqliteStore, pgWorld, sqliteWorld, sim, probe, raw, sends, batches: 0 };
+      return {
+        children,
+        schema,
+        sqliteDir,
+        pgStore,
+        sqliteStore,
+        pgWorld,
+        sqliteWorld,
+        sim,
+        probe,
+        raw,
+        sends,
+        batches: 0,
+        wal: { workers: new WalTally(), raw: new WalTally() },
+      };
     } catch (error) {
       for (const o of opened.reverse()) await o.close().catch(() => undefined);
       await sim?.stop();
@@ -190,18 +208,22 @@ const benchmark: Benchmark<Ctx> = {
       extras[`${w}PacerCpuMs`] = run.pacerCpuMs;
       extras[`${w}RoundTrips`] = run.roundTrips;
       const dbCpuMs = perUnit(server.backendCpuMs, run.sent, 'server CPU per send');
-      if (workers === 3) serverCpuMs = dbCpuMs;
-      else extras[`${w}DbCpuMs`] = dbCpuMs;
+      if (workers === 3) {
+        serverCpuMs = dbCpuMs;
+        ctx.wal.workers.add(server, run.sent);
+      } else extras[`${w}DbCpuMs`] = dbCpuMs;
       Object.assign(extras, serverExtras(w, server, run.sent, workers === 3));
     }
     return { value: serverCpuMs, extras };
   },
   async reference(ctx): Promise<Sample> {
     const raw = await rawRun(ctx);
+    ctx.wal.raw.add(raw.server, raw.rows);
     const sqlite = await dispatchRun(ctx, 1, 'sqlite');
     return {
       value: perUnit(raw.server.backendCpuMs, raw.rows, 'raw server CPU per row'),
       extras: {
+        rawRowsPerS: raw.perSecond,
         rawRoundTrips: perUnit(raw.roundTrips, raw.rows, 'raw round trips'),
         ...serverExtras('raw', raw.server, raw.rows, false),
         rawClientCpuMs: perUnit(raw.clientCpuMs, raw.rows, 'raw client CPU'),
@@ -212,6 +234,9 @@ const benchmark: Benchmark<Ctx> = {
   },
   async teardown(ctx) {
     ctx.children.killAll();
+    const [workers, raw] = [ctx.wal.workers.line(), ctx.wal.raw.line()];
+    if (workers !== null) process.stderr.write(`\ncost-per-send-postgres: WAL bytes per send by table, 3 workers: ${workers}\n`);
+    if (raw !== null) process.stderr.write(`cost-per-send-postgres: WAL bytes per row by table, raw SQL: ${raw}\n`);
     try {
       await ctx.raw.end().catch(() => undefined);
       await ctx.probe.close().catch(() => undefined);

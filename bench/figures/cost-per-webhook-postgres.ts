@@ -10,7 +10,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { Store } from '../../src/ports/store.js';
 import { perUnit } from '../fixtures/cost-counters.js';
-import { askRoundTrips, Children, DATABASE_URL, dropSchema, lineReader, processCpuMs } from '../fixtures/cost-rig.js';
+import { askRoundTrips, Children, DATABASE_URL, dropSchema, lineReader, processCpuMs, WalTally } from '../fixtures/cost-rig.js';
 import { queueSends, seedWorld } from '../fixtures/dispatch-rig.js';
 import { ServerCostProbe, type ServerCost } from '../fixtures/server-cost-probe.js';
 import { generateLoad } from '../harness/load.js';
@@ -44,6 +44,8 @@ interface Ctx {
   roundTripsFile: string;
   perSample: number;
   pending: Message[];
+  /** WAL by table per webhook: Pacer's samples, and the raw SQL's. */
+  wal: { pacer: WalTally; raw: WalTally };
 }
 
 function take(ctx: Ctx): Message[] {
@@ -189,6 +191,7 @@ SELECT w, 'delivered', $4, i, $4, o FROM unnest($1::text[], $2::bigint[], $3::bi
   const used = process.cpuUsage(cpu);
   const server = await ctx.probe.measure(mark, prefix);
   const n = messages.length;
+  ctx.wal.raw.add(server, n);
   return {
     value: perUnit(server.backendCpuMs, n, 'raw server CPU per webhook'),
     extras: {
@@ -234,7 +237,18 @@ const benchmark: Benchmark<Ctx> = {
       const probe = await ServerCostProbe.open(DATABASE_URL, schema);
       opened.push(probe);
       const serve = await startServe(children, schema, roundTripsFile);
-      return { children, schema, store, probe, raw, serve, roundTripsFile, perSample, pending };
+      return {
+        children,
+        schema,
+        store,
+        probe,
+        raw,
+        serve,
+        roundTripsFile,
+        perSample,
+        pending,
+        wal: { pacer: new WalTally(), raw: new WalTally() },
+      };
     } catch (error) {
       children.killAll();
       for (const o of opened.reverse()) await o.close().catch(() => undefined);
@@ -270,6 +284,7 @@ const benchmark: Benchmark<Ctx> = {
     // Asked after the server readings: the question itself runs no query.
     const trips = (await askRoundTrips(ctx.serve.pid, ctx.roundTripsFile)) - tripsBefore;
     const n = messages.length;
+    ctx.wal.pacer.add(server, n);
     return {
       value: perUnit(server.backendCpuMs, n, 'server CPU per webhook'),
       extras: {
@@ -284,6 +299,9 @@ const benchmark: Benchmark<Ctx> = {
   reference: (ctx) => rawApply(ctx, take(ctx)),
   async teardown(ctx) {
     ctx.children.killAll();
+    const [pacer, raw] = [ctx.wal.pacer.line(), ctx.wal.raw.line()];
+    if (pacer !== null) process.stderr.write(`\ncost-per-webhook-postgres: WAL bytes per webhook by table: ${pacer}\n`);
+    if (raw !== null) process.stderr.write(`cost-per-webhook-postgres: WAL bytes per webhook by table, raw SQL: ${raw}\n`);
     try {
       await ctx.raw.end().catch(() => undefined);
       await ctx.probe.close().catch(() => undefined);
