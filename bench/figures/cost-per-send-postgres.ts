@@ -191,9 +191,9 @@ const benchmark: Benchmark<Ctx> = {
       };
     } catch (error) {
       for (const o of opened.reverse()) await o.close().catch(() => undefined);
-      await sim?.stop();
+      await sim?.stop().catch(() => undefined);
       rmSync(sqliteDir, { recursive: true, force: true });
-      await dropSchema(schema);
+      await dropSchema(schema).catch(() => undefined); // the first error is the one to report
       throw error;
     }
   },

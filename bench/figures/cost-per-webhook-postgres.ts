@@ -252,7 +252,7 @@ const benchmark: Benchmark<Ctx> = {
     } catch (error) {
       children.killAll();
       for (const o of opened.reverse()) await o.close().catch(() => undefined);
-      await dropSchema(schema);
+      await dropSchema(schema).catch(() => undefined); // the first error is the one to report
       throw error;
     }
   },
