@@ -39,7 +39,13 @@ function neighbours(e164: string): string[] {
 /** The ways an export writes the same number. */
 function spellings(e164: string): string[] {
   const digits = e164.slice(1);
-  return [e164, `+${digits.slice(0, 2)} ${digits.slice(2)}`, `+${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`];
+  return [
+    e164,
+    `+${digits.slice(0, 2)} ${digits.slice(2)}`,
+    `+${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`,
+    `+${digits.slice(0, 2)} (${digits.slice(2, 3)}) ${digits.slice(3)}`,
+    `+${digits.slice(0, 3)} (${digits.slice(3, 4)}) ${digits.slice(4)}`,
+  ];
 }
 
 describe('validInternationalNumber', () => {
@@ -76,7 +82,7 @@ describe('validInternationalNumber', () => {
       fc.property(
         fc.constantFrom(...callingCodes, ...nonGeographic),
         fc.stringMatching(/^\d{1,16}$/),
-        fc.constantFrom('', ' ', '-'),
+        fc.constantFrom('', ' ', '-', ' (0) ', '0', ' (1) ', '1'),
         (code, rest, separator) => {
           const text = `+${code}${separator}${rest}`;
           const fast = validInternationalNumber(text);
@@ -87,15 +93,14 @@ describe('validInternationalNumber', () => {
     );
   });
 
+  it('strips a national prefix written after the country code as the full parse does', () => {
+    expect(validInternationalNumber('+44 (0) 7911 123456')).toBe('+447911123456');
+    expect(validInternationalNumber('+44 07911 123456')).toBe('+447911123456');
+    expect(fullParse('+44 (0) 7911 123456')).toBe('+447911123456');
+  });
+
   it('leaves other spellings to the full parse', () => {
-    for (const text of [
-      '+44 (0) 7911 123456',
-      '447911123456',
-      '+44 7911 123456 ext. 2',
-      '+44.7911.123456',
-      '+0044 7911 123456',
-      '+800 1234 5678',
-    ])
+    for (const text of ['447911123456', '+44 7911 123456 ext. 2', '+44.7911.123456', '+0044 7911 123456', '+800 1234 5678'])
       expect(validInternationalNumber(text)).toBeNull();
   });
 });

@@ -5,8 +5,8 @@ import metadataJson from 'libphonenumber-js/metadata.max.json';
  * (spaces or dashes allowed): the same validation as parsing it with the full metadata (every
  * number type's pattern and lengths of the country the digits belong to), decided with each
  * pattern compiled once instead of at every call. It only ever says "valid, and this is its E.164";
- * anything it does not decide (`null`: invalid, a national prefix to strip, a non-geographic code,
- * other punctuation) goes the full way, which also words the refusal.
+ * anything it does not decide (`null`: invalid, a national prefix it cannot strip as the library
+ * would, a non-geographic code, other punctuation) goes the full way, which also words the refusal.
  */
 
 /** Positions in a country's entry of the metadata (version 4), as the library reads them. */
@@ -25,8 +25,10 @@ interface Plan {
   types: Array<{ pattern: RegExp; lengths: readonly number[] | undefined }>;
   /** Which of the countries sharing a calling code the digits belong to, when it is told by their start. */
   leadingDigits: RegExp | null;
-  /** A national prefix the library would try to strip: digits starting with it are left to the library. */
+  /** The national prefix as the library strips it from the digits after the calling code. */
   prefixForParsing: RegExp | null;
+  /** The country's possible lengths, if its metadata lists them. */
+  lengths: readonly number[] | undefined;
   hasTypes: boolean;
 }
 
@@ -57,6 +59,7 @@ function planOf(country: string): Plan {
     leadingDigits: leading ? new RegExp(leading) : null,
     prefixForParsing: prefix ? new RegExp(`^(?:${prefix})`) : null,
     hasTypes: types.length > 0,
+    lengths,
   };
   plans.set(country, plan);
   return plan;
@@ -68,29 +71,46 @@ function hasAType(plan: Plan, national: string): boolean {
   return plan.types.some((t) => (t.lengths === undefined || t.lengths.includes(national.length)) && t.pattern.test(national));
 }
 
-const SIMPLE = /^\+\d[\d -]*\d$/;
+const SIMPLE = /^\+\d[\d ()-]*\d$/;
 
-/** `+44 7911 123456` → `+447911123456` when valid with the full metadata; null when the full parse must decide. */
+/** `+44 7911 123456` or `+44 (0) 7911 123456` → `+447911123456` when valid with the full metadata; null when the full parse must decide. */
 export function validInternationalNumber(text: string): string | null {
   if (text.length > 40 || !SIMPLE.test(text)) return null;
-  const digits = text.slice(1).replace(/[ -]/g, '');
+  const digits = text.slice(1).replace(/[ ()-]/g, '');
   if (digits.startsWith('0')) return null;
   for (let i = 1; i <= 3 && i < digits.length; i++) {
     const code = digits.slice(0, i);
     if (METADATA.nonGeographic?.[code] !== undefined) return null;
     const countries = METADATA.country_calling_codes[code];
     if (countries === undefined) continue;
-    const national = digits.slice(i);
-    if (national.length < 2 || national.length > 17) return null;
-    const main = planOf(countries[0]!);
-    if (main.prefixForParsing?.test(national)) return null;
-    return validFor(countries, national) ? `+${code}${national}` : null;
+    const national = withoutNationalPrefix(countries, digits.slice(i));
+    if (national === null || national.length < 2 || national.length > 17) return null;
+    return validFor(countries, national) !== null ? `+${code}${national}` : null;
   }
   return null;
 }
 
-/** The country the digits belong to, as the library picks it, then whether they are valid there. */
-function validFor(countries: readonly string[], national: string): boolean {
+/**
+ * The national number after the national prefix written in it (`+44 (0) 7911…`), as the library
+ * strips it: only a plain prefix (no carrier code, no rewrite), and only when what remains is valid
+ * for the main plan and of a possible length for its country (when the library would keep the
+ * prefix, or might, null).
+ */
+function withoutNationalPrefix(countries: readonly string[], national: string): string | null {
+  const main = planOf(countries[0]!);
+  const match = main.prefixForParsing?.exec(national);
+  if (match === null || match === undefined) return national;
+  if (match.length > 1 && match[match.length - 1] !== undefined) return null;
+  const stripped = national.slice(match[0].length);
+  if (stripped === national) return national;
+  if (!main.nationalNumber.test(stripped)) return null;
+  const country = validFor(countries, stripped);
+  if (country === null || (country.lengths !== undefined && !country.lengths.includes(stripped.length))) return null;
+  return stripped;
+}
+
+/** The country the digits belong to, as the library picks it, when they are valid there. */
+function validFor(countries: readonly string[], national: string): Plan | null {
   let plan: Plan | undefined;
   if (countries.length === 1) plan = planOf(countries[0]!);
   else {
@@ -104,5 +124,6 @@ function validFor(countries: readonly string[], national: string): boolean {
   }
   // No country told: the calling code's main country decides, as in the library.
   plan ??= planOf(countries[0]!);
-  return plan.hasTypes ? hasAType(plan, national) : plan.nationalNumber.test(national);
+  const valid = plan.hasTypes ? hasAType(plan, national) : plan.nationalNumber.test(national);
+  return valid ? plan : null;
 }
