@@ -76,8 +76,8 @@ export const CATALOGUE: readonly CatalogueRow[] = [
   },
   {
     id: 'csv-import',
-    figure: 'Contacts imported per second from CSV, with validation',
-    against: 'parsing the file alone',
+    figure: 'Contacts imported per second from CSV, with validation, SQLite and PostgreSQL',
+    against: 'parsing the file alone; the raw multi-row INSERT of the same rows',
     target: '≥ 50,000 rows/s',
   },
   {
