@@ -183,10 +183,52 @@ export function valueFreezer(
   mapping: ParameterMapping,
   options: RenderOptions,
 ): (fields: RecipientFields) => FreezeResult {
-  const { slots } = templateSlots(def, category);
+  const list = slotValueFreezer(def, category, mapping, options);
   return (fields) => {
-    const r = resolveSlots(slots, def, mapping, fields, options);
-    return r.ok ? { ok: true, values: freezeValues(r.values) } : r;
+    const r = list.freeze(fields);
+    if (!r.ok) return r;
+    const values: FrozenValues = {};
+    list.keys.forEach((key, i) => {
+      const value = r.values[i];
+      if (value !== undefined) values[key] = value;
+    });
+    return { ok: true, values };
+  };
+}
+
+export type FrozenValueList =
+  | { ok: true; values: ReadonlyArray<string | MediaSource | undefined> }
+  | { ok: false; reason: ParameterProblemReason; slot: string; detail: string };
+
+/**
+ * `valueFreezer`'s values in slot order, `values[i]` for `keys[i]` (undefined: that slot takes no
+ * value, a quick reply left as it is): no object per recipient, for writing many rows.
+ */
+export interface SlotValueFreezer {
+  /** The template's slots, in order; the same for every recipient. */
+  readonly keys: readonly string[];
+  freeze(fields: RecipientFields): FrozenValueList;
+}
+
+export function slotValueFreezer(
+  def: TemplateDefinition,
+  category: TemplateCategory,
+  mapping: ParameterMapping,
+  options: RenderOptions,
+): SlotValueFreezer {
+  const slots = templateSlots(def, category).slots.map((slot) => ({ slot, source: sourceFor(slot, mapping) }));
+  return {
+    keys: slots.map(({ slot }) => slot.key),
+    freeze(fields) {
+      const values = new Array<string | MediaSource | undefined>(slots.length);
+      for (let i = 0; i < slots.length; i += 1) {
+        const { slot, source } = slots[i] as (typeof slots)[number];
+        const r = resolveSlot(slot, source, fields, def, options);
+        if (r !== null && 'reason' in r) return { ok: false, slot: slot.key, ...r };
+        values[i] = r === null ? undefined : r.kind === 'text' ? r.text : r.media;
+      }
+      return { ok: true, values };
+    },
   };
 }
 
@@ -209,12 +251,6 @@ function resolveSlots(
 
 /** Values as an outbox row keeps them: text as a string, media as its source. */
 export type FrozenValues = Record<string, string | MediaSource>;
-
-function freezeValues(values: ReadonlyMap<string, ResolvedValue>): FrozenValues {
-  const out: FrozenValues = {};
-  for (const [key, v] of values) out[key] = v.kind === 'text' ? v.text : v.media;
-  return out;
-}
 
 /**
  * The send components from values frozen earlier, against the template as it is now. A value the

@@ -12,10 +12,11 @@ export interface SegmentOutboxPlan {
   category: Category;
   intent: JsonObject;
   /**
-   * Each row's own intent, from its contact (template values frozen per recipient); absent: `intent`
-   * for every row. Called once per new row, inside the page's transaction; it must not do I/O.
+   * Each row's own intent as JSON text, from its contact (template values frozen per recipient);
+   * absent: `intent` for every row. Text, not an object: a start writes a million of them. Called
+   * once per new row, inside the page's transaction; it must not do I/O.
    */
-  intentFor?: (contact: { name: string | null; attributes: JsonObject }) => JsonObject;
+  intentTextFor?: (contact: { name: string | null; attributes: JsonObject }) => string;
   nextAttemptAt: Millis;
   segment: SegmentDefinition;
   /** Of the segment's recipients, only this number's share of a pool (absent: all of them). */
