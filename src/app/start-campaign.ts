@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY } from '../core/policy.js';
-import { slotValueFreezer, valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
+import { plainSlots, slotValueFreezer, valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
 import type { Millis } from '../core/time.js';
 import type { RecipientShare } from '../core/sender-pool.js';
 import type {
@@ -92,7 +92,13 @@ export async function startCampaign(
       const base = { phoneNumberId: share.phoneNumberId, template: { name: template.name, language: template.language } };
       const row = { campaignId, senderId: share.senderId, category: template.category, nextAttemptAt: dueAt, share: share.recipients };
       const plan = personal
-        ? { ...row, segment, intent: base, intentTextFor: perRecipient(base, shape, mapping, options, campaignId) }
+        ? {
+            ...row,
+            segment,
+            intent: base,
+            intentTextFor: perRecipient(base, shape, mapping, options, campaignId),
+            ...plainIntent(base, shape, mapping, options),
+          }
         : { ...row, segment, intent: sharedIntent(base, shape, mapping, options, campaignId) };
       // The segment is matched inside the store (matchesSegment's rules as SQL), a page at a time:
       // memory stays flat whatever the audience.
@@ -156,4 +162,11 @@ function perRecipient(base: Base, shape: TemplateShape, mapping: ParameterMappin
     const skipped: OutboxIntent = { ...base, parameterProblem: { reason: r.reason, detail: r.detail } };
     return JSON.stringify(skipped);
   };
+}
+
+/** What the store may write by itself for recipients whose values are plain (see `plainSlots`). */
+function plainIntent(base: Base, shape: TemplateShape, mapping: ParameterMapping, options: RenderOptions) {
+  const slots = shape.kind === 'known' ? plainSlots(shape.definition, shape.category, mapping, options) : null;
+  if (slots === null) return {};
+  return { plainIntent: { phoneNumberId: base.phoneNumberId, name: base.template.name, language: base.template.language, slots } };
 }

@@ -232,6 +232,52 @@ export function slotValueFreezer(
   };
 }
 
+/**
+ * Characters of a plain value: one no check refuses or changes (nothing to trim, no line break,
+ * tab or space, nothing a URL suffix would encode). A database can copy such a value straight from
+ * an attribute into a row, as `slotValueFreezer` would freeze it.
+ */
+export const PLAIN_VALUE_CHARACTERS = 'A-Za-z0-9_.~-';
+
+/** One slot as a database may fill it: from an attribute holding a plain value, or the same value for everyone. */
+export type PlainSlot =
+  | { key: string; kind: 'attribute'; attribute: string; maxChars: number | null }
+  | { key: string; kind: 'fixed'; value: string | MediaSource };
+
+/**
+ * The slots of a mapping for recipients whose attributes hold plain values (a string of 1 to
+ * `maxChars` (null: any number) of PLAIN_VALUE_CHARACTERS, present under its own key): each such recipient's values
+ * are then the attribute's text, or the fixed value, exactly as `slotValueFreezer` gives them.
+ * Null when no recipient's values can be had that way (a media header from an attribute, or a
+ * slot refused for everyone): then every recipient goes through `slotValueFreezer`.
+ */
+export function plainSlots(
+  def: TemplateDefinition,
+  category: TemplateCategory,
+  mapping: ParameterMapping,
+  options: RenderOptions,
+): PlainSlot[] | null {
+  const out: PlainSlot[] = [];
+  for (const slot of templateSlots(def, category).slots) {
+    const source = sourceFor(slot, mapping);
+    if (source !== undefined && 'attribute' in source) {
+      if (slot.part === 'header_media') return null;
+      const url = slot.part === 'url_suffix' ? (def.buttons[slot.buttonIndex ?? -1]?.url ?? '') : '';
+      // A suffix within URL_MAX alongside the whole template URL passes urlProblem's first test.
+      const limit = Math.min(slot.maxLength ?? Infinity, slot.part === 'url_suffix' ? URL_MAX - url.length : Infinity);
+      if (limit < 1) return null;
+      const maxChars = Number.isFinite(limit) ? limit : null;
+      out.push({ key: slot.key, kind: 'attribute', attribute: source.attribute, maxChars });
+      continue;
+    }
+    const fixed = resolveSlot(slot, source, { name: null, attributes: {} }, def, options);
+    if (fixed === null) continue;
+    if ('reason' in fixed) return null;
+    out.push({ key: slot.key, kind: 'fixed', value: fixed.kind === 'text' ? fixed.text : fixed.media });
+  }
+  return out;
+}
+
 function resolveSlots(
   slots: readonly TemplateSlot[],
   def: TemplateDefinition,

@@ -1,6 +1,7 @@
 import type { RecipientShare } from '../../core/sender-pool.js';
 import type { Category } from '../../core/category.js';
 import type { SegmentDefinition } from '../../core/segment.js';
+import type { PlainSlot } from '../../core/template-parameters.js';
 import type { Millis } from '../../core/time.js';
 import type { JsonObject } from '../json.js';
 import type { SegmentPage } from './contacts.js';
@@ -17,6 +18,12 @@ export interface SegmentOutboxPlan {
    * once per new row, inside the page's transaction; it must not do I/O.
    */
   intentTextFor?: (contact: { name: string | null; attributes: JsonObject }) => string;
+  /**
+   * With `intentTextFor`: the template intent the database may write itself for contacts whose
+   * attributes hold plain values (see `plainSlots`), the same intent `intentTextFor` would give;
+   * every other contact still goes through `intentTextFor`.
+   */
+  plainIntent?: { phoneNumberId: string; name: string; language: string; slots: readonly PlainSlot[] };
   nextAttemptAt: Millis;
   segment: SegmentDefinition;
   /** Of the segment's recipients, only this number's share of a pool (absent: all of them). */

@@ -1,6 +1,7 @@
 import type { JsonObject, SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { shareSql } from './pool-share.js';
+import { plainIntentSql } from './plain-intent.js';
 import { contactPage, PAGE_CONTACTS, segmentSql } from './segment-where.js';
 import { storableJson } from '../storable-text.js';
 import { int, json, textOrNull, toJson } from './values.js';
@@ -63,20 +64,37 @@ async function insertPage(
 ): Promise<number> {
   const intentFor = plan.intentTextFor;
   if (intentFor === undefined) return tx.execute(SEGMENT_INSERT('$6', match), params);
+  // Contacts whose values are plain get their rows from the database alone; the others from intentFor.
+  const plain = plainIntentSql(tx.caps, plan);
+  let written = 0;
+  let rest = match;
+  if (plain !== null) {
+    // Parameters of its own: PostgreSQL refuses one a statement does not use (the shared intent, $6).
+    const own: SqlParam[] = [afterId, lastId, plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now];
+    const ownMatch = `${segmentSql(tx.caps, own).match(plan.segment, now)} AND ${shareSql(plan.share, own)}`;
+    const intent = plain.intent(own);
+    written = await tx.execute(
+      `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, NULL, 'queued', $6, $7, $7 ${PAGE_CONTACTS} AND ${ownMatch} AND ${plain.plain(own)} ON CONFLICT DO NOTHING`,
+      own,
+    );
+    rest = `${match} AND NOT ${plain.plain(params)}`;
+  }
   if (tx.withRowIntent !== undefined) {
     const render = (name: string | null, attributes: string): string =>
       storableJson(intentFor({ name, attributes: JSON.parse(attributes) as JsonObject }));
-    return tx.withRowIntent(render, () => tx.execute(SEGMENT_INSERT('pacer_row_intent(c.name, c.attributes)', match), params));
+    return (
+      written + (await tx.withRowIntent(render, () => tx.execute(SEGMENT_INSERT('pacer_row_intent(c.name, c.attributes)', rest), params)))
+    );
   }
   const pageParams: SqlParam[] = [afterId, lastId];
-  const pageMatch = `${segmentSql(tx.caps, pageParams).match(plan.segment, now)} AND ${shareSql(plan.share, pageParams)}`;
+  const pageMatch = `${segmentSql(tx.caps, pageParams).match(plan.segment, now)} AND ${shareSql(plan.share, pageParams)}${plain === null ? '' : ` AND NOT ${plain.plain(pageParams)}`}`;
   const contacts = await tx.query(`SELECT c.id, c.name, c.attributes ${PAGE_CONTACTS} AND ${pageMatch} ORDER BY c.id`, pageParams);
   // One JSON array of [id, intent] pairs, put together as text: the intents already are JSON.
   const rows = contacts.map(
     (c) =>
       `[${int(c['id'])},${storableJson(intentFor({ name: textOrNull(c['name']), attributes: json<JsonObject>(tx.caps, c['attributes']) }))}]`,
   );
-  return insertEach(tx, plan, rows, now);
+  return written + (await insertEach(tx, plan, rows, now));
 }
 
 async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: number, lastId: number, now: number): Promise<number> {
