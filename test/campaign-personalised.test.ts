@@ -206,4 +206,21 @@ describe.each(BACKENDS)('personalised campaign ($name)', (backend) => {
       ['friend', 'SPRING', 'spring%20sale'],
     ]);
   });
+
+  it('plans the same rows through a store that has no bulk mode', async () => {
+    const store = await backend.open();
+    const { campaignId } = await seed(store);
+    const plain = { ...store, bulkWrites: undefined };
+    expect(await startCampaign(plain, campaignId, { phoneNumberId: PN }, T0, NO_DISPATCHER_HERE)).toEqual({
+      scanned: 3,
+      matched: 3,
+      inserted: 3,
+    });
+    const api = new ScriptedApi((_, n) => accepted(n));
+    expect(await dispatcher(store, api, new VirtualClock(T0)).tick()).toMatchObject({ sent: 2, skipped: 1 });
+    expect(api.requests.map(bodyValues)).toEqual([
+      ['Ada', 'ADA15', 'ADA15'],
+      ['Bob', 'BOB10', 'BOB10'],
+    ]);
+  });
 });

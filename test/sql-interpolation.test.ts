@@ -55,6 +55,8 @@ const REVIEWED: Record<string, string> = {
   'diagnosis-audience.ts: stopDetail': 'jsonValue() of a literal path it validates, on a fixed column',
   'diagnosis-usage.ts: stoppedAt': 'jsonValue() of a literal path it validates, on a fixed column',
   'outbox-segment.ts: match': 'segmentSql(): fixed conditions with bind() placeholders',
+  'outbox-segment.ts: ownMatch': 'segmentSql() and shareSql(): fixed conditions with bind() placeholders',
+  'outbox-segment.ts: plain.plain(own)': 'plainIntentSql(): fixed JSON conditions, every path, name and length a bind() placeholder',
   'segment-counts.ts: flags': 'CASE flags around segmentSql() conditions (fixed SQL with bind() placeholders), aliased by a constant list',
   "segment-counts.ts: STATES.map((r) => `sum(hit * ${r}) AS ${r}`).join(', ')": 'sums over the names of a constant list',
   'event-deliveries.ts: conditions': "'' or ` WHERE ` and fixed conditions, each compared with a bind() placeholder",

@@ -32,6 +32,32 @@ export const outboxIntentSchema = z
 
 export type OutboxIntent = z.infer<typeof outboxIntentSchema>;
 
+type FrozenValue = NonNullable<NonNullable<OutboxIntent['template']>['values']>[string];
+
+/**
+ * A template intent's JSON text for many rows of one number and template, each with its own values
+ * in the order of `keys` (undefined: none for that key): the same text `JSON.stringify` writes for
+ * `{ phoneNumberId, template: { name, language, values } }`, put together without an object per row.
+ */
+export function templateIntentWriter(
+  base: { phoneNumberId: string; template: { name: string; language: string } },
+  keys: readonly string[],
+): (values: ReadonlyArray<FrozenValue | undefined>) => string {
+  const head = `{"phoneNumberId":${JSON.stringify(base.phoneNumberId)},"template":{"name":${JSON.stringify(base.template.name)},"language":${JSON.stringify(base.template.language)},"values":{`;
+  const names = keys.map((key) => `${JSON.stringify(key)}:`);
+  return (values) => {
+    let text = head;
+    let first = true;
+    for (let i = 0; i < names.length; i += 1) {
+      const value = values[i];
+      if (value === undefined) continue;
+      text += `${first ? '' : ','}${names[i] as string}${JSON.stringify(value)}`;
+      first = false;
+    }
+    return `${text}}}}`;
+  };
+}
+
 export function parseOutboxIntent(json: JsonObject, rowId: number): OutboxIntent {
   const parsed = outboxIntentSchema.safeParse(json);
   if (!parsed.success) {

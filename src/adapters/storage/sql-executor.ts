@@ -48,5 +48,7 @@ export interface SqlExecutor extends SqlSession {
    * when only a change was seen (SQLite's data version moved) and the caller must look.
    */
   watchQueued(onQueued: (at: number | null) => void): QueuedWatch;
+  /** Runs `work`, many write transactions in a row, as the backend writes bulk fastest (the Store's `bulkWrites`). */
+  bulkWrites<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

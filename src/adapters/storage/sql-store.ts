@@ -226,6 +226,7 @@ export function createSqlStore(db: SqlExecutor, clock: () => number = Date.now):
           () => undefined, // the store away: the loop's own timer looks again
         );
       }),
+    bulkWrites: (work) => db.bulkWrites(work),
     // The transaction's store has the data roles only: it cannot migrate, close or nest.
     transaction: <T>(work: (tx: TxStore & Savepoints) => Promise<T>) =>
       db.transaction('transaction', (runner) => work({ ...bindOperations(joined(runner), guard), ...savepoints(runner, guard) })),

@@ -1,6 +1,7 @@
 import type { RecipientShare } from '../../core/sender-pool.js';
 import type { Category } from '../../core/category.js';
 import type { SegmentDefinition } from '../../core/segment.js';
+import type { PlainSlot } from '../../core/template-parameters.js';
 import type { Millis } from '../../core/time.js';
 import type { JsonObject } from '../json.js';
 import type { SegmentPage } from './contacts.js';
@@ -12,10 +13,17 @@ export interface SegmentOutboxPlan {
   category: Category;
   intent: JsonObject;
   /**
-   * Each row's own intent, from its contact (template values frozen per recipient); absent: `intent`
-   * for every row. Called once per new row, inside the page's transaction; it must not do I/O.
+   * Each row's own intent as JSON text, from its contact (template values frozen per recipient);
+   * absent: `intent` for every row. Text, not an object: a start writes a million of them. Called
+   * once per new row, inside the page's transaction; it must not do I/O.
    */
-  intentFor?: (contact: { name: string | null; attributes: JsonObject }) => JsonObject;
+  intentTextFor?: (contact: { name: string | null; attributes: JsonObject }) => string;
+  /**
+   * With `intentTextFor`: the template intent the database may write itself for contacts whose
+   * attributes hold plain values (see `plainSlots`), the same intent `intentTextFor` would give;
+   * every other contact still goes through `intentTextFor`.
+   */
+  plainIntent?: { phoneNumberId: string; name: string; language: string; slots: readonly PlainSlot[] };
   nextAttemptAt: Millis;
   segment: SegmentDefinition;
   /** Of the segment's recipients, only this number's share of a pool (absent: all of them). */

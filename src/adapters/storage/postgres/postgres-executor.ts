@@ -159,6 +159,11 @@ export class PostgresExecutor implements SqlExecutor {
     };
   }
 
+  /** Nothing to change: PostgreSQL's checkpoints run in the server, whatever the client writes. */
+  bulkWrites<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.watches].map((w) => w.close()));
     this.watches.clear();

@@ -1,7 +1,9 @@
 import type { JsonObject, SegmentOutboxPage, SegmentOutboxPlan } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { shareSql } from './pool-share.js';
+import { plainIntentSql } from './plain-intent.js';
 import { contactPage, PAGE_CONTACTS, segmentSql } from './segment-where.js';
+import { storableJson } from '../storable-text.js';
 import { int, json, textOrNull, toJson } from './values.js';
 
 const ROWS_IN_PAGE = 'SELECT count(*) AS n FROM outbox WHERE campaign_id = $1 AND contact_id > $2 AND contact_id <= $3';
@@ -48,8 +50,8 @@ const SEGMENT_INSERT = (intent: string, match: string): string =>
   `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`;
 
 /**
- * The page's rows: one intent for all; or each contact's own, computed by `intentFor` inside SQLite
- * as the rows are written (pacer_row_intent), or on PostgreSQL from the page's contacts read here.
+ * The page's rows: one intent for all; or each contact's own, computed by `intentTextFor` inside
+ * SQLite as the rows are written (pacer_row_intent), or on PostgreSQL from the page's contacts read here.
  */
 async function insertPage(
   tx: SqlRunner,
@@ -60,21 +62,39 @@ async function insertPage(
   lastId: number,
   now: number,
 ): Promise<number> {
-  const intentFor = plan.intentFor;
+  const intentFor = plan.intentTextFor;
   if (intentFor === undefined) return tx.execute(SEGMENT_INSERT('$6', match), params);
+  // Contacts whose values are plain get their rows from the database alone; the others from intentFor.
+  const plain = plainIntentSql(tx.caps, plan);
+  let written = 0;
+  let rest = match;
+  if (plain !== null) {
+    // Parameters of its own: PostgreSQL refuses one a statement does not use (the shared intent, $6).
+    const own: SqlParam[] = [afterId, lastId, plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now];
+    const ownMatch = `${segmentSql(tx.caps, own).match(plan.segment, now)} AND ${shareSql(plan.share, own)}`;
+    const intent = plain.intent(own);
+    written = await tx.execute(
+      `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, NULL, 'queued', $6, $7, $7 ${PAGE_CONTACTS} AND ${ownMatch} AND ${plain.plain(own)} ON CONFLICT DO NOTHING`,
+      own,
+    );
+    rest = `${match} AND NOT ${plain.plain(params)}`;
+  }
   if (tx.withRowIntent !== undefined) {
     const render = (name: string | null, attributes: string): string =>
-      toJson(intentFor({ name, attributes: JSON.parse(attributes) as JsonObject }));
-    return tx.withRowIntent(render, () => tx.execute(SEGMENT_INSERT('pacer_row_intent(c.name, c.attributes)', match), params));
+      storableJson(intentFor({ name, attributes: JSON.parse(attributes) as JsonObject }));
+    return (
+      written + (await tx.withRowIntent(render, () => tx.execute(SEGMENT_INSERT('pacer_row_intent(c.name, c.attributes)', rest), params)))
+    );
   }
   const pageParams: SqlParam[] = [afterId, lastId];
-  const pageMatch = `${segmentSql(tx.caps, pageParams).match(plan.segment, now)} AND ${shareSql(plan.share, pageParams)}`;
+  const pageMatch = `${segmentSql(tx.caps, pageParams).match(plan.segment, now)} AND ${shareSql(plan.share, pageParams)}${plain === null ? '' : ` AND NOT ${plain.plain(pageParams)}`}`;
   const contacts = await tx.query(`SELECT c.id, c.name, c.attributes ${PAGE_CONTACTS} AND ${pageMatch} ORDER BY c.id`, pageParams);
-  const rows = contacts.map((c): [number, JsonObject] => [
-    int(c['id']),
-    intentFor({ name: textOrNull(c['name']), attributes: json<JsonObject>(tx.caps, c['attributes']) }),
-  ]);
-  return insertEach(tx, plan, rows, now);
+  // One JSON array of [id, intent] pairs, put together as text: the intents already are JSON.
+  const rows = contacts.map(
+    (c) =>
+      `[${int(c['id'])},${storableJson(intentFor({ name: textOrNull(c['name']), attributes: json<JsonObject>(tx.caps, c['attributes']) }))}]`,
+  );
+  return written + (await insertEach(tx, plan, rows, now));
 }
 
 async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: number, lastId: number, now: number): Promise<number> {
@@ -85,10 +105,10 @@ async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: num
 }
 
 /** PostgreSQL: the rows as one JSON parameter the database expands, not ten bound values per row. */
-async function insertEach(tx: SqlRunner, plan: SegmentOutboxPlan, rows: Array<[number, JsonObject]>, now: number): Promise<number> {
+async function insertEach(tx: SqlRunner, plan: SegmentOutboxPlan, rows: readonly string[], now: number): Promise<number> {
   if (rows.length === 0) return 0;
   return tx.execute(
     `INSERT INTO outbox (${COLUMNS}) SELECT $1, (e ->> 0)::bigint, $2, $3, e -> 1, NULL, 'queued', $4, $5, $5 FROM jsonb_array_elements($6::jsonb) e ON CONFLICT DO NOTHING`,
-    [plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now, toJson(rows)],
+    [plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now, `[${rows.join(',')}]`],
   );
 }

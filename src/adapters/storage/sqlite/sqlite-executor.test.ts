@@ -62,3 +62,48 @@ describe('SqliteExecutor', () => {
     }
   });
 });
+
+describe('SqliteExecutor.bulkWrites', () => {
+  const autoCheckpoint = async (on: SqliteExecutor): Promise<unknown> =>
+    (await on.query('PRAGMA wal_autocheckpoint'))[0]?.['wal_autocheckpoint'];
+  /** Frames in the WAL since it last started over (a writer starts it over once it was all copied back). */
+  const walFrames = async (on: SqliteExecutor): Promise<number> => Number((await on.query('PRAGMA wal_checkpoint(PASSIVE)'))[0]?.['log']);
+
+  it('copies the WAL back once at the end, not in the commits inside, and restores the threshold after', async () => {
+    expect(await autoCheckpoint(db)).toBe(8000);
+    const seen = await db.bulkWrites(async () => {
+      const inside = await autoCheckpoint(db);
+      // Nested runs (two starts at once) keep the threshold off until the last one ends.
+      await db.bulkWrites(() => db.execute(`INSERT INTO t (label) VALUES ('nested')`));
+      const afterNested = await autoCheckpoint(db);
+      for (let i = 0; i < 20; i += 1) await db.transaction('page', (tx) => tx.execute(`INSERT INTO t (label) VALUES ('x')`));
+      return { inside, afterNested };
+    });
+    expect(seen).toEqual({ inside: 0, afterNested: 0 });
+    expect(await autoCheckpoint(db)).toBe(8000);
+    // Copied back at the end: the next commit starts the WAL over, so it holds that commit alone.
+    await db.execute(`INSERT INTO t (label) VALUES ('after')`);
+    expect(await walFrames(db)).toBeLessThan(5);
+    expect(await db.query('SELECT count(*) AS n FROM t')).toEqual([{ n: 22 }]);
+  });
+
+  it('restores the threshold when the work fails, and passes the failure on', async () => {
+    await expect(db.bulkWrites(() => Promise.reject(new Error('page failed')))).rejects.toThrow('page failed');
+    expect(await autoCheckpoint(db)).toBe(8000);
+  });
+
+  it('changes nothing where a background thread checkpoints, or on a read-only connection', async () => {
+    const file = path.join(dir, 'bg.sqlite');
+    const background = SqliteExecutor.open({ file, backgroundCheckpoint: true });
+    const readOnly = SqliteExecutor.open({ file, readOnly: true });
+    try {
+      expect(await background.bulkWrites(() => autoCheckpoint(background))).toBe(0);
+      expect(await autoCheckpoint(background)).toBe(0);
+      expect(await readOnly.bulkWrites(() => autoCheckpoint(readOnly))).toBe(8000);
+      expect(await autoCheckpoint(readOnly)).toBe(8000);
+    } finally {
+      await readOnly.close();
+      await background.close();
+    }
+  });
+});

@@ -15,6 +15,9 @@ import { sqliteStoreError } from './sqlite-errors.js';
  */
 export const DATA_VERSION_POLL_MS = 500;
 
+/** WAL pages after which a commit on this thread copies the WAL back (when no background thread does). */
+const AUTO_CHECKPOINT_PAGES = 8000;
+
 export interface SqliteOptions {
   file: string;
   /** Opens an existing file for reading only; every write is refused with `read_only`. */
@@ -74,7 +77,7 @@ export class SqliteExecutor implements SqlExecutor {
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       // Checkpoint less often (each one syncs the disk), or never on this thread; keep the hot pages in memory.
       const background = options.backgroundCheckpoint === true && !readonly;
-      db.pragma(`wal_autocheckpoint = ${background ? 0 : 8000}`);
+      db.pragma(`wal_autocheckpoint = ${background ? 0 : AUTO_CHECKPOINT_PAGES}`);
       db.pragma('cache_size = -65536');
       db.pragma('foreign_keys = ON');
       // SQLite's lower() folds ASCII only; segments compare attributes as JavaScript does (caps.lowerText).
@@ -148,6 +151,28 @@ export class SqliteExecutor implements SqlExecutor {
   rowIntent(name: unknown, attributes: unknown): string {
     if (this.rowIntentFn === null) throw new Error('pacer_row_intent() used outside withRowIntent');
     return this.rowIntentFn(typeof name === 'string' ? name : null, String(attributes));
+  }
+
+  private bulkRuns = 0;
+
+  /**
+   * A long run of commits (a campaign start writes a million rows a page at a time): the WAL is
+   * copied back once at the end, not by every commit that crosses the threshold, each copy with
+   * two fsyncs and most of the same pages again. Commits are as durable as ever (WAL,
+   * synchronous as configured); only the copy waits. With a background checkpointer nothing changes.
+   */
+  async bulkWrites<T>(work: () => Promise<T>): Promise<T> {
+    if (this.checkpointer !== null || this.db.readonly) return work();
+    if (this.bulkRuns++ === 0) await this.queue.run(() => this.db.pragma('wal_autocheckpoint = 0'));
+    try {
+      return await work();
+    } finally {
+      if (--this.bulkRuns === 0)
+        await this.queue.run(() => {
+          this.db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+          this.db.pragma('wal_checkpoint(PASSIVE)');
+        });
+    }
   }
 
   lockForMigration(_tx: SqlRunner): Promise<void> {
