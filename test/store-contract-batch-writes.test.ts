@@ -165,7 +165,7 @@ describe.each(BACKENDS)('set-based writes ($name)', (backend) => {
       ],
       T0 + 1,
     );
-    expect(landed.sort()).toEqual([x, y].sort());
+    expect([...landed].sort()).toEqual([x, y].sort());
     const after = await store.loadContactStates([x, y, z]);
     expect(after.get(x)).toEqual({ state: state(2), version: 3 });
     expect(after.get(y)).toEqual({ state: state(3), version: 2 });
