@@ -256,6 +256,26 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.getOutbox(idB)).toEqual(requeued);
   });
 
+  it('leaves an answered row as it was when its `sent` status arrives, with or without our callback data', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 1);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
+    const [row] = await store.claimDue({ owner: 'w', now: T0, leaseMs: LEASE, limit: 1 });
+    const id = row?.id ?? -1;
+    await store.recordIntent(id, 'w', T0);
+    await store.recordAccepted(id, 'w', 'wamid.S1', T0 + 1);
+    const answered = await store.getOutbox(id);
+    expect(answered).toMatchObject({ status: 'sent', outcome: 'accepted', wamid: 'wamid.S1' });
+    expect(await store.recordDelivery({ wamid: 'wamid.S1', outboxId: id }, 'sent', null, T0 + 2)).toBeNull();
+    expect(await store.recordDelivery({ wamid: 'wamid.S1', outboxId: null }, 'sent', null, T0 + 3)).toBeNull();
+    expect(await store.getOutbox(id)).toEqual(answered);
+    // The statuses after it still find the row by its wamid alone.
+    expect((await store.recordDelivery({ wamid: 'wamid.S1', outboxId: null }, 'delivered', null, T0 + 4))?.outcome).toBe('delivered');
+  });
+
   it("keeps a status that came in before the send's answer was recorded", async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 1);

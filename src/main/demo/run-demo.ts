@@ -48,9 +48,14 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   const days = { pacer: 0, naive: 0 };
   const show = () =>
     out(`  day ${days.pacer}/${plan.days} Pacer · day ${days.naive}/${plan.days} naive · ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  // Each world's own time, from the same start: the demo's speed is judged by their ratio.
+  const took = { pacer: 0, naive: 0 };
   const naive = runNaiveInWorker(plan, simulator, start, (day) => {
     days.naive = day;
     show();
+  }).then((r) => {
+    took.naive = (Date.now() - began) / 1000;
+    return r;
   });
   const pacer = await runPacerWorld(plan, simulator, start, {
     dataDir: path.join(options.outDir, 'pacer-data'),
@@ -60,6 +65,7 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
       show();
     },
   });
+  took.pacer = (Date.now() - began) / 1000;
   const naiveResult = await naive;
 
   // Pacer never suppresses a contact for a cap; count any contact it holds unreachable who is not.
@@ -105,7 +111,7 @@ export async function runDemo(options: DemoOptions): Promise<{ pacer: ReturnType
   out(`                 PACER_DATA_DIR=${dataDir} npx pacer serve --no-dispatch   then open http://127.0.0.1:3000/`);
   out(`Try: npx pacer explain 131049`);
   await pacer.store.close();
-  out(`Finished in ${elapsed} s.`);
+  out(`Finished in ${elapsed} s (Pacer's world ${took.pacer.toFixed(1)} s, the naive world ${took.naive.toFixed(1)} s, run side by side).`);
   return { pacer: p, naive: n };
 }
 

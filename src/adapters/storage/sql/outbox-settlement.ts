@@ -36,6 +36,7 @@ const OUTCOME_OF: Record<DeliveryStatus, OutboxOutcome> = {
   failed: 'failed',
 };
 const RANK: Partial<Record<OutboxOutcome, number>> = { accepted: 1, delivered: 2, read: 3, failed: 4 };
+const RANK_ACCEPTED = 1;
 
 // Outcomes only move forward (accepted < delivered < read < failed, which is terminal); outcomes
 // set by our own decisions (skipped, capped_exhausted, cancelled) are never touched by a webhook.
@@ -69,8 +70,13 @@ export async function recordDelivery(
 ): Promise<OutboxRow | null> {
   const outcome = OUTCOME_OF[status];
   const rank = RANK[outcome] ?? 0;
-  const [byWamid] = await db.query(DELIVERY_BY_WAMID, [ref.wamid, outcome, errorCode, now, rank]);
-  if (byWamid) return toOutbox(db.caps, byWamid);
+  // A row carries a wamid only with an outcome (accepted or later: the answer and the by-id path set
+  // both, a requeue clears both), so by wamid `sent` can never move one: only our callback data can,
+  // while the answer is missing. Skipping the lookup saves a statement on every `sent`.
+  if (rank > RANK_ACCEPTED) {
+    const [byWamid] = await db.query(DELIVERY_BY_WAMID, [ref.wamid, outcome, errorCode, now, rank]);
+    if (byWamid) return toOutbox(db.caps, byWamid);
+  }
   if (ref.outboxId === null) return null;
   const [byId] = await db.query(DELIVERY_BY_ID, [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
   return byId ? toOutbox(db.caps, byId) : null;
