@@ -77,9 +77,12 @@ function fate(m: MessageTruth, start: Millis): string {
 /** `day 3 at 10:02 local`: the simulated day, and the time on the person's clock. */
 function when(at: Millis, timeZone: string | null, start: Millis): string {
   const day = Math.floor((at - start) / DAY) + 1;
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone: timeZone ?? 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    at,
-  );
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone: timeZone ?? 'UTC',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
   return `day ${day} at ${time}${timeZone === null ? ' UTC' : ' local'}`;
 }
 

@@ -30,6 +30,8 @@ interface Job {
   /** Part of the campaign (which a pause holds back), not an order update. */
   campaign: boolean;
   retries: number;
+  /** When this attempt went out: a later resend is timed from it. */
+  sentAt: Millis;
 }
 
 type SendResult = { accepted: string } | 'refused' | null;
@@ -122,6 +124,7 @@ export async function runPeerWorld(
           category: 'marketing',
           campaign: true,
           retries: 0,
+          sentAt: start,
         });
     });
     sender.wake();
@@ -140,6 +143,7 @@ export async function runPeerWorld(
             category: 'utility',
             campaign: false,
             retries: 0,
+            sentAt: start,
           });
       });
       sender.wake();
@@ -240,7 +244,8 @@ class PeerSender {
       this.queue.unshift(again);
       this.wake();
     } else
-      this.clock.at(this.clock.now() + after, () => {
+      // Timed from the failed send, as the schedules are written ("retry after 12 hours"); the failure arrives seconds later.
+      this.clock.at(Math.max(this.clock.now(), job.sentAt + after), () => {
         this.queue.push(again);
         this.wake();
       });
@@ -284,6 +289,7 @@ class PeerSender {
     }
     await Promise.all(
       batch.map(async (job) => {
+        job.sentAt = this.clock.now();
         const sent = await this.send(job);
         if (sent === 'refused') this.failed(job, null);
         else if (sent !== null) this.byWamid.set(sent.accepted, job);

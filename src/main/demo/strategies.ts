@@ -57,7 +57,7 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     kind: 'pacer',
     name: 'pacer-12h',
-    describes: "Pacer with the 12h cap-retry preset: a 131049 is retried every 12 h, three tries a message",
+    describes: 'Pacer with the 12h cap-retry preset: a 131049 is retried every 12 h, three tries a message',
     source: 'this project (policy preset 12h)',
     preset: '12h',
   },
