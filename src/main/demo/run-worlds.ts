@@ -17,8 +17,9 @@ export interface RunWorldsOptions {
 }
 
 /**
- * Every strategy's world, each in a worker thread, as many at once as there are cores: Pacer's
- * worlds (the longest) start first. Outcomes come back in the order the strategies were given.
+ * Every strategy's world in worker threads, one thread per core (each runs its worlds one after
+ * another, so the code loads once per thread): Pacer's worlds, the longest, start first. Outcomes
+ * come back in the order the strategies were given.
  */
 export async function runWorlds(
   strategies: readonly Strategy[],
@@ -31,10 +32,15 @@ export async function runWorlds(
   const outcomes: WorldOutcome[] = new Array<WorldOutcome>(strategies.length);
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < order.length) {
-      const i = order[next++]!;
-      const s = strategies[i]!;
-      outcomes[i] = await runInWorker(s, plan, simulator, start, options);
+    if (next >= order.length) return;
+    const worker = startWorker({ plan, simulator, start, outDir: options.outDir, logErrors: options.logErrors });
+    try {
+      while (next < order.length) {
+        const i = order[next++]!;
+        outcomes[i] = await worker.run(strategies[i]!, (day) => options.progress(strategies[i]!.name, day));
+      }
+    } finally {
+      await worker.close();
     }
   };
   const lanes = Math.max(1, Math.min(options.concurrency ?? availableParallelism(), strategies.length));
@@ -44,17 +50,23 @@ export async function runWorlds(
 
 const weight = (s: Strategy): number => (s.kind === 'pacer' ? 1 : 0);
 
-function runInWorker(
-  strategy: Strategy,
-  plan: DemoPlan,
-  simulator: SimulatorConfigInput,
-  start: Millis,
-  options: RunWorldsOptions,
-): Promise<WorldOutcome> {
+type FromWorker = { type: 'progress'; day: number } | { type: 'done'; outcome: WorldOutcome } | { type: 'failed'; message: string };
+
+interface WorldThread {
+  run(strategy: Strategy, progress: (day: number) => void): Promise<WorldOutcome>;
+  close(): Promise<void>;
+}
+
+function startWorker(workerData: {
+  plan: DemoPlan;
+  simulator: SimulatorConfigInput;
+  start: Millis;
+  outDir: string;
+  logErrors: boolean;
+}): WorldThread {
   // Same file type as this module: .ts under tsx, .js once compiled.
   const ext = path.extname(new URL(import.meta.url).pathname);
   const file = new URL(`./world-worker${ext}`, import.meta.url);
-  const workerData = { strategy, plan, simulator, start, outDir: options.outDir, logErrors: options.logErrors };
   // Under tsx the worker registers the same TypeScript loader before importing the module.
   const worker =
     ext === '.ts'
@@ -63,18 +75,36 @@ function runInWorker(
           workerData,
         })
       : new Worker(file, { workerData });
-  return new Promise((resolve, reject) => {
-    let done = false;
-    worker.on('message', (m: { type: 'progress'; day: number } | { type: 'done'; outcome: WorldOutcome }) => {
-      if (m.type === 'progress') options.progress(strategy.name, m.day);
-      else {
-        done = true;
-        resolve(m.outcome);
-      }
-    });
-    worker.on('error', reject);
-    worker.on('exit', (code) => {
-      if (!done) reject(new Error(`the ${strategy.name} world stopped with code ${code}`));
-    });
+  let current: { name: string; progress: (day: number) => void; resolve: (o: WorldOutcome) => void; reject: (e: Error) => void } | null =
+    null;
+  let exited = false;
+  worker.on('message', (m: FromWorker) => {
+    if (current === null) return;
+    if (m.type === 'progress') return current.progress(m.day);
+    const c = current;
+    current = null;
+    if (m.type === 'done') c.resolve(m.outcome);
+    else c.reject(new Error(`the ${c.name} world failed: ${m.message}`));
   });
+  worker.on('error', (e) => current?.reject(e));
+  const ended = new Promise<void>((resolve) =>
+    worker.on('exit', (code) => {
+      exited = true;
+      current?.reject(new Error(`the ${current.name} world stopped with code ${code}`));
+      resolve();
+    }),
+  );
+  return {
+    run: (strategy, progress) =>
+      new Promise((resolve, reject) => {
+        if (exited) return reject(new Error(`the ${strategy.name} world's thread has stopped`));
+        current = { name: strategy.name, progress, resolve, reject };
+        worker.postMessage({ type: 'run', strategy });
+      }),
+    // Every world it ran has handed back its outcome and closed its store: nothing is left to finish.
+    close: async () => {
+      if (!exited) await worker.terminate();
+      await ended;
+    },
+  };
 }

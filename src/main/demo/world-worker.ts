@@ -4,18 +4,21 @@ import type { DemoPlan } from './demo-plan.js';
 import { runWorld } from './run-world.js';
 import type { Strategy } from './strategies.js';
 
-/** Runs one strategy's world on its own thread, so worlds share the machine's cores. */
-const { strategy, plan, simulator, start, outDir, logErrors } = workerData as {
-  strategy: Strategy;
+/** Runs strategies' worlds on its own thread, one after another as it is sent them, so worlds share the machine's cores. */
+const { plan, simulator, start, outDir, logErrors } = workerData as {
   plan: DemoPlan;
   simulator: SimulatorConfigInput;
   start: number;
   outDir: string;
   logErrors: boolean;
 };
-const outcome = await runWorld(strategy, plan, simulator, start, {
-  outDir,
-  logErrors,
-  progress: (day) => parentPort?.postMessage({ type: 'progress', day }),
+parentPort?.on('message', (m: { type: 'run'; strategy: Strategy }) => {
+  runWorld(m.strategy, plan, simulator, start, {
+    outDir,
+    logErrors,
+    progress: (day) => parentPort?.postMessage({ type: 'progress', day }),
+  }).then(
+    (outcome) => parentPort?.postMessage({ type: 'done', outcome }),
+    (error: unknown) => parentPort?.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+  );
 });
-parentPort?.postMessage({ type: 'done', outcome });
