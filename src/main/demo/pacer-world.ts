@@ -30,7 +30,7 @@ export interface PacerResult {
   webhooksStored: number;
   /** Contact id per simulated user index. */
   contactIds: number[];
-  /** The simulated users (the naive world, on the same seed, has the same ones). */
+  /** The simulated users (every peer world, on the same seed, has the same ones). */
   users: readonly SimUser[];
 }
 
