@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MINUTE } from '../src/core/time.js';
+import { DAY, MINUTE } from '../src/core/time.js';
 import type { Store } from '../src/ports/store.js';
 import { runPacer as run } from './cli-run.js';
 import { BACKENDS, type TestBackend } from './store-backends.js';
@@ -135,6 +135,42 @@ describe.each(BACKENDS)('pacer events ($name)', (backend) => {
       ['--from', to, '--to', from],
     ]) {
       expect((await run('events', 'replay', ...bad)).code, bad.join(' ')).toBe(2);
+    }
+    await store.close();
+  });
+
+  it('prunes events older than a cut-off that nothing still owes, and refuses a bad duration', async () => {
+    const store = await place(backend);
+    await run('events', 'subscribe', 'https://crm.example.com/hook', '--types', '*', '--json');
+    const now = Date.now();
+    const at = (n: number, ageDays: number) => ({
+      type: 'message.read' as const,
+      occurredAt: now - ageDays * DAY,
+      contactId: n,
+      campaignId: null,
+      phoneNumberId: null,
+      data: { n },
+    });
+    // Two old ones (one delivered, one still pending) and a recent delivered one.
+    await store.recordOutboundEvents([at(1, 40), at(2, 40), at(3, 1)], now);
+    const claimed = await store.claimEventDeliveries({ owner: 'w', now, leaseMs: MINUTE, limit: 10 });
+    for (const c of claimed.filter((c) => c.event.data['n'] !== 2)) {
+      const attempt = { at: now, durationMs: 5, statusCode: 200, error: null };
+      await store.settleEventDelivery({ deliveryId: c.delivery.id, owner: 'w', attempt, outcome: { kind: 'delivered' } }, now);
+    }
+    expect(await run('events', 'prune', '--older-than', '30d', '--json')).toMatchObject({
+      code: 0,
+      out: JSON.stringify({ events: 1, deliveries: 1, attempts: 1 }),
+    });
+    const kept = await Promise.all(claimed.map((c) => store.getOutboundEvent(c.event.id)));
+    expect(kept.map((e) => e?.data['n'] ?? null).sort()).toEqual([2, 3, null]);
+    expect((await run('events', 'prune', '--older-than', '12h')).out).toBe(
+      'Deleted 1 event(s) older than 12h, with 1 delivery and 1 attempt(s). Events with a pending delivery are kept.',
+    );
+    for (const bad of [[], ['--older-than', '10m'], ['--older-than', 'a month']]) {
+      const r = await run('events', 'prune', ...bad);
+      expect(r.code, bad.join(' ')).toBe(2);
+      expect(r.out + r.err, bad.join(' ')).toContain('--older-than');
     }
     await store.close();
   });

@@ -2,7 +2,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_DELIVERY_RETRY } from '../src/core/event-retry.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { startEngine } from '../src/main/engine.js';
-import { systemClock } from '../src/ports/clock.js';
+import { systemClock, VirtualClock } from '../src/ports/clock.js';
+import { DAY, MINUTE } from '../src/core/time.js';
 import { silentLogger } from '../src/ports/logger.js';
 import { eventually } from './await-state.js';
 import { startEventReceiver } from './event-receiver.js';
@@ -57,5 +58,54 @@ describe.each(BACKENDS)('the engine delivers events ($name)', (backend) => {
     await engine.stop();
     stopped = true;
     expect(engine.events?.inFlight()).toBe(0);
+  });
+
+  it('prunes events past PACER_EVENTS_RETENTION a minute after start, and keeps them all when retention is off', async () => {
+    for (const retentionMs of [30 * DAY, null]) {
+      const start = Date.UTC(2026, 5, 1, 12, 0, 0);
+      const clock = new VirtualClock(start);
+      const store = backend.place().open();
+      await store.migrate();
+      const sub = await store.createEventSubscription(
+        {
+          url: 'https://crm.example.com/hook',
+          secret: SECRET,
+          eventTypes: ['*'],
+          campaignId: null,
+          phoneNumberId: null,
+          description: null,
+        },
+        start,
+      );
+      const at = (n: number, ageDays: number) => ({
+        type: 'campaign.completed' as const,
+        occurredAt: start - ageDays * DAY,
+        contactId: null,
+        campaignId: n,
+        phoneNumberId: null,
+        data: { n },
+      });
+      await store.recordOutboundEvents([at(1, 45), at(2, 31), at(3, 2)], start);
+      const ids = (await store.listEventDeliveries({ limit: 10 })).map((d) => d.eventId);
+      await store.deleteEventSubscription(sub.id); // nothing owed on them any more
+      const engine = await startEngine({
+        store,
+        clock,
+        policy: DEFAULT_POLICY,
+        random: Math.random,
+        logger: silentLogger,
+        http: { host: '127.0.0.1', port: 0, appSecrets: ['s'], verifyToken: null, mode: 'production' },
+        worker: { owner: 'engine-prune', mps: 10 },
+        events: { concurrency: 4, timeoutMs: 5000, pollMs: 50, retry: DEFAULT_DELIVERY_RETRY, retentionMs },
+      });
+      await clock.advance(MINUTE);
+      const kept = await Promise.all(ids.map((id) => store.getOutboundEvent(id)));
+      expect(
+        kept.map((e) => e?.data['n'] ?? null),
+        String(retentionMs),
+      ).toEqual(retentionMs === null ? [1, 2, 3] : [null, null, 3]);
+      await engine.stop();
+      await store.close();
+    }
   });
 });

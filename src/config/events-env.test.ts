@@ -10,6 +10,7 @@ describe('event delivery settings', () => {
       timeoutMs: 10 * SECOND,
       pollMs: 500,
       retry: { firstMs: 5 * SECOND, maxMs: HOUR, giveUpAfterMs: 3 * DAY },
+      retentionMs: 30 * DAY,
     });
   });
 
@@ -20,6 +21,7 @@ describe('event delivery settings', () => {
       PACER_EVENTS_TIMEOUT: '30s',
       PACER_EVENTS_POLL: '2s',
       PACER_EVENTS_RETRY: '1s, 10m, 1d',
+      PACER_EVENTS_RETENTION: '90d',
     });
     expect(c.events).toEqual({
       deliver: false,
@@ -27,7 +29,9 @@ describe('event delivery settings', () => {
       timeoutMs: 30 * SECOND,
       pollMs: 2 * SECOND,
       retry: { firstMs: SECOND, maxMs: 10 * MINUTE, giveUpAfterMs: DAY },
+      retentionMs: 90 * DAY,
     });
+    expect(loadConfig({ PACER_EVENTS_RETENTION: 'off' }).events.retentionMs).toBeNull();
   });
 
   it('refuse bad values, naming the variable and what it takes', () => {
@@ -35,6 +39,10 @@ describe('event delivery settings', () => {
       'PACER_EVENTS_RETRY: first gap, longest gap and when to give up, like 5s,1h,3d (the longest at least the first) (got "1h,5s,1d")',
     );
     expect(() => loadConfig({ PACER_EVENTS_RETRY: '5s,1h' })).toThrow(/PACER_EVENTS_RETRY/);
+    expect(() => loadConfig({ PACER_EVENTS_RETENTION: '10m' })).toThrow(
+      'PACER_EVENTS_RETENTION: a duration like 30d, from 1h to 3650d, or off to keep events for ever (got "10m")',
+    );
+    expect(() => loadConfig({ PACER_EVENTS_RETENTION: 'never' })).toThrow(/PACER_EVENTS_RETENTION/);
     expect(() => loadConfig({ PACER_EVENTS_TIMEOUT: '10m' })).toThrow(
       'PACER_EVENTS_TIMEOUT: a duration like 10s, from 1s to 5m (got "10m")',
     );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../core/duration.js';
 import { DEFAULT_DELIVERY_RETRY, type DeliveryRetrySettings } from '../core/event-retry.js';
-import { MINUTE, SECOND, type Millis } from '../core/time.js';
+import { DAY, HOUR, MINUTE, SECOND, type Millis } from '../core/time.js';
 
 /** How this process delivers events to subscribers (docs/events.md). */
 export interface EventsConfig {
@@ -14,6 +14,8 @@ export interface EventsConfig {
   /** How often an idle process looks for events other processes recorded. */
   pollMs: Millis;
   retry: DeliveryRetrySettings;
+  /** How long events are kept after they occurred, once nothing is owed on them; null: for ever. */
+  retentionMs: Millis | null;
 }
 
 function durationWithin(min: Millis, max: Millis, example: string) {
@@ -24,6 +26,15 @@ function durationWithin(min: Millis, max: Millis, example: string) {
     return z.NEVER;
   });
 }
+
+/** `30d`, `12h`; `off` keeps events for ever. */
+const retention = z.string().transform((raw, ctx): Millis | null => {
+  if (raw.trim() === 'off') return null;
+  const ms = parseDuration(raw);
+  if (ms !== null && ms >= HOUR && ms <= 3650 * DAY) return ms;
+  ctx.addIssue({ code: 'custom', message: 'a duration like 30d, from 1h to 3650d, or off to keep events for ever' });
+  return z.NEVER;
+});
 
 const text = (ms: Millis): string => (ms % MINUTE === 0 ? `${ms / MINUTE}m` : ms % SECOND === 0 ? `${ms / SECOND}s` : `${ms}ms`);
 
@@ -44,6 +55,7 @@ export const eventsEnvSchema = {
   PACER_EVENTS_TIMEOUT: durationWithin(SECOND, 5 * MINUTE, '10s').default(10 * SECOND),
   PACER_EVENTS_POLL: durationWithin(50, MINUTE, '500ms').default(500),
   PACER_EVENTS_RETRY: retry.default(DEFAULT_DELIVERY_RETRY),
+  PACER_EVENTS_RETENTION: retention.default(30 * DAY),
 };
 
 export type EventsEnv = z.output<z.ZodObject<typeof eventsEnvSchema>>;
@@ -55,5 +67,6 @@ export function eventsFromEnv(e: EventsEnv): EventsConfig {
     timeoutMs: e.PACER_EVENTS_TIMEOUT,
     pollMs: e.PACER_EVENTS_POLL,
     retry: { ...e.PACER_EVENTS_RETRY },
+    retentionMs: e.PACER_EVENTS_RETENTION,
   };
 }

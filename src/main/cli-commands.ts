@@ -16,7 +16,12 @@ import { senderListCommand, senderShowCommand, senderSyncCommand } from '../adap
 import { templateAddCommand, templateListCommand, templateSyncCommand, templateTtlCommand } from '../adapters/cli/commands/template.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../adapters/cli/commands/token.js';
 import { webhooksQuarantineCommand, webhooksReplayCommand } from '../adapters/cli/commands/webhooks.js';
-import { eventsAttemptsCommand, eventsReplayCommand, eventsShowCommand } from '../adapters/cli/commands/events-deliveries.js';
+import {
+  eventsAttemptsCommand,
+  eventsPruneCommand,
+  eventsReplayCommand,
+  eventsShowCommand,
+} from '../adapters/cli/commands/events-deliveries.js';
 import {
   eventsDisableCommand,
   eventsEnableCommand,
@@ -84,6 +89,7 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   eventsUnsubscribeCommand,
   eventsReplayCommand,
   eventsAttemptsCommand,
+  eventsPruneCommand,
   sendCommand,
   serveCommand,
   workerCommand,

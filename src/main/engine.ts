@@ -8,6 +8,7 @@ import { stderrLogger } from '../adapters/logging/stderr-logger.js';
 import { parseWebhook } from '../adapters/webhook/parse-webhook.js';
 import { startDispatchLoop, type DispatchLoop } from '../app/dispatch-loop.js';
 import { startEventDeliveryLoop, type EventDeliveryLoop } from '../app/event-delivery-loop.js';
+import { startEventPruning } from '../app/prune-events.js';
 import { wakeOnRecord } from '../app/event-delivery-wake.js';
 import type { DeliveryRetrySettings } from '../core/event-retry.js';
 import type { DispatchStatus } from '../app/dispatch-status.js';
@@ -76,7 +77,14 @@ export interface EngineOptions {
    * Deliver outbound events to subscribers on a loop of its own (never inside a send's
    * transaction); absent: this process delivers none (others sharing the database may).
    */
-  events?: { concurrency: number; timeoutMs: Millis; pollMs: Millis; retry: DeliveryRetrySettings };
+  events?: {
+    concurrency: number;
+    timeoutMs: Millis;
+    pollMs: Millis;
+    retry: DeliveryRetrySettings;
+    /** How long events are kept once nothing is owed on them; null or absent: for ever. */
+    retentionMs?: Millis | null;
+  };
 }
 
 /** Pacer's moving parts wired together: webhook server, inbox processor, dispatcher, breakers. */
@@ -260,9 +268,12 @@ function startEventDelivery(o: EngineOptions, logger: Logger): { loop: EventDeli
       retry: events.retry,
     },
   );
+  const retentionMs = events.retentionMs ?? null;
+  const pruning = retentionMs === null ? null : startEventPruning({ store: o.store, scheduler: o.clock, logger }, retentionMs);
   return {
     loop,
     async stop() {
+      await pruning?.stop();
       await loop.stop();
       await sender.close();
     },

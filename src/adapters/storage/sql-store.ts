@@ -65,6 +65,7 @@ import {
 } from './sql/event-deliveries.js';
 import { claimEventDeliveries } from './sql/event-claim.js';
 import { replayEventDeliveries } from './sql/event-replay.js';
+import { pruneOutboundEvents } from './sql/event-prune.js';
 import { settleEventDeliveries, settleEventDelivery } from './sql/event-settle.js';
 
 type Bound<K extends keyof TxStore> = (db: SqlSession, ...args: Parameters<TxStore[K]>) => ReturnType<TxStore[K]>;
@@ -184,6 +185,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   eventDeliveryTotals,
   eventDeliveryBacklog,
   nextEventDeliveryAt,
+  pruneOutboundEvents,
   claimIdempotencyKey,
   completeIdempotencyKey,
   releaseIdempotencyKey,

@@ -93,6 +93,13 @@ export interface SubscriptionDeliveryTotals {
   oldestPendingAt: Millis | null;
 }
 
+/** What one prune removed. */
+export interface PrunedEvents {
+  events: number;
+  deliveries: number;
+  attempts: number;
+}
+
 /** The deliveries of outbound events: what is owed to whom, and what became of it. */
 export interface EventDeliveryStore {
   /** In id order (the order they were queued). */
@@ -128,4 +135,10 @@ export interface EventDeliveryStore {
   eventDeliveryTotals(failedSince: Millis): Promise<SubscriptionDeliveryTotals[]>;
   /** When the next pending delivery falls due (claimed ones: when their claim runs out); null when none is pending. */
   nextEventDeliveryAt(): Promise<Millis | null>;
+  /**
+   * Deletes up to `limit` of the oldest events that occurred before `occurredBefore` and have no
+   * pending delivery, with their deliveries (delivered or failed for good) and attempts, in one
+   * transaction. Events with a pending delivery stay, however old.
+   */
+  pruneOutboundEvents(occurredBefore: Millis, limit: number): Promise<PrunedEvents>;
 }

@@ -1,10 +1,13 @@
+import { pruneEvents } from '../../../app/prune-events.js';
+import { parseDuration } from '../../../core/duration.js';
+import { HOUR } from '../../../core/time.js';
 import type { ReplaySelection } from '../../../ports/store.js';
 import { attemptJson, deliveryJson, eventJson, subscriptionJson } from '../../presenters/event-json.js';
 import type { CliCommand, JsonOption } from '../cli-command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { positiveId } from './events-subscriptions.js';
 
-/** `pacer events show|attempts|replay`: what became of the events, and sending them again. */
+/** `pacer events show|attempts|replay|prune`: what became of the events, and sending them again. */
 
 export const eventsShowCommand: CliCommand = {
   path: ['events', 'show'],
@@ -120,6 +123,31 @@ export const eventsReplayCommand: CliCommand = {
           opts.json
             ? JSON.stringify({ requeued })
             : `Queued ${requeued} deliver${requeued === 1 ? 'y' : 'ies'} again; the delivery loop of pacer serve or worker sends them.`,
+        );
+      });
+    },
+};
+
+export const eventsPruneCommand: CliCommand = {
+  path: ['events', 'prune'],
+  define: (c) =>
+    c
+      .description(
+        'Delete events that occurred before a cut-off and that nothing still owes, with their deliveries and attempts (pacer serve and worker do it hourly, PACER_EVENTS_RETENTION)',
+      )
+      .requiredOption('--older-than <duration>', 'how old an event must be, like 30d or 12h (at least 1h)')
+      .option('--json', 'JSON output'),
+  run:
+    ({ out, withStore, now }) =>
+    async (opts: { olderThan: string } & JsonOption) => {
+      const age = parseDuration(opts.olderThan);
+      if (age === null || age < HOUR)
+        throw new CliFailure(`--older-than must be a duration of at least 1h, like 30d; got "${opts.olderThan}"`, EXIT.usage);
+      await withStore(async (store) => {
+        const pruned = await pruneEvents(store, now(), age);
+        if (opts.json) return out(JSON.stringify(pruned));
+        out(
+          `Deleted ${pruned.events} event(s) older than ${opts.olderThan}, with ${pruned.deliveries} deliver${pruned.deliveries === 1 ? 'y' : 'ies'} and ${pruned.attempts} attempt(s). Events with a pending delivery are kept.`,
         );
       });
     },
