@@ -73,6 +73,17 @@ describe('pacer lab', () => {
     expect(r.err).toMatch(/--audience .*contacts\.csv: .*phone/);
   });
 
+  it('refuses an audience file with no contacts, or none in a country the simulator models', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const empty = await run('lab', '--audience', contactsFile([CONTACTS[0]!]), '--out', dir);
+    expect(empty).toMatchObject({ code: 2, err: expect.stringContaining('contacts.csv has no contacts') });
+    const french = await run('lab', '--audience', contactsFile([CONTACTS[0]!, '+33612345678,Zoé,yes,yes']), '--out', dir);
+    expect(french).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/contacts\.csv: no contact is in a country the simulator models \(US, GB, DE, .*\)/),
+    });
+  });
+
   it("runs the chosen strategies on the file's audience and prints the table as JSON", async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
     const file = contactsFile(CONTACTS);
