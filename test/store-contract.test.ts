@@ -178,6 +178,44 @@ describe.each(BACKENDS)('Store contract: contacts, consent, state, catalog ($nam
     expect((await store.loadContactState(id))?.state.seen).toEqual(['evt-1', 'evt-2']);
   });
 
+  it('loads and saves many states at once, each save landing only on the version it expects', async () => {
+    const store = await backend.open();
+    const { ids } = await store.upsertContacts(
+      Array.from({ length: 1_203 }, (_, i) => ({ waId: `4471${i}` })),
+      T0,
+    );
+    const [a = -1, b = -1, c = -1] = ids;
+    const cooled: ContactState = { ...EMPTY_CONTACT_STATE, seen: ['evt-1'] };
+    await store.saveContactState(a, cooled, 0, T0);
+    // Creates (expected 0) for every contact but a, which exists; a replaced on its version with two saves' worth.
+    const landed = await store.saveContactStates(
+      [
+        { contactId: a, state: { ...cooled, seen: ['evt-1', 'evt-2'] }, expectedVersion: 1, version: 3 },
+        { contactId: b, state: cooled, expectedVersion: 0, version: 1 },
+        { contactId: c, state: cooled, expectedVersion: 2, version: 3 },
+        ...ids.slice(3).map((id) => ({ contactId: id, state: cooled, expectedVersion: 0, version: 1 })),
+      ],
+      T0 + 1,
+    );
+    expect(landed.has(a) && landed.has(b) && !landed.has(c)).toBe(true);
+    expect(landed.size).toBe(ids.length - 1);
+    // A create for a contact whose state exists, and a stale version, land nowhere.
+    const stale = await store.saveContactStates(
+      [
+        { contactId: b, state: { ...cooled, seen: [] }, expectedVersion: 0, version: 1 },
+        { contactId: a, state: { ...cooled, seen: [] }, expectedVersion: 1, version: 2 },
+      ],
+      T0 + 2,
+    );
+    expect(stale.size).toBe(0);
+    const loaded = await store.loadContactStates(ids);
+    expect(loaded.get(a)).toEqual({ state: { ...cooled, seen: ['evt-1', 'evt-2'] }, version: 3 });
+    expect(loaded.get(b)).toEqual({ state: cooled, version: 1 });
+    expect(loaded.has(c)).toBe(false);
+    expect(loaded.size).toBe(ids.length - 1);
+    expect(await store.loadContactState(a)).toEqual(loaded.get(a));
+  });
+
   it('reads contacts with their stored states by ids, a contact without events having none', async () => {
     const store = await backend.open();
     const { ids } = await store.upsertContacts(

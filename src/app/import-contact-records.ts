@@ -1,11 +1,11 @@
 import type { Category } from '../core/category.js';
-import type { ContactEvent } from '../core/contact-event.js';
+import type { ConsentStatus, ContactEvent } from '../core/contact-event.js';
 import type { EmitEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import type { ConsentEntry, ConsentStore, ContactStateStore, ContactStore, JsonObject, Store, UpsertOutcome } from '../ports/store.js';
 import { withEvents } from './record-events.js';
-import { applyContactEvents } from './update-contact-state.js';
+import { applyContactEventsBatch } from './apply-contact-events-batch.js';
 
 /** Consent as a caller states it: its own source and evidence, or (a boolean) the batch's source and none. */
 export interface ConsentStatement {
@@ -80,8 +80,12 @@ async function importBatch(
   );
   const consents: ConsentEntry[] = [];
   const eventsOf: Array<[number, ContactEvent[]]> = [];
+  // Contacts created just now have no consent and no state yet (contacts are never deleted, so an id is never reused).
+  const fresh = new Set(ids.filter((_, i) => outcomes[i] === 'created'));
+  const existing = ids.filter((id) => !fresh.has(id));
   // A file imported again states what is already recorded: that is no new consent event.
-  const current = await store.currentConsents(ids);
+  const current =
+    existing.length === 0 ? new Map<number, Partial<Record<Category, ConsentStatus>>>() : await store.currentConsents(existing);
   for (const [i, record] of records.entries()) {
     const contactId = ids[i];
     if (contactId === undefined) continue;
@@ -101,8 +105,8 @@ async function importBatch(
       if (outcomes[i] === 'unchanged') outcomes[i] = 'updated';
     }
   }
-  // The whole batch's consent history and current values in a few statements; states one by one.
+  // The whole batch's consent history, current values and states in a few statements.
   await store.setConsents(consents, now);
-  for (const [contactId, events] of eventsOf) await applyContactEvents(store, contactId, events, policy, now, emit);
+  await applyContactEventsBatch(store, eventsOf, policy, now, emit, fresh);
   return { ids, created, updated, outcomes };
 }

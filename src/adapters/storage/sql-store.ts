@@ -10,7 +10,7 @@ import { campaignWindow } from './sql/campaign-window.js';
 import { createCampaign, getCampaign, listCampaigns, setCampaignStatus, setDraftSchedule } from './sql/campaigns.js';
 import { campaignRecipients } from './sql/campaign-recipients.js';
 import { consentHistory, currentConsents, getConsent, setConsent, setConsents } from './sql/consent.js';
-import { loadContactState, saveContactState } from './sql/contact-state.js';
+import { loadContactState, loadContactStates, saveContactState, saveContactStates } from './sql/contact-state.js';
 import { contactTimeline } from './sql/contact-timeline.js';
 import { findContact, getContact, getContactsWithState, listContacts } from './sql/contacts.js';
 import { upsertContacts } from './sql/contacts-upsert.js';
@@ -89,6 +89,8 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   consentHistory,
   loadContactState,
   saveContactState,
+  loadContactStates,
+  saveContactStates,
   contactTimeline,
   recordInbound,
   contactInbound,

@@ -1,7 +1,7 @@
 import { StoreError, type Contact, type ContactInput, type UpsertContactsResult } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { toContact } from './contacts.js';
-import { chunks, inList, int, toJson, valuesList } from './values.js';
+import { chunks, inList, int, textOrNull, toJson, valuesList } from './values.js';
 
 /** A contact as this batch sees it: a loaded row, or a new one not yet inserted (id null). */
 interface Working {
@@ -80,17 +80,58 @@ function merge(target: Working, keys: Keys, input: ContactInput): boolean {
 }
 
 const INSERT_COLUMNS = 'wa_id, bsuid, phone_e164, name, attributes, tags, created_at, updated_at';
-const UPDATE = `UPDATE contacts SET wa_id = $2, bsuid = $3, phone_e164 = $4, name = $5, attributes = $6, tags = $7, updated_at = $8
-WHERE id = $1`;
 
 async function insertNew(tx: SqlRunner, fresh: Working[], now: number): Promise<void> {
   if (fresh.length === 0) return;
   const params = fresh.flatMap((c) => [c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags), now, now]);
-  const rows = await tx.query(`INSERT INTO contacts (${INSERT_COLUMNS}) VALUES ${valuesList(fresh.length, 8)} RETURNING *`, params);
+  const rows = await tx.query(
+    `INSERT INTO contacts (${INSERT_COLUMNS}) VALUES ${valuesList(fresh.length, 8)} RETURNING id, wa_id, bsuid, phone_e164`,
+    params,
+  );
   // Map ids back by key rather than trusting RETURNING order.
-  const index = new Index();
-  for (const row of rows) index.add({ ...toContact(tx.caps, row), dirty: false });
-  for (const contact of fresh) contact.id = index.find(contact)?.id ?? null;
+  const byKey = { waId: new Map<string, number>(), bsuid: new Map<string, number>(), phoneE164: new Map<string, number>() };
+  for (const row of rows) {
+    const id = int(row['id']);
+    for (const [key, column] of KEY_COLUMNS) {
+      const value = textOrNull(row[column]);
+      if (value !== null) byKey[key].set(value, id);
+    }
+  }
+  for (const contact of fresh) {
+    contact.id =
+      (contact.waId !== null ? byKey.waId.get(contact.waId) : undefined) ??
+      (contact.bsuid !== null ? byKey.bsuid.get(contact.bsuid) : undefined) ??
+      (contact.phoneE164 !== null ? byKey.phoneE164.get(contact.phoneE164) : undefined) ??
+      null;
+  }
+}
+
+const KEY_COLUMNS = [
+  ['waId', 'wa_id'],
+  ['bsuid', 'bsuid'],
+  ['phoneE164', 'phone_e164'],
+] as const;
+
+const UPDATE_TYPES = ['BIGINT', 'TEXT', 'TEXT', 'TEXT', 'TEXT'] as const;
+
+/** The changed contacts of a chunk in one statement (re-imports with changes), each row as UPDATE would set it. */
+async function updateChanged(tx: SqlRunner, changed: Working[], now: number): Promise<void> {
+  const json = tx.caps.jsonParsedOnRead ? 'JSONB' : 'TEXT';
+  const types = [...UPDATE_TYPES, json, json];
+  for (const chunk of chunks(changed, types.length, tx.caps)) {
+    const params: SqlParam[] = [now];
+    const rows = chunk.map((c) => {
+      params.push(c.id, c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags));
+      const from = params.length - types.length + 1;
+      return `(${types.map((t, i) => `CAST($${from + i} AS ${t})`).join(', ')})`;
+    });
+    await tx.execute(
+      `UPDATE contacts SET wa_id = v.column2, bsuid = v.column3, phone_e164 = v.column4, name = v.column5, attributes = v.column6,
+  tags = v.column7, updated_at = $1
+FROM (VALUES ${rows.join(', ')}) AS v WHERE contacts.id = v.column1`,
+      params,
+    );
+  }
 }
 
 /**
@@ -133,11 +174,12 @@ export function upsertContacts(db: SqlSession, inputs: readonly ContactInput[], 
         touched.push(contact);
       }
       await insertNew(tx, fresh, now);
-      for (const c of new Set(touched)) {
-        if (c.dirty && !fresh.includes(c)) {
-          await tx.execute(UPDATE, [c.id, c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags), now]);
-        }
-      }
+      const inserted = new Set(fresh);
+      await updateChanged(
+        tx,
+        [...new Set(touched)].filter((c) => c.dirty && !inserted.has(c)),
+        now,
+      );
       result.ids.push(...touched.map((c) => int(c.id)));
     }
     return result;

@@ -34,15 +34,24 @@ export function toJson(value: JsonValue | object): string {
   return storableJson(JSON.stringify(value));
 }
 
+/** Placeholder lists already built: batches ask for the same few shapes over and over. */
+const VALUES_LISTS = new Map<string, string>();
+
 /** `($1, $2), ($3, $4)` for `rows` rows of `width` values. */
 export function valuesList(rows: number, width: number): string {
+  const key = `${rows}x${width}`;
+  const known = VALUES_LISTS.get(key);
+  if (known !== undefined) return known;
   const groups: string[] = [];
   for (let row = 0; row < rows; row += 1) {
     const cells: string[] = [];
     for (let col = 1; col <= width; col += 1) cells.push(`$${row * width + col}`);
     groups.push(`(${cells.join(', ')})`);
   }
-  return groups.join(', ');
+  const list = groups.join(', ');
+  // Bounded: a shape is a (rows ≤ 500, width) pair, and widths are a handful of constants.
+  if (VALUES_LISTS.size < 4096) VALUES_LISTS.set(key, list);
+  return list;
 }
 
 /** `$from, $from+1, ...` for an IN list. */

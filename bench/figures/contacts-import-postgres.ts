@@ -1,0 +1,3 @@
+import { contactsImportBenchmark } from '../fixtures/contacts-import-rig.js';
+
+export default contactsImportBenchmark('postgres');
