@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultDemoPlan } from '../../src/main/demo/demo-plan.js';
-import { runNaiveWorld } from '../../src/main/demo/naive-world.js';
+import { runPeerWorld } from '../../src/main/demo/peer-world.js';
+import { pickStrategies } from '../../src/main/demo/strategies.js';
 import { runPacerWorld } from '../../src/main/demo/pacer-world.js';
 import { demoSimulator } from '../../src/main/demo/run-demo.js';
 import type { Benchmark, Sample } from '../harness/types.js';
@@ -44,7 +45,9 @@ const benchmark: Benchmark<Ctx> = {
   reference: (ctx) =>
     timed(async () => {
       const plan = defaultDemoPlan(ctx.audience);
-      await runNaiveWorld(plan, demoSimulator(plan), START, () => {});
+      const [naive] = pickStrategies('resend-at-once-drop-after-2');
+      if (naive === undefined || naive.kind !== 'peer') throw new Error('demo-worlds: the naive strategy is missing');
+      await runPeerWorld(naive, plan, demoSimulator(plan), START, () => {});
     }),
   teardown: (ctx) => rmSync(ctx.dataDir, { recursive: true, force: true }),
   meets: ({ ratio }) => ratio <= TARGET_RATIO,

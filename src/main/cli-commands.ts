@@ -31,6 +31,7 @@ import {
 } from '../adapters/cli/commands/events-subscriptions.js';
 import { configPrintCommand } from './commands/config-print.js';
 import { demoCommand } from './commands/demo.js';
+import { labCommand } from './commands/lab.js';
 import type { MainDeps } from './commands/main-deps.js';
 import { serveCommand, workerCommand } from './commands/serve.js';
 import { simulatorCommand } from './commands/simulator.js';
@@ -95,4 +96,5 @@ export const CLI_COMMANDS: readonly CliCommand<MainDeps>[] = [
   simulatorCommand,
   importContactsCommand,
   demoCommand,
+  labCommand,
 ];

@@ -9,7 +9,7 @@ export const demoCommand: CliCommand<MainDeps> = {
   path: ['demo'],
   define: (c) =>
     c
-      .description('Run the demo: Pacer and a naive sender on the same simulated week (see README)')
+      .description("Run the demo: Pacer and three peers' ways of handling 131049 on the same simulated week (see README)")
       .option('--audience <n>', 'contacts in the simulated audience', '50000')
       .option('--out <dir>', 'where the report and the demo database go', 'data/demo'),
   run:

@@ -1,5 +1,6 @@
 import type { GroundTruth, SimUser } from '../../adapters/simulator/index.js';
 import { DAY, type Millis } from '../../core/time.js';
+import { ASSUMED_PRICES, priceOf, type PriceTable } from './lab-prices.js';
 
 /** The side-by-side figures, all read from the simulator's ground truth, not from either sender. */
 export interface StrategyMetrics {
@@ -16,6 +17,8 @@ export interface StrategyMetrics {
   utilityToCapped: number;
   quality: string;
   billable: number;
+  /** What the billable deliveries cost at the price table's rates (USD). */
+  cost: number;
   blocksAndReports: number;
   /** Delivered at the recipient's night (local hours, the simulator's `reactions.night`). */
   deliveredAtNight: number;
@@ -31,6 +34,7 @@ export function measure(
   days: number,
   retriesSpent: number,
   suppressedReachable: number,
+  prices: PriceTable = ASSUMED_PRICES,
 ): StrategyMetrics {
   const firstCapAt = new Map<string, Millis>();
   for (const m of truth.messages) {
@@ -45,12 +49,14 @@ export function measure(
     read = 0,
     marketingDelivered = 0,
     utilityDelivered = 0,
-    utilityToCapped = 0;
+    utilityToCapped = 0,
+    cost = 0;
   for (const m of truth.messages) {
     const bucket = daily[Math.min(days - 1, Math.max(0, Math.floor((m.acceptedAt - start) / DAY)))];
     if (m.errorCode === 131049 && bucket) bucket.caps++;
     if (m.deliveredAt === null) continue;
     delivered++;
+    cost += priceOf(prices, m.to, m.category);
     if (bucket) bucket.delivered++;
     if (m.readAt !== null) read++;
     if (m.category === 'marketing') {
@@ -76,6 +82,7 @@ export function measure(
     utilityToCapped,
     quality: truth.qualityRating,
     billable: delivered,
+    cost: Math.round(cost * 100) / 100,
     blocksAndReports: truth.reactions.blocks + truth.reactions.reports,
     deliveredAtNight: truth.deliveryTiming.atNight,
     deliveredOver24hLate: truth.deliveryTiming.lateOver24h,

@@ -30,7 +30,7 @@ export interface PacerResult {
   webhooksStored: number;
   /** Contact id per simulated user index. */
   contactIds: number[];
-  /** The simulated users (the naive world, on the same seed, has the same ones). */
+  /** The simulated users (every peer world, on the same seed, has the same ones). */
   users: readonly SimUser[];
 }
 
@@ -41,6 +41,8 @@ export interface PacerWorldOptions {
   /** Print the HTTP server's errors. */
   logErrors: boolean;
   progress: (day: number) => void;
+  /** Default: the installation's default policy. */
+  policy?: Policy;
 }
 
 /** Pacer as deployed: SQLite, its real HTTP server on loopback, signed webhooks, the dispatcher. */
@@ -48,10 +50,9 @@ export async function runPacerWorld(
   plan: DemoPlan,
   simulator: SimulatorConfigInput,
   start: Millis,
-  { dataDir, logErrors, progress }: PacerWorldOptions,
+  { dataDir, logErrors, progress, policy = DEFAULT_POLICY }: PacerWorldOptions,
 ): Promise<PacerResult> {
   const clock = new VirtualClock(start);
-  const policy: Policy = DEFAULT_POLICY;
   rmSync(dataDir, { recursive: true, force: true });
   const store = openStore({ dataDir, backgroundCheckpoint: true });
   await store.migrate();

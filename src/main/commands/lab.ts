@@ -1,0 +1,118 @@
+import path from 'node:path';
+import type { CliCommand } from '../../adapters/cli/cli-command.js';
+import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
+import { ImportInputError } from '../../app/contact-source.js';
+import { isCountryCode } from '../../app/normalise-phone.js';
+import { DAY, HOUR } from '../../core/time.js';
+import { defaultDemoPlan, type DemoPlan } from '../demo/demo-plan.js';
+import { LabAudienceError, readLabAudience, type LabAudience } from '../demo/lab-audience.js';
+import { labJson, runLab } from '../demo/run-lab.js';
+import { DEMO_STRATEGIES, pickStrategies, UnknownStrategyError } from '../demo/strategies.js';
+import type { MainDeps } from './main-deps.js';
+
+interface LabCliOptions {
+  audience?: string;
+  defaultCountry?: string;
+  days: string;
+  strategies: string;
+  seed?: string;
+  out: string;
+  json?: boolean;
+}
+
+const MAX_DAYS = 60;
+
+export const labCommand: CliCommand<MainDeps> = {
+  path: ['lab'],
+  define: (c) =>
+    c
+      .description("Compare Pacer's policies with peers' documented ways of handling 131049, on one simulated world (see README)")
+      .option(
+        '--audience <file>',
+        "your contacts (CSV with a phone column, as `pacer import contacts` reads it); default: the demo's 50,000",
+      )
+      .option('--default-country <XX>', 'country of numbers in national format in the audience file (ISO code, e.g. GB)')
+      .option('--days <n>', 'simulated days', '7')
+      .option('--strategies <list>', `comma-separated strategy names, or all`, DEMO_STRATEGIES.join(','))
+      .option('--seed <n>', "the simulated world's seed (default: the demo's)")
+      .option('--out <dir>', 'where the report and the Pacer databases go', 'data/lab')
+      .option('--json', 'print the table as JSON (progress goes to the terminal only)'),
+  run: (deps) => async (opts: LabCliOptions) => {
+    const days = wholeNumber(opts.days, '--days', 1, MAX_DAYS);
+    const seed = opts.seed === undefined ? null : wholeNumber(opts.seed, '--seed', 0, 2 ** 31 - 1);
+    let strategies;
+    try {
+      strategies = pickStrategies(opts.strategies);
+    } catch (e) {
+      if (e instanceof UnknownStrategyError) throw new CliFailure(e.message, EXIT.usage);
+      throw e;
+    }
+    const country = opts.defaultCountry?.toUpperCase();
+    if (country !== undefined && !isCountryCode(country))
+      throw new CliFailure(
+        `--default-country "${opts.defaultCountry}" is not a known two-letter country code (e.g. GB, US, IN)`,
+        EXIT.usage,
+      );
+    const outDir = path.resolve(opts.out);
+    const json = opts.json === true;
+    const progress = json ? (line: string) => deps.terminal?.write(`${line}\n`) : deps.out;
+
+    let audience: LabAudience | null = null;
+    if (opts.audience !== undefined) {
+      const file = path.resolve(opts.audience);
+      try {
+        const source = await deps.contactFiles.open(file, deps.contactFiles.formatOf(file, undefined), { delimiter: null });
+        audience = await readLabAudience(source, {
+          scratchDir: outDir,
+          defaultCountry: country ?? null,
+          policy: deps.policy(),
+          now: deps.now(),
+        });
+      } catch (e) {
+        if (e instanceof ImportInputError)
+          throw new CliFailure(`--audience ${opts.audience}: ${e.message}`, e.kind === 'usage' ? EXIT.usage : EXIT.failure);
+        if (e instanceof LabAudienceError) throw new CliFailure(`--audience ${opts.audience}: ${e.message}`, EXIT.usage);
+        throw e;
+      }
+      progress(
+        `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
+      );
+    }
+    const plan = labPlan(days, seed, audience);
+    const result = await runLab({
+      plan,
+      strategies,
+      outDir,
+      out: progress,
+      json,
+      ...(audience === null ? {} : { countries: audience.countries }),
+      logErrors: deps.config().demo.log,
+    });
+    if (json) deps.out(JSON.stringify(labJson(result), null, 2));
+  },
+};
+
+/** The demo's plan, for the user's days, seed and audience: order updates every other day from day 1, within the run. */
+export function labPlan(days: number, seed: number | null, audience: LabAudience | null): DemoPlan {
+  const base = defaultDemoPlan(audience?.size);
+  const utility = Array.from({ length: Math.ceil((days - 1) / 2) }, (_, k) => ({
+    template: 'order_update',
+    language: 'en_US',
+    at: (1 + 2 * k) * DAY + 2 * HOUR,
+    share: 0.3,
+  }));
+  return {
+    ...base,
+    days,
+    ...(seed === null ? {} : { seed }),
+    ...(audience === null ? {} : { marketingOptIn: audience.marketingOptIn }),
+    utility,
+  };
+}
+
+function wholeNumber(text: string, flag: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isInteger(n) || n < min || n > max)
+    throw new CliFailure(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`, EXIT.usage);
+  return n;
+}

@@ -1,0 +1,83 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { CountryCode as PhoneCountry } from 'libphonenumber-js/max';
+import { COUNTRIES, type CountryCode } from '../../adapters/simulator/countries.js';
+import { openStore } from '../../adapters/storage/open-store.js';
+import type { ContactSource } from '../../app/contact-source.js';
+import { importContacts } from '../../app/import-contacts.js';
+import { loadContactState } from '../../app/update-contact-state.js';
+import type { Policy } from '../../core/policy.js';
+import type { Millis } from '../../core/time.js';
+import { countryOfWaId } from './lab-prices.js';
+
+/** What the lab takes from the user's file: the simulated audience has its size, country mix and marketing consent. */
+export interface LabAudience {
+  size: number;
+  /** Contacts per country the simulator models. */
+  countries: Partial<Record<CountryCode, number>>;
+  /** Contacts in countries the simulator does not model: simulated with the file's mix of the others. */
+  otherCountries: number;
+  /** Share of the file's contacts that consented to marketing. */
+  marketingOptIn: number;
+}
+
+/** A file the lab cannot use, with each bad row named by line. */
+export class LabAudienceError extends Error {}
+
+const LISTED = 10;
+
+/**
+ * Reads the audience file with the contact import itself (the same parsing, phone normalisation and
+ * consent columns as `pacer import contacts`) into a scratch database, then summarises it. Any
+ * refused row stops the lab, naming its line: a simulation of half a file would mislead.
+ */
+export async function readLabAudience(
+  source: ContactSource,
+  options: { scratchDir: string; defaultCountry: PhoneCountry | null; policy: Policy; now: Millis },
+): Promise<LabAudience> {
+  const dataDir = path.join(options.scratchDir, 'lab-audience-data');
+  rmSync(dataDir, { recursive: true, force: true });
+  const store = openStore({ dataDir });
+  try {
+    await store.migrate();
+    const problems: string[] = [];
+    let rejected = 0;
+    const summary = await importContacts(store, source, {
+      defaultCountry: options.defaultCountry,
+      policy: options.policy,
+      now: options.now,
+      onRejected: ({ line, errors }) => {
+        rejected++;
+        for (const e of errors)
+          if (problems.length < LISTED) problems.push(`${source.name} line ${line}: ${e.field === null ? '' : `${e.field}: `}${e.reason}`);
+      },
+    });
+    if (rejected > 0) {
+      const more = rejected > LISTED ? `\n(${rejected - LISTED} more rows refused)` : '';
+      throw new LabAudienceError(`${rejected} row${rejected === 1 ? '' : 's'} of ${source.name} refused:\n${problems.join('\n')}${more}`);
+    }
+    if (summary.accepted === 0) throw new LabAudienceError(`${source.name} has no contacts`);
+    const countries: Partial<Record<CountryCode, number>> = {};
+    let size = 0,
+      other = 0,
+      optedIn = 0;
+    for (let after = 0; ;) {
+      const page = await store.listContacts(after, 1000);
+      if (page.length === 0) break;
+      for (const c of page) {
+        after = c.id;
+        size++;
+        const country = c.phoneE164 === null ? null : countryOfWaId(c.phoneE164.replace(/^\+/, ''));
+        if (country === null) other++;
+        else countries[country] = (countries[country] ?? 0) + 1;
+        if ((await loadContactState(store, c.id)).consent.marketing.status === 'granted') optedIn++;
+      }
+    }
+    if (other === size)
+      throw new LabAudienceError(`${source.name}: no contact is in a country the simulator models (${Object.keys(COUNTRIES).join(', ')})`);
+    return { size, countries, otherCountries: other, marketingOptIn: optedIn / size };
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,171 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
+import type { CountryCode } from '../../adapters/simulator/countries.js';
+import { contactStories, type ContactStory } from './contact-story.js';
+import { measure, type StrategyMetrics } from './demo-metrics.js';
+import type { DemoPlan } from './demo-plan.js';
+import { comparisonRows, renderedMessage, renderHtml, renderTable, winners, type Column, type Row } from './demo-report.js';
+import { ASSUMED_PRICES, PRICE_SOURCE } from './lab-prices.js';
+import { pacerDataDir } from './run-world.js';
+import { runWorlds } from './run-worlds.js';
+import type { Strategy } from './strategies.js';
+import { worldAssumptions } from './world-assumptions.js';
+
+export interface LabOptions {
+  plan: DemoPlan;
+  strategies: readonly Strategy[];
+  outDir: string;
+  /** Progress and the table; with `json`, progress only (the caller prints the JSON). */
+  out: (line: string) => void;
+  json?: boolean;
+  /** Print the errors of Pacer's HTTP server (PACER_DEMO_LOG). */
+  logErrors?: boolean;
+  /** The audience's country mix, when it is the user's own file. */
+  countries?: Partial<Record<CountryCode, number>>;
+  /** What the run is, for the first line and the report's title. */
+  title?: string;
+  /** Worlds at once (default: one per core). */
+  concurrency?: number;
+}
+
+export interface LabResult {
+  names: string[];
+  metrics: Record<string, StrategyMetrics>;
+  rows: Row[];
+  stories: ContactStory[];
+  report: string;
+}
+
+/** The simulated start: a Monday 08:00 UTC. */
+export const LAB_START = Date.UTC(2026, 0, 5, 8, 0, 0);
+
+/**
+ * The world every strategy shares. Modelling choices, not Meta's numbers: a per-user cap of 2-6
+ * marketing messages a day across all businesses, and 0.1-2.5 a day arriving from others.
+ */
+export function demoSimulator(plan: DemoPlan, countries?: Partial<Record<CountryCode, number>>): SimulatorConfigInput {
+  return {
+    seed: plan.seed,
+    population: { size: plan.audience, otherMarketingPerDay: { min: 0.1, max: 2.5 }, ...(countries === undefined ? {} : { countries }) },
+    cap: { minPerWindow: 2, maxPerWindow: 6 },
+    rateLimits: { throughputMps: plan.mps },
+    // Under load Meta delivers statuses seconds late and several to a POST; the demo leans on that.
+    webhooks: { batchRate: 0.95, maxBatch: 200, latencyMs: { min: 1_000, max: 8_000 } },
+  };
+}
+
+/** Every strategy through the same simulated days on the same seed, side by side: the table, the report and one person's story each. */
+export async function runLab(options: LabOptions): Promise<LabResult> {
+  const { plan, strategies, out } = options;
+  const simulator = demoSimulator(plan, options.countries);
+  const start = LAB_START;
+  const began = Date.now();
+  mkdirSync(options.outDir, { recursive: true });
+  out(
+    `${options.title ?? 'Pacer lab'}: ${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, one marketing campaign and ${plan.utility.length} order-update broadcasts, seed ${plan.seed}.`,
+  );
+  out(`The same simulated world runs once per strategy: ${strategies.map((s) => s.name).join(', ')}.`);
+
+  const days = new Map(strategies.map((s) => [s.name, 0]));
+  const show = () =>
+    out(`  ${[...days].map(([name, d]) => `${name} day ${d}/${plan.days}`).join(' · ')} · ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  const outcomes = await runWorlds(strategies, plan, simulator, start, {
+    outDir: options.outDir,
+    logErrors: options.logErrors === true,
+    concurrency: options.concurrency,
+    progress: (name, day) => {
+      days.set(name, day);
+      show();
+    },
+  });
+
+  const columns: Column[] = outcomes.map((o) => ({
+    name: o.strategy,
+    metrics: measure(o.truth, start, plan.days, o.retriesSpent, o.wronglySuppressed),
+  }));
+  const names = columns.map((c) => c.name);
+  const rows = comparisonRows(columns);
+  const footnote = [...timingFootnote(simulator), PRICE_SOURCE];
+  const stories = contactStories(outcomes, start);
+  const elapsed = ((Date.now() - began) / 1000).toFixed(1);
+  if (options.json !== true) {
+    out('');
+    out(renderTable(names, rows));
+    for (const line of footnote) out(line);
+    out('');
+    if (stories.length > 0) {
+      out(`One contact's week (${stories[0]!.contact}), from the simulator's ground truth:`);
+      for (const s of stories) out(`  ${s.strategy}: ${s.story}`);
+      out('');
+    }
+  }
+  // Personalised per recipient: first name (or "there"), a coupon of their own in the shop link.
+  const first = outcomes[0]?.truth.messages.find((m) => m.template === plan.marketing.template && m.status !== 'failed');
+  const sample = first === undefined ? [] : renderedMessage(first.rendered);
+  if (sample.length > 0 && options.json !== true) {
+    out(`One message of the campaign (${names[0]}), as its recipient read it:`);
+    for (const line of sample) out(`  ${line}`);
+    out('');
+  }
+  const report = path.join(options.outDir, 'report.html');
+  writeFileSync(
+    report,
+    renderHtml({
+      title: options.title ?? 'Pacer lab',
+      subtitle: `${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, seed ${plan.seed}; finished in ${elapsed} s.`,
+      columns,
+      describes: strategies.map((s) => `${s.describes} (${s.source})`),
+      rows,
+      sample,
+      footnote,
+      stories,
+      assumptions: worldAssumptions(simulator),
+      prices: {
+        source: PRICE_SOURCE,
+        rows: Object.entries(ASSUMED_PRICES).map(([k, p]) => [k, p.marketing, p.utility] as [string, number, number]),
+      },
+    }),
+  );
+  if (options.json !== true) {
+    out(`Report: ${report}`);
+    for (const s of strategies.filter((x) => x.kind === 'pacer')) {
+      const dataDir = pacerDataDir(options.outDir, s.name);
+      out(`${s.name}'s database (SQLite): ${path.join(dataDir, 'pacer.sqlite')}`);
+    }
+    const pacer = strategies.find((s) => s.kind === 'pacer');
+    if (pacer !== undefined) {
+      const dataDir = pacerDataDir(options.outDir, pacer.name);
+      out(`Dashboard on it: PACER_DATA_DIR=${dataDir} npx pacer token create --name dashboard   (prints a sign-in token once)`);
+      out(`                 PACER_DATA_DIR=${dataDir} npx pacer serve --no-dispatch   then open http://127.0.0.1:3000/`);
+    }
+    out(`Try: npx pacer explain 131049`);
+    out(`Finished in ${elapsed} s.`);
+  }
+  return { names, metrics: Object.fromEntries(columns.map((c) => [c.name, c.metrics])), rows, stories, report };
+}
+
+/** The table as JSON: one object per row, with each strategy's value and the row's winners. */
+export function labJson(result: LabResult): object {
+  return {
+    strategies: result.names,
+    rows: result.rows.map((r) => ({
+      label: r.label,
+      better: r.better,
+      values: Object.fromEntries(result.names.map((n, i) => [n, r.values[i]])),
+      winners: winners(r).map((i) => result.names[i]),
+    })),
+    stories: result.stories,
+    report: result.report,
+  };
+}
+
+/** What the two timing rows count, with the night hours the simulated world uses. */
+function timingFootnote(simulator: SimulatorConfigInput): string[] {
+  const { fromHour, toHour } = resolveSimulatorConfig(simulator).reactions.night;
+  const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
+  return [
+    `At night: delivered ${hh(fromHour)}–${hh(toHour)} on the recipient's clock. Late: delivered more than 24 h after`,
+    "the first request for that recipient and template (retries included). Shares are of each strategy's deliveries.",
+  ];
+}

@@ -1,0 +1,126 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runPacer as run } from './cli-run.js';
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const CONTACTS = [
+  'phone,name,consent_marketing,consent_utility',
+  '+919812345678,Asha,yes,yes',
+  '+5511987654321,Bruno,yes,yes',
+  '+447911123456,Chloe,no,yes',
+  '+14155550123,Dan,yes,yes',
+  '+628123456789,Eka,yes,yes',
+];
+
+function contactsFile(lines: readonly string[]): string {
+  const file = path.join(dir, 'contacts.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('pacer lab', () => {
+  it('refuses bad --days, --seed and --strategies with exit code 2, naming the flag and the value', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    for (const days of ['0', 'abc', '61', '1.5', '-3']) {
+      expect(await run('lab', '--days', days, '--out', dir)).toMatchObject({
+        code: 2,
+        err: expect.stringContaining(`--days must be a whole number from 1 to 60, got "${days}"`),
+      });
+    }
+    expect(await run('lab', '--seed', 'x1', '--out', dir)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--seed must be a whole number'),
+    });
+    expect(await run('lab', '--strategies', 'pacer,retry-forever', '--out', dir)).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(
+        /--strategies: unknown strategy "retry-forever"; known: pacer, pacer-12h, resend-at-once-drop-after-2, .*, or all/,
+      ),
+    });
+    expect(await run('lab', '--default-country', 'XX', '--out', dir)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--default-country "XX"'),
+    });
+    // Nothing ran: no report was written.
+    expect(existsSync(path.join(dir, 'report.html'))).toBe(false);
+  });
+
+  it('refuses an audience file with a bad row, naming the file, the line and the field', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile([...CONTACTS, '12,Nobody,yes,yes', '+5511987654322,Rui,maybe,yes']);
+    const r = await run('lab', '--audience', file, '--out', dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--audience');
+    expect(r.err).toContain('2 rows of contacts.csv refused');
+    expect(r.err).toMatch(/contacts\.csv line 7: phone: /);
+    expect(r.err).toMatch(/contacts\.csv line 8: consent_marketing: "maybe" is not a consent value/);
+    expect(existsSync(path.join(dir, 'report.html'))).toBe(false);
+  });
+
+  it('refuses an audience file it cannot read or that has no phone column', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const missing = path.join(dir, 'nowhere.csv');
+    const gone = await run('lab', '--audience', missing, '--out', dir);
+    expect(gone.code).not.toBe(0);
+    expect(gone.err).toContain('nowhere.csv');
+    const noPhone = contactsFile(['name,consent_marketing', 'Asha,yes']);
+    const r = await run('lab', '--audience', noPhone, '--out', dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--audience .*contacts\.csv: .*phone/);
+  });
+
+  it('refuses an audience file with no contacts, or none in a country the simulator models', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const empty = await run('lab', '--audience', contactsFile([CONTACTS[0]!]), '--out', dir);
+    expect(empty).toMatchObject({ code: 2, err: expect.stringContaining('contacts.csv has no contacts') });
+    const french = await run('lab', '--audience', contactsFile([CONTACTS[0]!, '+33612345678,Zoé,yes,yes']), '--out', dir);
+    expect(french).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/contacts\.csv: no contact is in a country the simulator models \(US, GB, DE, .*\)/),
+    });
+  });
+
+  it("runs the chosen strategies on the file's audience and prints the table as JSON", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(CONTACTS);
+    const r = await run(
+      'lab',
+      '--audience',
+      file,
+      '--days',
+      '3',
+      '--strategies',
+      'send-once,retry-12-24-48h',
+      '--seed',
+      '7',
+      '--out',
+      dir,
+      '--json',
+    );
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out) as { strategies: string[]; rows: Array<{ label: string; values: Record<string, unknown> }> };
+    expect(json.strategies).toEqual(['send-once', 'retry-12-24-48h']);
+    const delivered = json.rows.find((x) => x.label === 'delivered messages');
+    expect(Object.keys(delivered?.values ?? {})).toEqual(['send-once', 'retry-12-24-48h']);
+    expect(json.rows.map((x) => x.label)).toContain('cost of billable deliveries (USD)');
+    // Five contacts in the file: five simulated people, for the days and seed given.
+    const report = readFileSync(path.join(dir, 'report.html'), 'utf8');
+    expect(report).toContain('5 contacts, 3 simulated days, seed 7');
+  });
+
+  it('prints progress and the table when not asked for JSON', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(CONTACTS);
+    const r = await run('lab', '--audience', file, '--days', '2', '--strategies', 'bounce-blacklist', '--out', dir);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Audience contacts.csv: 5 contacts, 80% opted in to marketing.');
+    expect(r.out).toMatch(/bounce-blacklist day 2\/2/);
+    expect(r.out).toMatch(/^delivered messages\s+\d+$/m);
+    expect(r.out).toContain(`Report: ${path.join(dir, 'report.html')}`);
+  });
+});
