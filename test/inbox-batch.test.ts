@@ -184,7 +184,7 @@ describe.each(BACKENDS)('inbox batch ($name)', (backend) => {
             ...tx,
             saveContactStates: async () => {
               batchSaves++;
-              return [];
+              return new Set<number>();
             },
           }),
         ),

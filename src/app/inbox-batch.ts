@@ -123,7 +123,7 @@ export class InboxBatch {
       .filter(([, c]) => c.version !== c.base && c.state !== null)
       .map(([contactId, c]) => ({ contactId, state: c.state as ContactState, expectedVersion: c.base, version: c.version }));
     const landed = await this.tx.saveContactStates(saves, now);
-    if (landed.length !== saves.length) throw new Error(`${saves.length - landed.length} contact state(s) changed under the batch`);
+    if (landed.size !== saves.length) throw new Error(`${saves.length - landed.size} contact state(s) changed under the batch`);
   }
 
   private remember(contactId: number, stored: StoredContactState | null): CachedState {
