@@ -67,7 +67,8 @@ const REVIEWED: Record<string, string> = {
   'outbox-batch-transitions.ts: rows': 'castValuesList(): cast placeholders only',
   'outbox-settlement.ts: rows': 'castValuesList(): cast placeholders only',
   'message-events.ts: rows': 'valuesList(): placeholders only',
-  'contact-state.ts: rows': 'valuesList() or castValuesList(): placeholders only',
+  'contact-state.ts: stateRows(tx.caps, chunk.length, 2)': 'stateRows(): cast placeholders only, the JSON type from a capability flag',
+  "contacts-upsert.ts: rows.join(', ')": 'each row a list of CAST($n AS <fixed type>) placeholders',
 };
 
 function interpolations(file: string): string[] {
