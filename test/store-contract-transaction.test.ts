@@ -3,8 +3,8 @@ import type { Store, TxStore } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
-/** What only the whole store has: its lifecycle, and the watch that holds a connection of its own. */
-const LIFECYCLE = ['backend', 'migrate', 'close', 'transaction', 'watchQueued'] as const;
+/** What only the whole store has: its lifecycle, the watch that holds a connection of its own, and bulk mode around many transactions. */
+const LIFECYCLE = ['backend', 'migrate', 'close', 'transaction', 'watchQueued', 'bulkWrites'] as const;
 /** What only a transaction has. */
 const IN_TRANSACTION = ['savepoint'] as const;
 
@@ -21,6 +21,7 @@ describe.each(BACKENDS)('Store contract: transactions ($name)', (backend) => {
     expectTypeOf<TxStore>().not.toHaveProperty('close');
     expectTypeOf<TxStore>().not.toHaveProperty('transaction');
     expectTypeOf<TxStore>().not.toHaveProperty('watchQueued');
+    expectTypeOf<TxStore>().not.toHaveProperty('bulkWrites');
     expectTypeOf<Store>().toExtend<TxStore>();
   });
 
