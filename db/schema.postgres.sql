@@ -225,6 +225,7 @@ CREATE TABLE outbox (
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
   client_reference text,
+  phone_number_id text,
   CONSTRAINT outbox_campaign_id_contact_id_key UNIQUE (campaign_id, contact_id),
   CONSTRAINT outbox_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES campaigns(id),
   CONSTRAINT outbox_category_check CHECK ((category = ANY (ARRAY['marketing'::text, 'utility'::text, 'authentication'::text, 'service'::text]))),
@@ -367,7 +368,7 @@ CREATE INDEX outbox_contact ON outbox USING btree (contact_id);
 
 CREATE INDEX outbox_due ON outbox USING btree (status, next_attempt_at) WHERE ((status = 'queued'::text) OR (status = 'held'::text));
 
-CREATE INDEX outbox_due_number ON outbox USING btree (status, ((intent #>> '{phoneNumberId}'::text[])), next_attempt_at) WHERE ((status = 'queued'::text) OR (status = 'held'::text));
+CREATE INDEX outbox_due_number ON outbox USING btree (status, phone_number_id, next_attempt_at) WHERE ((status = 'queued'::text) OR (status = 'held'::text));
 
 CREATE INDEX outbox_failures ON outbox USING btree (updated_at, last_error_code) WHERE (outcome = ANY (ARRAY['failed'::text, 'capped_exhausted'::text]));
 

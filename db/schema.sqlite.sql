@@ -176,7 +176,7 @@ CREATE TABLE outbox (
   last_error_code INTEGER,
   outcome TEXT CHECK (outcome IN ('accepted', 'delivered', 'read', 'failed', 'skipped', 'capped_exhausted', 'cancelled')),
   created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL, client_reference TEXT,
+  updated_at INTEGER NOT NULL, client_reference TEXT, phone_number_id TEXT,
   UNIQUE (campaign_id, contact_id)
 ) STRICT;
 
@@ -283,7 +283,7 @@ CREATE INDEX outbox_contact ON outbox (contact_id);
 
 CREATE INDEX outbox_due ON outbox (status, next_attempt_at) WHERE status = 'queued' OR status = 'held';
 
-CREATE INDEX outbox_due_number ON outbox (status, json_extract(intent, '$.phoneNumberId'), next_attempt_at)
+CREATE INDEX outbox_due_number ON outbox (status, phone_number_id, next_attempt_at)
   WHERE status = 'queued' OR status = 'held';
 
 CREATE INDEX outbox_failures ON outbox (updated_at, last_error_code) WHERE outcome IN ('failed', 'capped_exhausted');

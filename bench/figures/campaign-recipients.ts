@@ -24,15 +24,15 @@ function fillOutbox(world: CampaignWorld, campaignId: number): { first: number; 
   world.db.transaction(() => {
     world.db
       .prepare(
-        `INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, status, outcome, attempts, last_error_code, next_attempt_at,
+        `INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, phone_number_id, status, outcome, attempts, last_error_code, next_attempt_at,
         created_at, updated_at)
-      SELECT ?, id, ?, 'marketing', ?,
+      SELECT ?, id, ?, 'marketing', ?, ?,
         CASE WHEN id % 100 < 92 THEN 'done' WHEN id % 100 < 97 THEN 'queued' ELSE 'held' END,
         CASE WHEN id % 100 < 60 THEN 'delivered' WHEN id % 100 < 80 THEN 'read' WHEN id % 100 < 92 THEN 'failed' ELSE NULL END,
         1, CASE WHEN id % 100 >= 80 AND id % 100 < 92 THEN 131049 END, ?, ?, ?
       FROM contacts`,
       )
-      .run(campaignId, world.senderId, intent, WORLD_NOW, WORLD_NOW, WORLD_NOW);
+      .run(campaignId, world.senderId, intent, world.phoneNumberId, WORLD_NOW, WORLD_NOW, WORLD_NOW);
     world.db
       .prepare(
         `INSERT INTO decisions (outbox_id, contact_id, kind, reason, explanation, until, at)

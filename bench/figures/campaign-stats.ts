@@ -25,15 +25,15 @@ function fillOutbox(world: CampaignWorld, campaignId: number): void {
   world.db.transaction(() => {
     world.db
       .prepare(
-        `INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, status, outcome, attempts, wamid, next_attempt_at, created_at, updated_at)
-      SELECT ?, id, ?, 'marketing', ?,
+        `INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, phone_number_id, status, outcome, attempts, wamid, next_attempt_at, created_at, updated_at)
+      SELECT ?, id, ?, 'marketing', ?, ?,
         CASE WHEN id % 100 < 20 THEN 'sent' WHEN id % 100 < 92 THEN 'done' WHEN id % 100 < 97 THEN 'queued' ELSE 'held' END,
         CASE WHEN id % 100 < 20 THEN 'accepted' WHEN id % 100 < 60 THEN 'delivered' WHEN id % 100 < 80 THEN 'read'
              WHEN id % 100 < 90 THEN 'failed' WHEN id % 100 < 92 THEN 'skipped' ELSE NULL END,
         1, CASE WHEN id % 100 < 90 THEN 'wamid.' || id END, ?, ?, ? + id
       FROM contacts`,
       )
-      .run(campaignId, world.senderId, intent, WORLD_NOW, WORLD_NOW, WORLD_NOW);
+      .run(campaignId, world.senderId, intent, world.phoneNumberId, WORLD_NOW, WORLD_NOW, WORLD_NOW);
     // The newest events, as the status webhooks of the last minutes left them.
     world.db
       .prepare(

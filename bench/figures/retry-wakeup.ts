@@ -43,9 +43,9 @@ function scheduleRows(db: Database.Database, rows: number, senderId: number, pho
   const intent = JSON.stringify({ phoneNumberId, template: { name: UTILITY_TEMPLATE, language: 'en_US' } });
   db.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
-    INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, status, next_attempt_at, created_at, updated_at)
-    SELECT NULL, ? + i % ?, ?, 'utility', ?, 'queued', CAST(? + (i * ?) / ? AS INTEGER), ?, ? FROM n`,
-  ).run(rows, first, count, senderId, intent, START, DAY, rows, START, START);
+    INSERT INTO outbox (campaign_id, contact_id, sender_id, category, intent, phone_number_id, status, next_attempt_at, created_at, updated_at)
+    SELECT NULL, ? + i % ?, ?, 'utility', ?, ?, 'queued', CAST(? + (i * ?) / ? AS INTEGER), ?, ? FROM n`,
+  ).run(rows, first, count, senderId, intent, phoneNumberId, START, DAY, rows, START, START);
 }
 
 /**

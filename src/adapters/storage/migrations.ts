@@ -22,6 +22,7 @@ import { outboundEvents } from './migrations/0021-outbound-events.js';
 import { outboxClientReference } from './migrations/0022-outbox-client-reference.js';
 import { reserved23 } from './migrations/0023-reserved.js';
 import { templateSendTtl } from './migrations/0024-template-send-ttl.js';
+import { outboxNumberColumn } from './migrations/0025-outbox-number-column.js';
 import type { Migration } from './migrations/migration.js';
 
 export type { Migration } from './migrations/migration.js';
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   outboxClientReference,
   reserved23,
   templateSendTtl,
+  outboxNumberColumn,
 ];

@@ -1,13 +1,12 @@
 import type { DiagnosisScope, NumberSends } from '../../../ports/store.js';
 import type { SqlRunner } from '../sql-executor.js';
 import { scopeSql } from './diagnosis-scope.js';
-import { int, jsonValue } from './values.js';
+import { int } from './values.js';
 
 /** The scope's messages and failures per number they went from (each intent names it), most failures first. */
 export async function diagnosisNumbers(db: SqlRunner, scope: DiagnosisScope): Promise<NumberSends[]> {
   const { cte, params } = scopeSql(scope);
-  const number = jsonValue(db.caps, 'o.intent', ['phoneNumberId'], 'text');
-  const numbered = `, numbered AS (SELECT s.id, ${number} AS number
+  const numbered = `, numbered AS (SELECT s.id, o.phone_number_id AS number
   FROM scoped s JOIN outbox o ON o.id = s.id)`;
   const [sent, codes] = await Promise.all([
     db.query(`${cte}${numbered} SELECT number, COUNT(*) AS messages FROM numbered GROUP BY number`, params),

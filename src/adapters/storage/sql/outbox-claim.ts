@@ -1,9 +1,8 @@
-import type { Capabilities } from '../capabilities.js';
 import type { ClaimOptions, OutboxRow, SweepResult, WorkFilter } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { toOutbox } from './outbox-insert.js';
 import { RELEASE } from './outbox-transitions.js';
-import { intOrNull, jsonValue } from './values.js';
+import { intOrNull } from './values.js';
 
 // Due: queued rows whose time has come, and held rows whose fallback wake-up time has come,
 // of one-off messages or running campaigns. $1 now, $2 limit, $3 owner, $4 lease expiry, and $5
@@ -18,13 +17,13 @@ const dueIds = (only: string) =>
   `SELECT id FROM (SELECT * FROM (${dueOf('queued', only)}) UNION ALL SELECT * FROM (${dueOf('held', only)})) ORDER BY next_attempt_at LIMIT $2`;
 
 /**
- * The condition keeping a worker to its own number's rows (every intent names the number it goes
+ * The condition keeping a worker to its own number's rows (each row names the number it goes
  * from), bound as `$n`; empty when the worker takes any number's rows.
  */
-function fromNumber(caps: Capabilities, filter: WorkFilter, n: number, params: SqlParam[]): string {
+function fromNumber(filter: WorkFilter, n: number, params: SqlParam[]): string {
   if (filter.phoneNumberId === undefined) return '';
   params.push(filter.phoneNumberId);
-  return ` AND ${jsonValue(caps, 'o.intent', ['phoneNumberId'], 'text')} = $${n}`;
+  return ` AND o.phone_number_id = $${n}`;
 }
 
 const LEASE = `status = 'leased', lease_owner = $3, lease_expires_at = $4, updated_at = $1`;
@@ -60,13 +59,13 @@ const nextWork = (only: string) => `SELECT MIN(at) AS at FROM (SELECT ${firstDue
  */
 export async function nextWorkAt(db: SqlRunner, filter: WorkFilter = {}): Promise<number | null> {
   const params: SqlParam[] = [];
-  const [row] = await db.query(nextWork(fromNumber(db.caps, filter, 1, params)), params);
+  const [row] = await db.query(nextWork(fromNumber(filter, 1, params)), params);
   return row ? intOrNull(row['at']) : null;
 }
 
 export async function claimDue(db: SqlSession, options: ClaimOptions): Promise<OutboxRow[]> {
   const params: SqlParam[] = [options.now, options.limit, options.owner, options.now + options.leaseMs];
-  const only = fromNumber(db.caps, options, 5, params);
+  const only = fromNumber(options, 5, params);
   const rows = db.caps.skipLocked
     ? await db.query(claimSkipLocked(only), params)
     : await db.transaction('claimDue', (tx) => tx.query(claimSingleWriter(only), params));

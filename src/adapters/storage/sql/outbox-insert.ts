@@ -1,5 +1,5 @@
 import type { Category } from '../../../core/category.js';
-import type { OutboxInput, OutboxOutcome, OutboxRow, OutboxStatus } from '../../../ports/store.js';
+import type { JsonObject, OutboxInput, OutboxOutcome, OutboxRow, OutboxStatus } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
 import type { SqlParam, SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
 import { chunks, int, intOrNull, json, textOrNull, toJson, valuesList } from './values.js';
@@ -29,8 +29,14 @@ export function toOutbox(caps: Capabilities, row: SqlRow): OutboxRow {
 }
 
 const COLUMNS =
-  'campaign_id, contact_id, sender_id, category, intent, idempotency_key, client_reference, status, next_attempt_at, created_at, updated_at';
-const WIDTH = 11;
+  'campaign_id, contact_id, sender_id, category, intent, phone_number_id, idempotency_key, client_reference, status, next_attempt_at, created_at, updated_at';
+const WIDTH = 12;
+
+/** The number a row goes from, which every intent names; its own column so a worker claims by it without reading JSON. */
+export function numberOf(intent: JsonObject): string | null {
+  const n = intent['phoneNumberId'];
+  return typeof n === 'string' ? n : null;
+}
 
 /**
  * Many rows per statement. ON CONFLICT DO NOTHING covers both unique keys — (campaign_id, contact_id)
@@ -46,6 +52,7 @@ export function insertOutbox(db: SqlSession, rows: readonly OutboxInput[], now: 
         r.senderId,
         r.category,
         toJson(r.intent),
+        numberOf(r.intent),
         r.idempotencyKey,
         r.clientReference ?? null,
         'queued',

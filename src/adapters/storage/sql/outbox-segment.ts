@@ -4,10 +4,12 @@ import { shareSql } from './pool-share.js';
 import { plainIntentSql } from './plain-intent.js';
 import { contactPage, PAGE_CONTACTS, segmentSql } from './segment-where.js';
 import { storableJson } from '../storable-text.js';
+import { numberOf } from './outbox-insert.js';
 import { int, json, textOrNull, toJson } from './values.js';
 
 const ROWS_IN_PAGE = 'SELECT count(*) AS n FROM outbox WHERE campaign_id = $1 AND contact_id > $2 AND contact_id <= $3';
-const COLUMNS = 'campaign_id, contact_id, sender_id, category, intent, idempotency_key, status, next_attempt_at, created_at, updated_at';
+const COLUMNS =
+  'campaign_id, contact_id, sender_id, category, intent, phone_number_id, idempotency_key, status, next_attempt_at, created_at, updated_at';
 
 /**
  * One INSERT … SELECT per page: the segment is evaluated where the contacts are, and only counts
@@ -34,6 +36,7 @@ export function insertSegmentOutbox(
       toJson(plan.intent),
       plan.nextAttemptAt,
       now,
+      numberOf(plan.intent),
     ];
     const match = `${segmentSql(tx.caps, params).match(plan.segment, now)} AND ${shareSql(plan.share, params)}`;
     const inserted = await insertPage(tx, plan, params, match, afterId, lastId, now);
@@ -47,7 +50,7 @@ export function insertSegmentOutbox(
 }
 
 const SEGMENT_INSERT = (intent: string, match: string): string =>
-  `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`;
+  `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, $9, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`;
 
 /**
  * The page's rows: one intent for all; or each contact's own, computed by `intentTextFor` inside
@@ -70,11 +73,20 @@ async function insertPage(
   let rest = match;
   if (plain !== null) {
     // Parameters of its own: PostgreSQL refuses one a statement does not use (the shared intent, $6).
-    const own: SqlParam[] = [afterId, lastId, plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now];
+    const own: SqlParam[] = [
+      afterId,
+      lastId,
+      plan.campaignId,
+      plan.senderId,
+      plan.category,
+      plan.nextAttemptAt,
+      now,
+      numberOf(plan.intent),
+    ];
     const ownMatch = `${segmentSql(tx.caps, own).match(plan.segment, now)} AND ${shareSql(plan.share, own)}`;
     const intent = plain.intent(own);
     written = await tx.execute(
-      `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, NULL, 'queued', $6, $7, $7 ${PAGE_CONTACTS} AND ${ownMatch} AND ${plain.plain(own)} ON CONFLICT DO NOTHING`,
+      `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, $8, NULL, 'queued', $6, $7, $7 ${PAGE_CONTACTS} AND ${ownMatch} AND ${plain.plain(own)} ON CONFLICT DO NOTHING`,
       own,
     );
     rest = `${match} AND NOT ${plain.plain(params)}`;
@@ -108,7 +120,7 @@ async function countMatches(tx: SqlRunner, plan: SegmentOutboxPlan, afterId: num
 async function insertEach(tx: SqlRunner, plan: SegmentOutboxPlan, rows: readonly string[], now: number): Promise<number> {
   if (rows.length === 0) return 0;
   return tx.execute(
-    `INSERT INTO outbox (${COLUMNS}) SELECT $1, (e ->> 0)::bigint, $2, $3, e -> 1, NULL, 'queued', $4, $5, $5 FROM jsonb_array_elements($6::jsonb) e ON CONFLICT DO NOTHING`,
-    [plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now, `[${rows.join(',')}]`],
+    `INSERT INTO outbox (${COLUMNS}) SELECT $1, (e ->> 0)::bigint, $2, $3, e -> 1, $7, NULL, 'queued', $4, $5, $5 FROM jsonb_array_elements($6::jsonb) e ON CONFLICT DO NOTHING`,
+    [plan.campaignId, plan.senderId, plan.category, plan.nextAttemptAt, now, `[${rows.join(',')}]`, numberOf(plan.intent)],
   );
 }
