@@ -53,6 +53,12 @@ const SEGMENT_INSERT = (intent: string, match: string): string =>
   `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, $9, NULL, 'queued', $7, $8, $8 ${PAGE_CONTACTS} AND ${match} ON CONFLICT DO NOTHING`;
 
 /**
+ * The contacts (of campaign $3) the plain pass has not just written, nor an earlier start: one probe
+ * of the (campaign, contact) key, cheaper than evaluating the plain test again on every contact.
+ */
+const UNWRITTEN = 'NOT EXISTS (SELECT 1 FROM outbox w WHERE w.campaign_id = $3 AND w.contact_id = c.id)';
+
+/**
  * The page's rows: one intent for all; or each contact's own, computed by `intentTextFor` inside
  * SQLite as the rows are written (pacer_row_intent), or on PostgreSQL from the page's contacts read here.
  */
@@ -89,7 +95,7 @@ async function insertPage(
       `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, $8, NULL, 'queued', $6, $7, $7 ${PAGE_CONTACTS} AND ${ownMatch} AND ${plain.plain(own)} ON CONFLICT DO NOTHING`,
       own,
     );
-    rest = `${match} AND NOT ${plain.plain(params)}`;
+    rest = `${UNWRITTEN} AND ${match}`;
   }
   if (tx.withRowIntent !== undefined) {
     const render = (name: string | null, attributes: string): string =>
@@ -98,8 +104,8 @@ async function insertPage(
       written + (await tx.withRowIntent(render, () => tx.execute(SEGMENT_INSERT('pacer_row_intent(c.name, c.attributes)', rest), params)))
     );
   }
-  const pageParams: SqlParam[] = [afterId, lastId];
-  const pageMatch = `${segmentSql(tx.caps, pageParams).match(plan.segment, now)} AND ${shareSql(plan.share, pageParams)}${plain === null ? '' : ` AND NOT ${plain.plain(pageParams)}`}`;
+  const pageParams: SqlParam[] = [afterId, lastId, plan.campaignId];
+  const pageMatch = `${plain === null ? '' : `${UNWRITTEN} AND `}${segmentSql(tx.caps, pageParams).match(plan.segment, now)} AND ${shareSql(plan.share, pageParams)}`;
   const contacts = await tx.query(`SELECT c.id, c.name, c.attributes ${PAGE_CONTACTS} AND ${pageMatch} ORDER BY c.id`, pageParams);
   // One JSON array of [id, intent] pairs, put together as text: the intents already are JSON.
   const rows = contacts.map(

@@ -43,7 +43,15 @@ export function plainIntentSql(caps: Capabilities, plan: SegmentOutboxPlan): Pla
   return {
     plain(params) {
       const bind = binder(params);
-      const all = p.slots.flatMap((slot) => (slot.kind === 'attribute' ? [condition(bind, slot)] : []));
+      // One test per attribute, at the tightest limit of the slots reading it: each test reads the JSON again.
+      const tightest = new Map<string, Extract<PlainSlot, { kind: 'attribute' }>>();
+      for (const slot of p.slots) {
+        if (slot.kind !== 'attribute') continue;
+        const seen = tightest.get(slot.attribute);
+        const limit = (s: typeof slot | undefined) => s?.maxChars ?? Infinity;
+        if (seen === undefined || limit(slot) < limit(seen)) tightest.set(slot.attribute, slot);
+      }
+      const all = [...tightest.values()].map((slot) => condition(bind, slot));
       return all.length === 0 ? '(1 = 1)' : `(${all.join(' AND ')})`;
     },
     intent(params) {
