@@ -90,9 +90,10 @@ async function insertPage(
       numberOf(plan.intent),
     ];
     const ownMatch = `${segmentSql(tx.caps, own).match(plan.segment, now)} AND ${shareSql(plan.share, own)}`;
+    const page = `SELECT c.id${plain.columns(own)} ${PAGE_CONTACTS} AND ${ownMatch}${plain.fence}`;
     const intent = plain.intent(own);
     written = await tx.execute(
-      `INSERT INTO outbox (${COLUMNS}) SELECT $3, c.id, $4, $5, ${intent}, $8, NULL, 'queued', $6, $7, $7 ${PAGE_CONTACTS} AND ${ownMatch} AND ${plain.plain(own)} ON CONFLICT DO NOTHING`,
+      `INSERT INTO outbox (${COLUMNS}) SELECT $3, x.id, $4, $5, ${intent}, $8, NULL, 'queued', $6, $7, $7 FROM (${page}) x WHERE ${plain.plain(own)} ON CONFLICT DO NOTHING`,
       own,
     );
     rest = `${UNWRITTEN} AND ${match}`;

@@ -7,8 +7,18 @@ import { binder, toJson } from './values.js';
 /** Attribute names a plain JSON path (`$.name`) reads on SQLite; any other name leaves the campaign to `intentTextFor`. */
 const PATH_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Each builds its SQL over `contacts c`, binding its values into `params` as it goes. */
+type AttributeSlot = Extract<PlainSlot, { kind: 'attribute' }>;
+
+/**
+ * Each builds its SQL, binding its values into `params` as it goes. The attributes are read once
+ * per contact, as columns of a subquery over `contacts c` (`columns`), that `plain` and `intent`
+ * then use by name from `x`: each read parses the contact's JSON again.
+ */
 export interface PlainIntentSql {
+  /** `, <read> AS v0, …`: each attribute the slots read, for the select list over `contacts c`. */
+  columns(params: SqlParam[]): string;
+  /** Ends the subquery, so the database computes its columns once instead of inlining them. */
+  fence: string;
   /** True for the contacts whose every attribute slot holds a plain value. */
   plain(params: SqlParam[]): string;
   /** The row's intent, written by the database, for those contacts. */
@@ -26,31 +36,45 @@ export function plainIntentSql(caps: Capabilities, plan: SegmentOutboxPlan): Pla
   const sqlite = caps.dialect === 'sqlite';
   const object = sqlite ? 'json_object' : 'jsonb_build_object';
   const texter = (bind: (v: SqlParam) => string) => (v: string) => (sqlite ? bind(v) : `${bind(v)}::text`);
-  const read = (bind: (v: SqlParam) => string, attribute: string): string =>
-    sqlite ? `json_extract(c.attributes, ${bind(`$.${attribute}`)})` : `(c.attributes ->> ${texter(bind)(attribute)})`;
+  // Each attribute once, tested at the tightest limit of the slots reading it.
+  const tightest = new Map<string, AttributeSlot>();
+  for (const slot of p.slots) {
+    if (slot.kind !== 'attribute') continue;
+    const seen = tightest.get(slot.attribute);
+    if (seen === undefined || (slot.maxChars ?? Infinity) < (seen.maxChars ?? Infinity)) tightest.set(slot.attribute, slot);
+  }
+  const attributes = [...tightest.keys()];
+  const column = (attribute: string): string => `x.v${attributes.indexOf(attribute)}`;
   const value = (bind: (v: SqlParam) => string, slot: PlainSlot): string => {
-    if (slot.kind === 'attribute') return read(bind, slot.attribute);
+    if (slot.kind === 'attribute') return column(slot.attribute);
     if (typeof slot.value === 'string') return texter(bind)(slot.value);
     return sqlite ? `json(${bind(toJson(slot.value))})` : `${bind(toJson(slot.value))}::jsonb`;
   };
-  const condition = (bind: (v: SqlParam) => string, slot: Extract<PlainSlot, { kind: 'attribute' }>): string => {
-    const v = read(bind, slot.attribute);
+  // SQLite's json_extract gives text only for a JSON string (numbers and booleans come back as
+  // numbers, objects as JSON text, which the character test refuses); PostgreSQL's ->> gives text
+  // for any scalar, so its JSON type is read beside it (t0, …).
+  const condition = (bind: (v: SqlParam) => string, slot: AttributeSlot): string => {
+    const i = attributes.indexOf(slot.attribute);
+    const v = `x.v${i}`;
     const length = slot.maxChars === null ? `length(${v}) >= 1` : `length(${v}) BETWEEN 1 AND ${bind(slot.maxChars)}`;
     return sqlite
-      ? `(json_type(c.attributes, ${bind(`$.${slot.attribute}`)}) = 'text' AND ${v} NOT GLOB '*[^${PLAIN_VALUE_CHARACTERS}]*' AND ${length}) IS TRUE`
-      : `(jsonb_typeof(c.attributes -> ${texter(bind)(slot.attribute)}) = 'string' AND ${v} ~ '^[${PLAIN_VALUE_CHARACTERS}]+$' AND ${length}) IS TRUE`;
+      ? `(typeof(${v}) = 'text' AND ${v} NOT GLOB '*[^${PLAIN_VALUE_CHARACTERS}]*' AND ${length}) IS TRUE`
+      : `(x.t${i} = 'string' AND ${v} ~ '^[${PLAIN_VALUE_CHARACTERS}]+$' AND ${length}) IS TRUE`;
   };
   return {
+    columns(params) {
+      const bind = binder(params);
+      return attributes
+        .map((a, i) =>
+          sqlite
+            ? `, json_extract(c.attributes, ${bind(`$.${a}`)}) AS v${i}`
+            : `, (c.attributes ->> ${texter(bind)(a)}) AS v${i}, jsonb_typeof(c.attributes -> ${texter(bind)(a)}) AS t${i}`,
+        )
+        .join('');
+    },
+    fence: sqlite ? ' LIMIT -1 OFFSET 0' : ' OFFSET 0',
     plain(params) {
       const bind = binder(params);
-      // One test per attribute, at the tightest limit of the slots reading it: each test reads the JSON again.
-      const tightest = new Map<string, Extract<PlainSlot, { kind: 'attribute' }>>();
-      for (const slot of p.slots) {
-        if (slot.kind !== 'attribute') continue;
-        const seen = tightest.get(slot.attribute);
-        const limit = (s: typeof slot | undefined) => s?.maxChars ?? Infinity;
-        if (seen === undefined || limit(slot) < limit(seen)) tightest.set(slot.attribute, slot);
-      }
       const all = [...tightest.values()].map((slot) => condition(bind, slot));
       return all.length === 0 ? '(1 = 1)' : `(${all.join(' AND ')})`;
     },
