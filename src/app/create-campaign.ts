@@ -1,5 +1,6 @@
 import { CAP_SCHEDULE_PRESETS, DEFAULT_POLICY, type CapSchedulePreset, type FrequencyCap, type MarketingPath } from '../core/policy.js';
-import { checkMapping, type MappingIssue, type ParameterMapping } from '../core/template-parameters.js';
+import { checkMapping, type MappingIssue } from '../core/template-parameters.js';
+import type { ParameterMapping } from '../core/template-slot-values.js';
 import type { SegmentDefinition } from '../core/segment.js';
 import type { Millis } from '../core/time.js';
 import type { Campaign, CampaignStore, JsonObject, SenderInput, SenderStore, Template, TemplateStore } from '../ports/store.js';

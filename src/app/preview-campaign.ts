@@ -1,14 +1,8 @@
 import { problemPattern } from '../core/parameter-problem-pattern.js';
 import type { SegmentDefinition } from '../core/segment.js';
-import {
-  renderParameters,
-  valueFreezer,
-  type FreezeResult,
-  type ParameterProblemReason,
-  type RecipientFields,
-  type RenderOptions,
-  type RenderResult,
-} from '../core/template-parameters.js';
+import { valueFreezer, type FreezeResult } from '../core/template-freeze.js';
+import { renderParameters, type RenderResult } from '../core/template-parameters.js';
+import type { ParameterProblemReason, RecipientFields, RenderOptions } from '../core/template-slot-values.js';
 import { previewMessage, type MessagePreview } from '../core/template-preview.js';
 import type { Millis } from '../core/time.js';
 import type { Category } from '../core/category.js';

@@ -5,15 +5,9 @@ import type { Decision } from '../core/decision.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
 import { DEFAULT_POLICY } from '../core/policy.js';
-import {
-  checkMapping,
-  valueFreezer,
-  type MappingIssue,
-  type ParameterMapping,
-  type ParameterProblemReason,
-  type RecipientFields,
-  type RenderOptions,
-} from '../core/template-parameters.js';
+import { valueFreezer } from '../core/template-freeze.js';
+import { checkMapping, type MappingIssue } from '../core/template-parameters.js';
+import type { ParameterMapping, ParameterProblemReason, RecipientFields, RenderOptions } from '../core/template-slot-values.js';
 import type {
   ContactHistoryStore,
   ContactStateStore,

@@ -1,5 +1,6 @@
 import { DEFAULT_POLICY } from '../core/policy.js';
-import { plainSlots, slotValueFreezer, valueFreezer, type ParameterMapping, type RenderOptions } from '../core/template-parameters.js';
+import { plainSlots, slotValueFreezer, valueFreezer } from '../core/template-freeze.js';
+import type { ParameterMapping, RenderOptions } from '../core/template-slot-values.js';
 import type { Millis } from '../core/time.js';
 import type { RecipientShare } from '../core/sender-pool.js';
 import type {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TemplateCategory, TemplateDefinition } from '../core/template-definition.js';
 import { parseTemplateComponents } from '../core/template-definition.js';
-import type { ParameterMapping } from '../core/template-parameters.js';
+import type { ParameterMapping } from '../core/template-slot-values.js';
 import type { Template } from '../ports/store.js';
 
 const text = z.string().max(32768);

@@ -4,7 +4,7 @@ import { SEEN_LIMIT, RECENT_SENDS_LIMIT, type Cause, type ContactState, type Mar
 import { classifyCode } from './error-catalogue/index.js';
 import { assertNever } from './error-class.js';
 import { matchesAny } from './keyword.js';
-import { STOP_PROMOTIONS_PAYLOAD } from './template-parameters.js';
+import { STOP_PROMOTIONS_PAYLOAD } from './template-slot-values.js';
 import type { Policy } from './policy.js';
 import type { Millis } from './time.js';
 

@@ -1,5 +1,5 @@
 import type { TemplateDefinition } from './template-definition.js';
-import type { ResolvedValue } from './template-parameters.js';
+import type { ResolvedValue } from './template-slot-values.js';
 
 /** A template message as its recipient reads it: header, body, footer and buttons with the values in. */
 export interface MessagePreview {

@@ -1,4 +1,4 @@
-import type { ParameterMapping, SlotSource } from '../../core/template-parameters.js';
+import type { ParameterMapping, SlotSource } from '../../core/template-slot-values.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
 const FORMS = 'attribute:NAME, text:VALUE, link:URL or media:ID';

@@ -1,5 +1,5 @@
 import type { SimUser } from '../../adapters/simulator/index.js';
-import type { ParameterMapping } from '../../core/template-parameters.js';
+import type { ParameterMapping } from '../../core/template-slot-values.js';
 import type { JsonObject } from '../../ports/store.js';
 
 /**

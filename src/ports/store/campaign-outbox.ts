@@ -1,7 +1,7 @@
 import type { RecipientShare } from '../../core/sender-pool.js';
 import type { Category } from '../../core/category.js';
 import type { SegmentDefinition } from '../../core/segment.js';
-import type { PlainSlot } from '../../core/template-parameters.js';
+import type { PlainSlot } from '../../core/template-freeze.js';
 import type { Millis } from '../../core/time.js';
 import type { JsonObject } from '../json.js';
 import type { SegmentPage } from './contacts.js';

@@ -9,7 +9,7 @@ import type { CliCommand, JsonOption } from '../cli-command.js';
 import { mask } from '../../presenters/mask.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { collect, parseParameterFlags } from '../parameter-flags.js';
-import type { ParameterMapping } from '../../../core/template-parameters.js';
+import type { ParameterMapping } from '../../../core/template-slot-values.js';
 
 interface SendFlags {
   to: string;

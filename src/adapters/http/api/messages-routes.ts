@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { queueOneOffMessage, REFERENCE_MAX, type OneOffProblem } from '../../../app/queue-one-off-message.js';
 import { parameterMappingSchema } from '../../../app/template-mapping.js';
-import type { ParameterMapping, SlotSource } from '../../../core/template-parameters.js';
+import type { ParameterMapping, SlotSource } from '../../../core/template-slot-values.js';
 import { iso } from '../../../core/time.js';
 import { mask } from '../../presenters/mask.js';
 import type { ApiDeps } from './api-deps.js';

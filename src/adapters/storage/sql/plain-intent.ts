@@ -1,4 +1,4 @@
-import { PLAIN_VALUE_CHARACTERS, type PlainSlot } from '../../../core/template-parameters.js';
+import { PLAIN_VALUE_CHARACTERS, type PlainSlot } from '../../../core/template-freeze.js';
 import type { SegmentOutboxPlan } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
 import type { SqlParam } from '../sql-executor.js';
@@ -27,7 +27,7 @@ export interface PlainIntentSql {
 
 /**
  * A plan's plain intent as SQL: `slotValueFreezer`'s values for plain attribute values (plainSlots
- * in src/core/template-parameters.ts), which test/plain-intent-property.test.ts holds to the
+ * in src/core/template-freeze.ts), which test/plain-intent-property.test.ts holds to the
  * JavaScript rendering. Null when the plan has none or names an attribute no plain path reads.
  */
 export function plainIntentSql(caps: Capabilities, plan: SegmentOutboxPlan): PlainIntentSql | null {
