@@ -143,6 +143,30 @@ describe.each(BACKENDS)('set-based writes ($name)', (backend) => {
     expect(results[1]).toEqual(results[3]);
   });
 
+  it('apply a sent status only by our row while its answer is missing; an answered row stays as it was', async () => {
+    for (const many of [true, false]) {
+      const store = await backend.open();
+      const { rows } = await claimedMixedRows(store, 3, OWNER);
+      const [answered, lost, later] = rows.map((r) => r.id) as [number, number, number];
+      for (const id of [answered, lost, later]) await store.recordIntent(id, OWNER, T0);
+      await store.recordAccepted(answered, OWNER, 'wamid.answered', T0);
+      await store.recordAccepted(later, OWNER, 'wamid.later', T0);
+      await store.recordDelivery({ wamid: 'wamid.later', outboxId: later }, 'delivered', null, T0 + 1);
+      const before = await Promise.all([answered, later].map((id) => row(store, id)));
+      const refs = [
+        { wamid: 'wamid.answered', outboxId: answered, status: 'sent' as const, errorCode: null },
+        { wamid: 'wamid.lost', outboxId: lost, status: 'sent' as const, errorCode: null },
+        { wamid: 'wamid.later', outboxId: later, status: 'sent' as const, errorCode: null }, // delivered already
+      ];
+      const moved = many
+        ? await store.recordDeliveries(refs, T0 + 5)
+        : await Promise.all(refs.map((r) => store.recordDelivery(r, r.status, r.errorCode, T0 + 5)));
+      expect(moved.map((m) => m?.id ?? null)).toEqual([null, lost, null]);
+      expect(await Promise.all([answered, later].map((id) => row(store, id)))).toEqual(before);
+      expect(await row(store, lost)).toMatchObject({ status: 'sent', outcome: 'accepted', wamid: 'wamid.lost', updatedAt: T0 + 5 });
+    }
+  });
+
   it('refuse two statuses of one message or one row in one call (they must move it in turn)', async () => {
     const store = await backend.open();
     const ref = { wamid: 'wamid.a', outboxId: 1, status: 'delivered' as const, errorCode: null };

@@ -104,7 +104,7 @@ WHERE outbox.id = v.column5 AND (outbox.wamid = v.column1 OR (outbox.wamid IS NU
 
 type DeliveryRef = { wamid: string; outboxId: number | null; status: DeliveryStatus; errorCode: number | null };
 
-/** By wamid for all, then by id for those that moved nothing and name our row; one statement each per chunk. */
+/** By wamid for all but `sent`, then by id for those that moved nothing and name our row; one statement each per chunk. */
 export function recordDeliveries(db: SqlSession, refs: readonly DeliveryRef[], now: number): Promise<(OutboxRow | null)[]> {
   if (refs.length === 0) return Promise.resolve([]);
   const wamids = new Set(refs.map((r) => r.wamid));
@@ -118,7 +118,9 @@ export function recordDeliveries(db: SqlSession, refs: readonly DeliveryRef[], n
   };
   return db.transaction('recordDeliveries', async (tx) => {
     const byWamid = new Map<string, OutboxRow>();
-    for (const group of chunks(refs, DELIVERIES.length, tx.caps)) {
+    // As recordDelivery: by wamid a `sent` can never move a row, so it goes by our id alone.
+    const movable = refs.filter((r) => (RANK[OUTCOME_OF[r.status]] ?? 0) > RANK_ACCEPTED);
+    for (const group of chunks(movable, DELIVERIES.length, tx.caps)) {
       const rows = await tx.query(DELIVERIES_BY_WAMID(castValuesList(DELIVERIES, group.length, 2)), [now, ...group.flatMap(cells)]);
       // The first row per wamid, as recordDelivery returns.
       for (const row of rows) if (!byWamid.has(String(row['wamid']))) byWamid.set(String(row['wamid']), toOutbox(tx.caps, row));
