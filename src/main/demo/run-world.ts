@@ -17,6 +17,8 @@ export interface WorldOutcome {
   retriesSpent: number;
   /** Contacts the sender gave up on who were in fact reachable. */
   wronglySuppressed: number;
+  /** Wall-clock seconds the world's week took (machine time, not simulated). */
+  seconds: number;
 }
 
 export interface WorldOptions {
@@ -38,9 +40,17 @@ export async function runWorld(
   start: Millis,
   { outDir, logErrors, progress }: WorldOptions,
 ): Promise<WorldOutcome> {
+  const began = performance.now();
+  const seconds = () => (performance.now() - began) / 1000;
   if (strategy.kind === 'peer') {
     const r = await runPeerWorld(strategy, plan, simulator, start, progress);
-    return { strategy: strategy.name, truth: r.truth, retriesSpent: r.retriesSpent, wronglySuppressed: r.wronglySuppressed };
+    return {
+      strategy: strategy.name,
+      truth: r.truth,
+      retriesSpent: r.retriesSpent,
+      wronglySuppressed: r.wronglySuppressed,
+      seconds: seconds(),
+    };
   }
   const policy = strategy.preset === null ? DEFAULT_POLICY : withCapPreset(DEFAULT_POLICY, strategy.preset);
   const pacer = await runPacerWorld(plan, simulator, start, {
@@ -59,6 +69,7 @@ export async function runWorld(
     truth: pacer.truth,
     retriesSpent: retriesFromTruth(pacer.truth),
     wronglySuppressed: reachableAmong(pacer.users, unreachable),
+    seconds: seconds(),
   };
   await pacer.store.close();
   return outcome;
