@@ -7,23 +7,18 @@ import { PostgresExecutor } from '../src/adapters/storage/postgres/postgres-exec
 import type { SqlExecutor } from '../src/adapters/storage/sql-executor.js';
 import { SqliteExecutor } from '../src/adapters/storage/sqlite/sqlite-executor.js';
 import { createCampaign } from '../src/app/create-campaign.js';
-import { importContactRecords } from '../src/app/import-contact-records.js';
 import { startCampaign } from '../src/app/start-campaign.js';
 import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
-import { DEFAULT_POLICY } from '../src/core/policy.js';
 import type { ParameterMapping } from '../src/core/template-parameters.js';
 import { MINUTE } from '../src/core/time.js';
-import type { JsonValue, Store } from '../src/ports/store.js';
+import type { Store } from '../src/ports/store.js';
+import { addCouponTemplate, COUPON_MAPPING, importPeople, PEOPLE } from './preview-seed.js';
 import { BACKENDS, type Place } from './store-backends.js';
 
 // A worker of one number claims only that number's rows, by the row's own phone_number_id column
 // (migration 25). Every way a row is written must fill it, and rows written before it get it.
 const T0 = Date.UTC(2026, 5, 1, 9);
 const LEASE = 5 * MINUTE;
-const COMPONENTS: JsonValue[] = [
-  { type: 'BODY', text: 'Hi {{1}}, your {{2}} coupon is waiting.' },
-  { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Shop', url: 'https://shop.example/c/{{1}}' }] },
-];
 
 function executorAt(place: Place): SqlExecutor {
   const { databaseUrl, schema, dataDir } = place.options;
@@ -40,87 +35,36 @@ async function claimAll(store: Store, phoneNumberId: string): Promise<number[]> 
 describe.each(BACKENDS)('Store contract: outbox rows by number ($name)', (backend) => {
   it('fills the number on every way a campaign or a one-off writes its rows', async () => {
     const store = await backend.open();
-    await store.upsertSyncedTemplates(
-      [
-        {
-          name: 'drop',
-          language: 'en_US',
-          category: 'marketing',
-          status: 'approved',
-          quality: 'GREEN',
-          pausedUntil: null,
-          metaId: '9100',
-          subCategory: null,
-          parameterFormat: 'positional',
-          components: COMPONENTS,
-        },
-      ],
-      T0,
-    );
-    // Plain values are written by the database; 'two words' needs URL-encoding and 'Zoë' is not
-    // plain text, so those rows are rendered in the process (SQLite's row function, PostgreSQL's array).
-    const people = [
-      { first_name: 'Ada', coupon: 'SAVE-10' },
-      { first_name: 'Zoë', coupon: 'two words' },
-      { first_name: 'Bo', coupon: 'BO-5' },
-      { first_name: 'Cy', coupon: 'C y' },
-    ];
-    const { ids } = await importContactRecords(
-      store,
-      people.map((attributes, i) => ({
-        phoneE164: `+4477009000${i}`,
-        name: null,
-        tags: ['all'],
-        attributes,
-        consent: { marketing: true },
-      })),
-      'test',
-      DEFAULT_POLICY,
-      T0,
-    );
+    await addCouponTemplate(store, T0);
+    // Ada's and Bob's values are plain, written by the database; the others' are not (missing, not
+    // text, too long), so their rows come from the freezer (SQLite's row function, PostgreSQL's array).
+    const ids = await importPeople(store, T0);
+    const audience = ids.filter((_, i) => PEOPLE[i]?.marketing === true).sort((a, b) => a - b);
     const campaign = async (name: string, phoneNumberId: string, parameters: ParameterMapping) => {
       const created = await createCampaign(
         store,
-        { name, template: { name: 'drop', language: 'en_US' }, sender: { phoneNumberId }, segment: { tagsAll: ['all'] }, parameters },
+        { name, template: { name: 'coupon_drop', language: 'en_US' }, sender: { phoneNumberId }, segment: {}, parameters },
         T0,
       );
       if (!created.ok) throw new Error(JSON.stringify(created));
-      expect((await startCampaign(store, created.campaign.id, { phoneNumberId }, T0, NO_DISPATCHER_HERE)).inserted).toBe(people.length);
+      const started = await startCampaign(store, created.campaign.id, { phoneNumberId }, T0, NO_DISPATCHER_HERE);
+      expect(started.inserted).toBe(audience.length);
     };
-    await campaign('personal', 'pn-a', {
-      'body.1': { attribute: 'first_name' },
-      'body.2': { attribute: 'coupon' },
-      'button.0': { attribute: 'coupon' },
-    });
+    await campaign('personal', 'pn-a', COUPON_MAPPING);
     await campaign('shared', 'pn-b', { 'body.1': { value: 'friend' }, 'body.2': { value: 'X1' }, 'button.0': { value: 'X1' } });
-    const [senderC] = await store.upsertSenders(
-      [
-        {
-          phoneNumberId: 'pn-c',
-          displayNumber: '+1 555-0103',
-          qualityRating: 'GREEN',
-          throughputMps: 80,
-          messagingLimitTier: null,
-          state: 'ok',
-          stateReason: null,
-          stateUntil: null,
-        },
-      ],
-      T0,
-    );
-    const oneOff = { campaignId: null, senderId: senderC ?? -1, category: 'utility', idempotencyKey: null, nextAttemptAt: T0 } as const;
+    const oneOff = { campaignId: null, senderId: null, category: 'utility', idempotencyKey: null, nextAttemptAt: T0 } as const;
+    const [first = -1, second = -1] = ids;
     await store.insertOutbox(
       [
-        { ...oneOff, contactId: ids[0] ?? -1, intent: { phoneNumberId: 'pn-c', text: 'hi' } },
-        { ...oneOff, contactId: ids[1] ?? -1, intent: { phoneNumberId: 'pn-c', text: 'hello' } },
+        { ...oneOff, contactId: first, intent: { phoneNumberId: 'pn-c', text: 'hi' } },
+        { ...oneOff, contactId: second, intent: { phoneNumberId: 'pn-c', text: 'hello' } },
       ],
       T0,
     );
 
-    const all = [...ids].sort((a, b) => a - b);
-    expect(await claimAll(store, 'pn-a')).toEqual(all);
-    expect(await claimAll(store, 'pn-b')).toEqual(all);
-    expect(await claimAll(store, 'pn-c')).toEqual(all.slice(0, 2).sort((a, b) => a - b));
+    expect(await claimAll(store, 'pn-a')).toEqual(audience);
+    expect(await claimAll(store, 'pn-b')).toEqual(audience);
+    expect(await claimAll(store, 'pn-c')).toEqual([first, second].sort((a, b) => a - b));
     expect(await claimAll(store, 'pn-d')).toEqual([]);
   });
 
