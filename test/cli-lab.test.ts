@@ -121,7 +121,7 @@ describe('pacer lab', () => {
     expect(r.out).toContain('Audience contacts.csv: 5 contacts, 80% opted in to marketing.');
     expect(r.out).toMatch(/bounce-blacklist day 2\/2/);
     expect(r.out).toMatch(/^delivered messages\s+\d+$/m);
-    expect(r.out).toMatch(/^Finished in \d+\.\d s; each world's week: bounce-blacklist \d+\.\d s\.$/m);
+    expect(r.out).toMatch(/^Each world's week took: bounce-blacklist \d+\.\d s\.$/m);
     expect(r.out).toContain(`Report: ${path.join(dir, 'report.html')}`);
   });
 });

@@ -129,7 +129,7 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   );
   if (options.json !== true) {
     // Which world set the time: worlds share the cores, so the slowest decides the wait.
-    out(`Finished in ${elapsed} s; each world's week: ${outcomes.map((o) => `${o.strategy} ${o.seconds.toFixed(1)} s`).join(', ')}.`);
+    out(`Each world's week took: ${outcomes.map((o) => `${o.strategy} ${o.seconds.toFixed(1)} s`).join(', ')}.`);
     out(`Report: ${report}`);
     for (const s of strategies.filter((x) => x.kind === 'pacer')) {
       const dataDir = pacerDataDir(options.outDir, s.name);
