@@ -7,6 +7,9 @@ import pg from 'pg';
 import { onTestFinished } from 'vitest';
 import type { Store } from '../src/ports/store.js';
 import { openStore, SQLITE_FILE_NAME, type OpenStoreOptions } from '../src/adapters/storage/open-store.js';
+import { PostgresExecutor } from '../src/adapters/storage/postgres/postgres-executor.js';
+import type { SqlExecutor } from '../src/adapters/storage/sql-executor.js';
+import { SqliteExecutor } from '../src/adapters/storage/sqlite/sqlite-executor.js';
 
 /** Test databases: PostgreSQL on loopback (trust auth, database `test`) and SQLite files in temp dirs. */
 export const PG_URL = process.env['PACER_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -18,6 +21,13 @@ export interface Place {
   options: OpenStoreOptions;
   /** Runs parameterless SQL behind the store's back, to set up states the port cannot reach. */
   raw(sql: string): Promise<void>;
+}
+
+/** A bare executor on a place, below the store: to migrate part way and write rows as an older version did. */
+export function executorAt(place: Place): SqlExecutor {
+  const { databaseUrl, schema, dataDir } = place.options;
+  if (databaseUrl !== undefined) return new PostgresExecutor({ connectionString: databaseUrl, schema });
+  return SqliteExecutor.open({ file: path.join(dataDir ?? '', SQLITE_FILE_NAME) });
 }
 
 export interface TestBackend {

@@ -1,25 +1,14 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/adapters/storage/migrate.js';
 import { MIGRATIONS } from '../src/adapters/storage/migrations.js';
-import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
-import { PostgresExecutor } from '../src/adapters/storage/postgres/postgres-executor.js';
-import type { SqlExecutor } from '../src/adapters/storage/sql-executor.js';
-import { SqliteExecutor } from '../src/adapters/storage/sqlite/sqlite-executor.js';
 import { HOUR, MINUTE } from '../src/core/time.js';
 import type { IdempotencyClaim } from '../src/ports/store.js';
-import { BACKENDS, type Place } from './store-backends.js';
+import { BACKENDS, executorAt } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const TIMES = { keepMs: 24 * HOUR, staleAfterMs: 5 * MINUTE };
 const CLAIM: IdempotencyClaim = { principal: 'token:1', key: 'order-1', fingerprint: 'f'.repeat(64) };
 const ANSWER = { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"queued":true}' };
-
-function executorAt(place: Place): SqlExecutor {
-  const { databaseUrl, schema, dataDir } = place.options;
-  if (databaseUrl !== undefined) return new PostgresExecutor({ connectionString: databaseUrl, schema });
-  return SqliteExecutor.open({ file: path.join(dataDir ?? '', SQLITE_FILE_NAME) });
-}
 
 describe.each(BACKENDS)('Store contract: token scopes and idempotency keys ($name)', (backend) => {
   it('migration 20 makes every token made before scopes an admin token, and new tokens need a scope', async () => {

@@ -1,11 +1,6 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/adapters/storage/migrate.js';
 import { MIGRATIONS } from '../src/adapters/storage/migrations.js';
-import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
-import { PostgresExecutor } from '../src/adapters/storage/postgres/postgres-executor.js';
-import type { SqlExecutor } from '../src/adapters/storage/sql-executor.js';
-import { SqliteExecutor } from '../src/adapters/storage/sqlite/sqlite-executor.js';
 import { createCampaign } from '../src/app/create-campaign.js';
 import { startCampaign } from '../src/app/start-campaign.js';
 import { NO_DISPATCHER_HERE } from '../src/app/work-signal.js';
@@ -13,18 +8,12 @@ import type { ParameterMapping } from '../src/core/template-parameters.js';
 import { MINUTE } from '../src/core/time.js';
 import type { Store } from '../src/ports/store.js';
 import { addCouponTemplate, COUPON_MAPPING, importPeople, PEOPLE } from './preview-seed.js';
-import { BACKENDS, type Place } from './store-backends.js';
+import { BACKENDS, executorAt } from './store-backends.js';
 
 // A worker of one number claims only that number's rows, by the row's own phone_number_id column
 // (migration 25). Every way a row is written must fill it, and rows written before it get it.
 const T0 = Date.UTC(2026, 5, 1, 9);
 const LEASE = 5 * MINUTE;
-
-function executorAt(place: Place): SqlExecutor {
-  const { databaseUrl, schema, dataDir } = place.options;
-  if (databaseUrl !== undefined) return new PostgresExecutor({ connectionString: databaseUrl, schema });
-  return SqliteExecutor.open({ file: path.join(dataDir ?? '', SQLITE_FILE_NAME) });
-}
 
 async function claimAll(store: Store, phoneNumberId: string): Promise<number[]> {
   const rows = await store.claimDue({ owner: phoneNumberId, now: T0 + MINUTE, leaseMs: LEASE, limit: 100, phoneNumberId });
