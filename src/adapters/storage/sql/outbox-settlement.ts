@@ -38,6 +38,13 @@ const OUTCOME_OF: Record<DeliveryStatus, OutboxOutcome> = {
 const RANK: Partial<Record<OutboxOutcome, number>> = { accepted: 1, delivered: 2, read: 3, failed: 4 };
 const RANK_ACCEPTED = 1;
 
+/**
+ * A row carries a wamid only with an outcome (accepted or later: the answer and the by-id path set
+ * both, a requeue clears both), so by wamid `sent` can never move one: only our callback data can,
+ * while the answer is missing. Skipping the lookup saves a statement on every `sent`.
+ */
+const goesByWamid = (status: DeliveryStatus): boolean => (RANK[OUTCOME_OF[status]] ?? 0) > RANK_ACCEPTED;
+
 // Outcomes only move forward (accepted < delivered < read < failed, which is terminal); outcomes
 // set by our own decisions (skipped, capped_exhausted, cancelled) are never touched by a webhook.
 // Our callback data settles a row only while its answer is missing (sending, unknown): a late status
@@ -70,10 +77,7 @@ export async function recordDelivery(
 ): Promise<OutboxRow | null> {
   const outcome = OUTCOME_OF[status];
   const rank = RANK[outcome] ?? 0;
-  // A row carries a wamid only with an outcome (accepted or later: the answer and the by-id path set
-  // both, a requeue clears both), so by wamid `sent` can never move one: only our callback data can,
-  // while the answer is missing. Skipping the lookup saves a statement on every `sent`.
-  if (rank > RANK_ACCEPTED) {
+  if (goesByWamid(status)) {
     const [byWamid] = await db.query(DELIVERY_BY_WAMID, [ref.wamid, outcome, errorCode, now, rank]);
     if (byWamid) return toOutbox(db.caps, byWamid);
   }
@@ -118,9 +122,11 @@ export function recordDeliveries(db: SqlSession, refs: readonly DeliveryRef[], n
   };
   return db.transaction('recordDeliveries', async (tx) => {
     const byWamid = new Map<string, OutboxRow>();
-    // As recordDelivery: by wamid a `sent` can never move a row, so it goes by our id alone.
-    const movable = refs.filter((r) => (RANK[OUTCOME_OF[r.status]] ?? 0) > RANK_ACCEPTED);
-    for (const group of chunks(movable, DELIVERIES.length, tx.caps)) {
+    for (const group of chunks(
+      refs.filter((r) => goesByWamid(r.status)),
+      DELIVERIES.length,
+      tx.caps,
+    )) {
       const rows = await tx.query(DELIVERIES_BY_WAMID(castValuesList(DELIVERIES, group.length, 2)), [now, ...group.flatMap(cells)]);
       // The first row per wamid, as recordDelivery returns.
       for (const row of rows) if (!byWamid.has(String(row['wamid']))) byWamid.set(String(row['wamid']), toOutbox(tx.caps, row));

@@ -44,7 +44,8 @@ export function plainIntentSql(caps: Capabilities, plan: SegmentOutboxPlan): Pla
     if (seen === undefined || (slot.maxChars ?? Infinity) < (seen.maxChars ?? Infinity)) tightest.set(slot.attribute, slot);
   }
   const attributes = [...tightest.keys()];
-  const column = (attribute: string): string => `x.v${attributes.indexOf(attribute)}`;
+  // x.v<i>: the attribute's value; x.t<i>: its JSON type (PostgreSQL only).
+  const column = (attribute: string, part: 'v' | 't' = 'v'): string => `x.${part}${attributes.indexOf(attribute)}`;
   const value = (bind: (v: SqlParam) => string, slot: PlainSlot): string => {
     if (slot.kind === 'attribute') return column(slot.attribute);
     if (typeof slot.value === 'string') return texter(bind)(slot.value);
@@ -54,12 +55,11 @@ export function plainIntentSql(caps: Capabilities, plan: SegmentOutboxPlan): Pla
   // numbers, objects as JSON text, which the character test refuses); PostgreSQL's ->> gives text
   // for any scalar, so its JSON type is read beside it (t0, …).
   const condition = (bind: (v: SqlParam) => string, slot: AttributeSlot): string => {
-    const i = attributes.indexOf(slot.attribute);
-    const v = `x.v${i}`;
+    const v = column(slot.attribute);
     const length = slot.maxChars === null ? `length(${v}) >= 1` : `length(${v}) BETWEEN 1 AND ${bind(slot.maxChars)}`;
     return sqlite
       ? `(typeof(${v}) = 'text' AND ${v} NOT GLOB '*[^${PLAIN_VALUE_CHARACTERS}]*' AND ${length}) IS TRUE`
-      : `(x.t${i} = 'string' AND ${v} ~ '^[${PLAIN_VALUE_CHARACTERS}]+$' AND ${length}) IS TRUE`;
+      : `(${column(slot.attribute, 't')} = 'string' AND ${v} ~ '^[${PLAIN_VALUE_CHARACTERS}]+$' AND ${length}) IS TRUE`;
   };
   return {
     columns(params) {
