@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebhook } from '../src/adapters/webhook/parse-webhook.js';
 import { checkBreakers } from '../src/app/check-breakers.js';
+import { emptyOutcomeMemo } from '../src/core/campaign-outcome-window.js';
 import { processInbox } from '../src/app/process-inbox.js';
 import { loadConfig } from '../src/config/config.js';
 import { DEFAULT_POLICY } from '../src/core/policy.js';
@@ -68,6 +69,36 @@ describe.each(BACKENDS)('campaign breaker settings ($name)', (backend) => {
       status: 'paused',
       pauseReason: expect.stringContaining('50% of the last 4 outcomes') as string,
     });
+  });
+
+  it('adds each check only what arrived since the last one, and trips when the new outcomes tip the share', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 6);
+    await store.insertOutbox(
+      seed.rows(() => T0),
+      T0,
+    );
+    const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 6 });
+    const final = async (i: number, status: 'delivered' | 'failed', errorCode: number | null): Promise<void> => {
+      await store.appendMessageEvent(
+        { wamid: `wamid.${i}`, status, at: T0 + i, errorCode, inboxId: null, outboxId: rows[i]?.id ?? null },
+        T0,
+      );
+    };
+    const tuned = loadConfig({ PACER_BREAKER_CAP_SHARE: '0.4', PACER_BREAKER_MIN_OUTCOMES: '4' }).policy;
+    const memo = emptyOutcomeMemo();
+    await final(0, 'delivered', null);
+    await final(1, 'delivered', null);
+    await final(2, 'failed', 131049);
+    expect(await checkBreakers(store, tuned, T0, undefined, memo)).toEqual([]); // 3 outcomes: too few to judge
+    // A repeat of a status already read (Meta redelivers) is not a new outcome.
+    await final(2, 'failed', 131049);
+    await final(3, 'delivered', null);
+    expect(await checkBreakers(store, tuned, T0, undefined, memo)).toEqual([]); // 1 cap in 4
+    await final(4, 'failed', 131049);
+    await final(5, 'failed', 131049);
+    expect(await checkBreakers(store, tuned, T0, undefined, memo)).toMatchObject([{ campaignId: seed.campaignId, reason: 'cap_share' }]);
+    expect((await store.getCampaign(seed.campaignId))?.pauseReason).toContain('50% of the last 6 outcomes');
   });
 
   it('pauses the campaigns of a template that turns RED unless told not to', async () => {

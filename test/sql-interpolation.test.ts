@@ -33,8 +33,6 @@ const REVIEWED: Record<string, string> = {
   'contacts-tagged.ts: match': 'segmentSql().match(): the tag condition as fixed SQL, the tag a $n placeholder',
   'contacts-tagged.ts: params.length': 'a placeholder number',
   "contacts-upsert.ts: terms.join(' OR ')": 'each term is a fixed identity column and `IN ($n, ...)` placeholders',
-  "campaign-window.ts: capCodes.map((_, i) => `$${i + 3}`).join(', ') || 'NULL'": 'placeholders only',
-  "campaign-window.ts: stopCodes.map((_, i) => `$${i + 3 + capCodes.length}`).join(', ') || 'NULL'": 'placeholders only',
   'delivery-funnel.ts: where': 'FUNNEL() is called with two literal conditions, the campaign id as $1',
   'failure-series.ts: campaign': "SERIES() is called with '' or a literal ` AND campaign_id = $3`",
   'outbox-list.ts: KIND[f.kind]': 'a fixed condition per filter kind, from a constant table',

@@ -1,3 +1,4 @@
+import { RECENT_EVENTS } from '../src/core/campaign-outcome-window.js';
 import { describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../src/core/time.js';
 import { BACKENDS } from './store-backends.js';
@@ -105,7 +106,7 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
     expect(await store.nextWorkAt()).toBe(T0 + 2 * MINUTE);
   });
 
-  it('counts a campaign window of final outcomes: caps and account stops among the latest', async () => {
+  it("reads a campaign's final outcomes after an event id: ours only, in id order", async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 5);
     await store.insertOutbox(
@@ -131,10 +132,32 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
       { wamid: 'wamid.foreign', status: 'failed', at: T0, errorCode: 131049, inboxId: null, outboxId: null },
       T0,
     );
-    expect(await store.campaignWindow(seed.campaignId, 100, [131049], [131031])).toEqual({ outcomes: 5, caps: 2, accountStops: 1 });
-    // Only the latest two final events: wamid.3 (131031) and wamid.4 (read).
-    expect(await store.campaignWindow(seed.campaignId, 2, [131049], [131031])).toEqual({ outcomes: 2, caps: 0, accountStops: 1 });
-    expect(await store.campaignWindow(seed.campaignId, 100, [], [])).toEqual({ outcomes: 5, caps: 0, accountStops: 0 });
+    const all = await store.campaignOutcomesAfter(-1);
+    // `sent` is not an outcome; every final one is, oldest first.
+    expect(all.map((o) => [o.campaignId, o.wamid, o.status, o.errorCode])).toEqual(
+      finals.map(([status, code], i) => [seed.campaignId, `wamid.${i}`, status, code]),
+    );
+    expect(all.map((o) => o.eventId)).toEqual([...all.map((o) => o.eventId)].sort((a, b) => a - b));
+    // After an id: what came later, and (where ids can become visible out of order) some of what
+    // came shortly before, read again; never anything else.
+    const third = all[2]?.eventId ?? -1;
+    const later = await store.campaignOutcomesAfter(third);
+    expect(later.filter((o) => o.eventId > third).map((o) => o.wamid)).toEqual(['wamid.3', 'wamid.4']);
+    for (const o of later.filter((e) => e.eventId <= third)) expect(all).toContainEqual(o);
+    const latest = await store.latestMessageEventId();
+    expect((await store.campaignOutcomesAfter(latest)).filter((o) => o.eventId > latest)).toEqual([]);
+    // The read never reaches further back than the newest RECENT_EVENTS events of all traffic: wamid.4's
+    // read is the 10th of 11 events so far; with RECENT_EVENTS - 2 more it is the oldest still inside.
+    const others = Array.from({ length: RECENT_EVENTS - 2 }, (_, i) => ({
+      wamid: `wamid.other-${i}`,
+      status: 'delivered' as const,
+      at: T0,
+      errorCode: null,
+      inboxId: null,
+      outboxId: null,
+    }));
+    await store.appendMessageEvents(others, T0);
+    expect((await store.campaignOutcomesAfter(-1)).map((o) => o.wamid)).toEqual(['wamid.4']);
   });
 
   it('leaves retries out of the campaign window: only first attempts show the audience is saturated', async () => {
@@ -158,9 +181,10 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
       { wamid: 'wamid.second', status: 'delivered', at: T0, errorCode: null, inboxId: null, outboxId: second.id },
       T0,
     );
-    expect(await store.campaignWindow(seed.campaignId, 100, [131049], [])).toEqual({ outcomes: 2, caps: 1, accountStops: 0 });
+    expect((await store.campaignOutcomesAfter(-1)).map((o) => o.wamid)).toEqual(['wamid.first-1', 'wamid.second']);
+    const seen = await store.latestMessageEventId();
 
-    // The capped row is retried a day later and capped again: the window now reads first attempts only.
+    // The capped row is retried a day later and capped again: the retry's outcome is not read.
     expect(await store.requeue(first.id, { status: 'queued', until: T0 + 24 * HOUR, capAttempt: true, errorCode: 131049 }, T0)).toBe(true);
     const [retry] = await store.claimDue({ owner: 'w', now: T0 + 24 * HOUR, leaseMs: HOUR, limit: 1 });
     expect(retry?.id).toBe(first.id);
@@ -170,6 +194,7 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
       { wamid: 'wamid.first-2', status: 'failed', at: T0 + 24 * HOUR, errorCode: 131049, inboxId: null, outboxId: first.id },
       T0,
     );
-    expect(await store.campaignWindow(seed.campaignId, 100, [131049], [])).toEqual({ outcomes: 1, caps: 0, accountStops: 0 });
+    expect(await store.latestMessageEventId()).toBeGreaterThan(seen);
+    expect((await store.campaignOutcomesAfter(seen)).filter((o) => o.eventId > seen)).toEqual([]);
   });
 });

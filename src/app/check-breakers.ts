@@ -1,4 +1,5 @@
 import { evaluateBreaker, type BreakerConfig } from '../core/campaign-breaker.js';
+import { emptyOutcomeMemo, outcomeWindow, rememberOutcomes, type OutcomeMemo } from '../core/campaign-outcome-window.js';
 import { ERROR_CATALOGUE } from '../core/error-catalogue/index.js';
 import type { EmitEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
@@ -10,11 +11,6 @@ import { changeCampaignStatus, withEvents } from './record-events.js';
 const ACCOUNT_STOP_CODES = ERROR_CATALOGUE.filter((e) => e.class === 'account_problem' && e.effects.campaign === 'pause').map(
   (e) => e.code,
 );
-
-/** What the previous check saw, so an idle system skips re-reading unchanged windows. */
-export interface BreakerMemo {
-  lastEventId: number;
-}
 
 const NO_NEW_OUTCOMES = { outcomes: 0, caps: 0, accountStops: 0 };
 
@@ -33,21 +29,19 @@ export async function checkBreakers(
   policy: Policy,
   now: Millis,
   config: BreakerConfig = policy.campaignBreaker,
-  seen: BreakerMemo = { lastEventId: -1 },
+  seen: OutcomeMemo = emptyOutcomeMemo(),
 ): Promise<BreakerTrip[]> {
   const trips: BreakerTrip[] = [];
-  // Outcome windows only change when message events arrive; reading them is the costly part.
+  const limit = Math.max(config.minOutcomes, 500);
+  // Windows only change when message events arrive; then only the new ones are read.
   const lastEventId = await store.latestMessageEventId();
   const readWindows = lastEventId !== seen.lastEventId;
-  seen.lastEventId = lastEventId;
+  if (readWindows) {
+    rememberOutcomes(seen, await store.campaignOutcomesAfter(seen.lastEventId), lastEventId, limit);
+  }
   for (const campaign of await store.listCampaigns({ status: 'running' })) {
-    const [window, template, sender] = await Promise.all([
-      readWindows
-        ? store.campaignWindow(campaign.id, Math.max(config.minOutcomes, 500), policy.capCodes, ACCOUNT_STOP_CODES)
-        : NO_NEW_OUTCOMES,
-      store.getTemplateById(campaign.templateId),
-      store.getSenderById(campaign.senderId),
-    ]);
+    const [template, sender] = await Promise.all([store.getTemplateById(campaign.templateId), store.getSenderById(campaign.senderId)]);
+    const window = readWindows ? outcomeWindow(seen, campaign.id, limit, policy.capCodes, ACCOUNT_STOP_CODES) : NO_NEW_OUTCOMES;
     const verdict = evaluateBreaker(
       {
         window,

@@ -5,6 +5,7 @@ import { errorFields, type Logger } from '../ports/logger.js';
 import type { OutboxClaimStore, WorkFilter } from '../ports/store.js';
 import type { QueuedWatch, WorkSignal } from '../ports/work-signal.js';
 import { checkBreakers } from './check-breakers.js';
+import { emptyOutcomeMemo } from '../core/campaign-outcome-window.js';
 import { completeFinishedCampaigns } from './complete-campaigns.js';
 import { DispatchTracker, type DispatchStatus, type NextPassReason } from './dispatch-status.js';
 import type { Dispatcher, TickResult } from './dispatcher.js';
@@ -171,7 +172,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
   }
   const unsubscribe = deps.signal?.onQueued(wake);
 
-  const breakerMemo = { lastEventId: -1 };
+  const breakerMemo = emptyOutcomeMemo();
   const checks = tracked(async (): Promise<void> => {
     if (stopped) return;
     try {

@@ -26,6 +26,11 @@ export interface Capabilities {
   relaxedCommit: boolean;
   /** The type a JSON value is cast to where its column type cannot be inferred (a VALUES list). */
   jsonCast: 'JSONB' | 'TEXT';
+  /**
+   * Rows become visible in the order of their ids (one writer at a time). PostgreSQL takes an id
+   * before its transaction commits, so a row can appear after one with a higher id.
+   */
+  idsVisibleInOrder: boolean;
 }
 
 export const SQLITE: Capabilities = Object.freeze({
@@ -38,6 +43,7 @@ export const SQLITE: Capabilities = Object.freeze({
   lowerText: 'unicode_lower',
   relaxedCommit: false,
   jsonCast: 'TEXT',
+  idsVisibleInOrder: true,
 });
 
 export const POSTGRES: Capabilities = Object.freeze({
@@ -50,4 +56,5 @@ export const POSTGRES: Capabilities = Object.freeze({
   lowerText: 'icu_lower',
   relaxedCommit: true,
   jsonCast: 'JSONB',
+  idsVisibleInOrder: false,
 });

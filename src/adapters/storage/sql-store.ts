@@ -6,7 +6,7 @@ import { createApiToken, findApiToken, listApiTokens, revokeApiToken } from './s
 import { campaignCounters, outboxBreakdown, retryRecovery, skipReasons } from './sql/campaign-breakdown.js';
 import { cancelCampaignRows, releaseHeldRows } from './sql/campaign-cancel.js';
 import { campaignOpenRows } from './sql/campaign-open-rows.js';
-import { campaignWindow } from './sql/campaign-window.js';
+import { campaignOutcomesAfter } from './sql/campaign-outcomes-after.js';
 import { createCampaign, getCampaign, listCampaigns, setCampaignStatus, setDraftSchedule } from './sql/campaigns.js';
 import { campaignRecipients } from './sql/campaign-recipients.js';
 import { consentHistory, currentConsents, getConsent, setConsent, setConsents } from './sql/consent.js';
@@ -156,7 +156,7 @@ const OPERATIONS: { [K in keyof TxStore]: Bound<K> } = {
   appendMessageEvents,
   appendDecisions,
   latestMessageEventId,
-  campaignWindow,
+  campaignOutcomesAfter,
   campaignCounters,
   outboxBreakdown,
   skipReasons,

@@ -1,3 +1,4 @@
+import type { CampaignOutcome } from '../../core/campaign-outcome-window.js';
 import type { DeliveryStatus } from '../../core/contact-event.js';
 import type { Millis } from '../../core/time.js';
 
@@ -22,13 +23,6 @@ export interface DecisionAuditInput {
   at: Millis;
 }
 
-/** A campaign's latest final outcomes, for the breaker. */
-export interface CampaignWindow {
-  outcomes: number;
-  caps: number;
-  accountStops: number;
-}
-
 /** The append-only logs of delivery statuses and decisions, and the reads the campaign breaker makes of them. */
 export interface EventLogStore {
   /** False when this (wamid, status) was already recorded. */
@@ -41,5 +35,11 @@ export interface EventLogStore {
   appendDecisions(entries: readonly DecisionAuditInput[]): Promise<void>;
   /** Id of the newest message event (0 when none): lets callers skip work when nothing arrived. */
   latestMessageEventId(): Promise<number>;
-  campaignWindow(campaignId: number, limit: number, capCodes: readonly number[], stopCodes: readonly number[]): Promise<CampaignWindow>;
+  /**
+   * Final events (delivered, read, failed) of campaign messages' first attempts with an id above
+   * `afterEventId`, among the newest RECENT_EVENTS of all, oldest first: what the breaker adds to
+   * its windows. Where ids can become visible out of order (PostgreSQL) it also returns events
+   * shortly below `afterEventId`, so one committed late is not missed: callers ignore repeats.
+   */
+  campaignOutcomesAfter(afterEventId: number): Promise<CampaignOutcome[]>;
 }
