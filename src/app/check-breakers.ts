@@ -1,5 +1,11 @@
 import { evaluateBreaker, type BreakerConfig } from '../core/campaign-breaker.js';
-import { emptyOutcomeMemo, outcomeWindow, rememberOutcomes, type OutcomeMemo } from '../core/campaign-outcome-window.js';
+import {
+  emptyOutcomeMemo,
+  forgetCampaignsExcept,
+  outcomeWindow,
+  rememberOutcomes,
+  type OutcomeMemo,
+} from '../core/campaign-outcome-window.js';
 import { ERROR_CATALOGUE } from '../core/error-catalogue/index.js';
 import type { EmitEvent } from '../core/outbound-event.js';
 import type { Policy } from '../core/policy.js';
@@ -39,7 +45,10 @@ export async function checkBreakers(
   if (readWindows) {
     rememberOutcomes(seen, await store.campaignOutcomesAfter(seen.lastEventId), lastEventId, limit);
   }
-  for (const campaign of await store.listCampaigns({ status: 'running' })) {
+  const running = await store.listCampaigns({ status: 'running' });
+  // A paused campaign's outcomes were judged; after a resume it is judged on what arrives after it.
+  forgetCampaignsExcept(seen, new Set(running.map((c) => c.id)));
+  for (const campaign of running) {
     const [template, sender] = await Promise.all([store.getTemplateById(campaign.templateId), store.getSenderById(campaign.senderId)]);
     const window = readWindows ? outcomeWindow(seen, campaign.id, limit, policy.capCodes, ACCOUNT_STOP_CODES) : NO_NEW_OUTCOMES;
     const verdict = evaluateBreaker(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { emptyOutcomeMemo, outcomeWindow, RECENT_EVENTS, rememberOutcomes, type CampaignOutcome } from './campaign-outcome-window.js';
+import {
+  emptyOutcomeMemo,
+  forgetCampaignsExcept,
+  outcomeWindow,
+  RECENT_EVENTS,
+  rememberOutcomes,
+  type CampaignOutcome,
+} from './campaign-outcome-window.js';
 
 const CAP = [131049];
 const STOP = [131048];
@@ -70,6 +77,16 @@ describe('campaign outcome window', () => {
     // Event 1 is now older than the newest RECENT_EVENTS; event 2 is the oldest still inside.
     expect(outcomeWindow(memo, 1, 500, CAP, STOP)).toEqual({ outcomes: 0, caps: 0, accountStops: 0 });
     expect(memo.byCampaign.has(1)).toBe(false);
+    expect(outcomeWindow(memo, 2, 500, CAP, STOP)).toEqual({ outcomes: 1, caps: 0, accountStops: 0 });
+  });
+
+  it('forgets the campaigns it is told to: a resumed campaign starts from what arrives after the resume', () => {
+    const memo = emptyOutcomeMemo();
+    rememberOutcomes(memo, [outcome(1, 'a', 'failed', 131049), outcome(2, 'b', 'delivered', null, 2)], 2, 500);
+    forgetCampaignsExcept(memo, new Set([2]));
+    expect(outcomeWindow(memo, 1, 500, CAP, STOP)).toEqual({ outcomes: 0, caps: 0, accountStops: 0 });
+    rememberOutcomes(memo, [outcome(3, 'c')], 3, 500);
+    expect(outcomeWindow(memo, 1, 500, CAP, STOP)).toEqual({ outcomes: 1, caps: 0, accountStops: 0 });
     expect(outcomeWindow(memo, 2, 500, CAP, STOP)).toEqual({ outcomes: 1, caps: 0, accountStops: 0 });
   });
 });

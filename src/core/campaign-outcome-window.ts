@@ -58,6 +58,11 @@ export function rememberOutcomes(memo: OutcomeMemo, outcomes: readonly CampaignO
   for (const [id, list] of memo.byCampaign) if ((list.at(-1)?.eventId ?? oldest) <= oldest) memo.byCampaign.delete(id);
 }
 
+/** Forgets every campaign but these (the running ones). */
+export function forgetCampaignsExcept(memo: OutcomeMemo, keep: ReadonlySet<number>): void {
+  for (const id of memo.byCampaign.keys()) if (!keep.has(id)) memo.byCampaign.delete(id);
+}
+
 /**
  * A campaign's window: its latest `limit` outcomes among the newest RECENT_EVENTS events of all
  * traffic, counted per message (a delivered and a read of one message are one outcome).
