@@ -137,6 +137,34 @@ describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
     }
   });
 
+  it('runs no dispatcher pass on an idle poll that finds nothing due: it only looks, and passes when a row falls due', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 1);
+    const r = start(store);
+    try {
+      const next = async (): Promise<PassReport['next']> => {
+        const pass = r.loop.nextPass();
+        await r.clock.advanceTo(r.loop.status().next?.at ?? T0);
+        return (await pass).next;
+      };
+      expect(await next()).toEqual({ at: T0 + IDLE_POLL, why: 'idle' });
+      expect(r.calls).toEqual(['drain', 'tick']); // the pass at start always runs
+      await store.insertOutbox(
+        seed.rows(() => T0 + 12 * MINUTE),
+        T0,
+      );
+      // The polls: stored webhooks applied, the row not due yet, so no pass (no budget, no transaction).
+      expect(await next()).toEqual({ at: T0 + 2 * IDLE_POLL, why: 'idle' });
+      expect(await next()).toEqual({ at: T0 + 12 * MINUTE, why: 'idle' });
+      expect(r.calls).toEqual(['drain', 'tick', 'drain', 'drain']);
+      await next();
+      expect(r.calls).toEqual(['drain', 'tick', 'drain', 'drain', 'drain', 'tick']);
+      expect(r.loop.status()).toMatchObject({ passes: 4, failures: 0 });
+    } finally {
+      await r.loop.stop();
+    }
+  });
+
   it('brings an idle pass forward for queued work: to now, or to when it falls due, never before now', async () => {
     const r = start(await backend.open());
     try {

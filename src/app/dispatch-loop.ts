@@ -8,7 +8,7 @@ import { checkBreakers } from './check-breakers.js';
 import { emptyOutcomeMemo } from '../core/campaign-outcome-window.js';
 import { completeFinishedCampaigns } from './complete-campaigns.js';
 import { DispatchTracker, type DispatchStatus, type NextPassReason } from './dispatch-status.js';
-import type { Dispatcher, TickResult } from './dispatcher.js';
+import { EMPTY, type Dispatcher, type TickResult } from './dispatcher.js';
 
 export const IDLE_POLL = 5 * MINUTE;
 export const CHECKS_EVERY = 10 * MINUTE;
@@ -94,6 +94,8 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
   // The pending pass and why it comes then (null while a pass runs), and the earliest wake a running pass must honour.
   let scheduled: PassReport['next'] | null = null;
   let wokenDuringPass: Millis | null = null;
+  // The pending pass was set by an idle pass (a poll, or the next work's time), not at start.
+  let idlePoll = false;
   // Passes under way. A graceful stop waits for them: a dispatcher pass has sends in flight, and
   // their answers must be recorded, or those rows are left mid-send and end up unknown.
   const running = new Set<Promise<void>>();
@@ -103,17 +105,26 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     return pass;
   };
 
-  const tick = async (): Promise<TickResult> => {
+  const tick = async (look = false): Promise<TickResult> => {
     if (options.inboxEveryMs === undefined) {
       tracker.step('applying stored webhooks');
       await pump.drain();
       tracker.step(null);
+    }
+    // An idle poll looks before it claims: one indexed read, where a pass takes and returns the
+    // number's send budget and opens a write transaction to find nothing.
+    if (look) {
+      tracker.step('finding the next work');
+      const at = await store.nextWorkAt(options.work);
+      tracker.step(null);
+      if (at === null || at > clock.now()) return EMPTY;
     }
     return dispatcher.tick();
   };
 
   const pass = tracked(async (): Promise<void> => {
     if (stopped) return;
+    const polled = scheduled?.why === 'idle' && idlePoll;
     scheduled = null;
     wokenDuringPass = null;
     const startedAt = clock.now();
@@ -121,7 +132,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     let next: PassReport['next'];
     let outcome: PassReport['outcome'];
     try {
-      const result = await tick();
+      const result = await tick(polled);
       outcome = { result };
       // Held back by the shared throughput: come back when the next token is due. Busy: the next pass
       // one burst's worth of time after this one started (not ended), so the budget flows evenly and
@@ -146,6 +157,7 @@ export function startDispatchLoop(deps: DispatchLoopDeps, options: DispatchLoopO
     const endedAt = clock.now();
     if ('result' in outcome)
       logger.debug('dispatch pass', { pass: outcome.result, ms: endedAt - startedAt, next: next.why, nextInMs: next.at - endedAt });
+    idlePoll = next.why === 'idle';
     if (!stopped) passAt(next);
     for (const listener of [...listeners]) listener({ startedAt, endedAt, outcome, next });
   });

@@ -56,7 +56,8 @@ export type TickResult = { claimed: number } & Record<RowOutcome, number> & {
     pacedUntil: Millis | null;
   };
 
-const EMPTY: TickResult = {
+/** A pass that claimed nothing. */
+export const EMPTY: TickResult = {
   claimed: 0,
   sent: 0,
   deferred: 0,
