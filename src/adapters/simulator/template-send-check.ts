@@ -124,7 +124,7 @@ function checkHeader(shape: TemplateShape, sent: Component | undefined): HeaderR
       if (params.length !== 1) return countMismatch('header', params.length, 1);
       const p = params[0]!;
       if (p.type !== 'location') return formatMismatch('header', 'location', p.type);
-      const loc = z.looseObject({ latitude: z.unknown(), longitude: z.unknown(), name: z.string().optional() }).safeParse(p['location']);
+      const loc = LOCATION_PARAMETER.safeParse(p['location']);
       if (!loc.success || loc.data.latitude === undefined || loc.data.longitude === undefined) {
         return refuse(131008, 'header: the location parameter needs latitude and longitude');
       }
@@ -134,9 +134,14 @@ function checkHeader(shape: TemplateShape, sent: Component | undefined): HeaderR
   }
 }
 
+// Built once: a schema built per call costs more than the check itself.
+const LOCATION_PARAMETER = z.looseObject({ latitude: z.unknown(), longitude: z.unknown(), name: z.string().optional() });
+const MEDIA_PARAMETER = z.looseObject({ id: z.union([z.string(), z.number()]).optional(), link: z.string().optional() });
+const FALLBACK_PARAMETER = z.object({ fallback_value: z.string().min(1) });
+
 function mediaValue(kind: MediaKind, p: Parameter): HeaderResult | Refusal {
   if (p.type !== kind) return formatMismatch('header', kind, p.type);
-  const media = z.looseObject({ id: z.union([z.string(), z.number()]).optional(), link: z.string().optional() }).safeParse(p[kind]);
+  const media = MEDIA_PARAMETER.safeParse(p[kind]);
   if (!media.success) return refuse(131008, `header: the ${kind} parameter needs an object with id or link`);
   const { id, link } = media.data;
   if (id !== undefined && link !== undefined) return refuse(131009, `header: the ${kind} parameter has both id and link; send one`);
@@ -199,7 +204,7 @@ function textOf(at: string, p: Parameter, limit: number): string | Refusal {
     }
     case 'currency':
     case 'date_time': {
-      const fallback = z.object({ fallback_value: z.string().min(1) }).safeParse(p[p.type]);
+      const fallback = FALLBACK_PARAMETER.safeParse(p[p.type]);
       if (!fallback.success) return refuse(131008, `${at}: ${p.type}.fallback_value is required`);
       return fallback.data.fallback_value;
     }
