@@ -90,6 +90,9 @@ export function parseLenient<S extends z.ZodType>(
   path: Path,
   problems: WebhookProblem[],
 ): z.output<S> | undefined {
+  // Nearly every payload is valid: one parse, and the repair walk only for the rest.
+  const whole = schema.safeParse(value);
+  if (whole.success) return whole.data;
   const fixed = repair(schema, value, path, problems);
   if (!fixed.ok) return undefined;
   const result = schema.safeParse(fixed.value);
