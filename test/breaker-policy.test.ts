@@ -8,7 +8,7 @@ import { DEFAULT_POLICY } from '../src/core/policy.js';
 import { HOUR } from '../src/core/time.js';
 import type { Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
-import { seedCampaign } from './store-seed.js';
+import { seedCampaign, seedClaimed } from './store-seed.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const clock = { now: () => T0 };
@@ -73,12 +73,8 @@ describe.each(BACKENDS)('campaign breaker settings ($name)', (backend) => {
 
   it('adds each check only what arrived since the last one, and trips when the new outcomes tip the share', async () => {
     const store = await backend.open();
-    const seed = await seedCampaign(store, T0, 6);
-    await store.insertOutbox(
-      seed.rows(() => T0),
-      T0,
-    );
-    const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 6 });
+    const seed = await seedClaimed(store, T0, 6);
+    const rows = seed.claimed;
     const final = async (i: number, status: 'delivered' | 'failed', errorCode: number | null): Promise<void> => {
       await store.appendMessageEvent(
         { wamid: `wamid.${i}`, status, at: T0 + i, errorCode, inboxId: null, outboxId: rows[i]?.id ?? null },

@@ -56,6 +56,13 @@ interface Rig {
   calls: string[];
 }
 
+/** Advances the clock to the pass the loop has scheduled and returns when that pass schedules the next. */
+async function nextScheduled(r: Rig): Promise<PassReport['next']> {
+  const pass = r.loop.nextPass();
+  await r.clock.advanceTo(r.loop.status().next?.at ?? T0);
+  return (await pass).next;
+}
+
 type Answer = (now: Millis) => TickResult | Error | Promise<TickResult>;
 
 /**
@@ -120,11 +127,7 @@ describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
       );
     const r = start(store);
     try {
-      const next = async (): Promise<PassReport['next']> => {
-        const pass = r.loop.nextPass();
-        await r.clock.advanceTo(r.loop.status().next?.at ?? T0);
-        return (await pass).next;
-      };
+      const next = () => nextScheduled(r);
       expect(await next()).toEqual({ at: T0 + IDLE_POLL, why: 'idle' }); // nothing at all
       await queue(0, T0 + 60 * MINUTE);
       expect(await next()).toEqual({ at: T0 + 2 * IDLE_POLL, why: 'idle' }); // not for an hour: look again anyway
@@ -142,11 +145,7 @@ describe.each(BACKENDS)('the dispatch loop ($name)', (backend) => {
     const seed = await seedCampaign(store, T0, 1);
     const r = start(store);
     try {
-      const next = async (): Promise<PassReport['next']> => {
-        const pass = r.loop.nextPass();
-        await r.clock.advanceTo(r.loop.status().next?.at ?? T0);
-        return (await pass).next;
-      };
+      const next = () => nextScheduled(r);
       expect(await next()).toEqual({ at: T0 + IDLE_POLL, why: 'idle' });
       expect(r.calls).toEqual(['drain', 'tick']); // the pass at start always runs
       await store.insertOutbox(

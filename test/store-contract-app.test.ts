@@ -2,7 +2,7 @@ import { RECENT_EVENTS } from '../src/core/campaign-outcome-window.js';
 import { describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../src/core/time.js';
 import { BACKENDS } from './store-backends.js';
-import { seedCampaign } from './store-seed.js';
+import { seedCampaign, seedClaimed } from './store-seed.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 
@@ -108,12 +108,8 @@ describe.each(BACKENDS)('Store contract: lists, requeue after a webhook, campaig
 
   it("reads a campaign's final outcomes after an event id: ours only, in id order", async () => {
     const store = await backend.open();
-    const seed = await seedCampaign(store, T0, 5);
-    await store.insertOutbox(
-      seed.rows(() => T0),
-      T0,
-    );
-    const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 5 });
+    const seed = await seedClaimed(store, T0, 5);
+    const rows = seed.claimed;
     const finals = [
       ['delivered', null],
       ['failed', 131049],

@@ -4,7 +4,7 @@ import { DAY, HOUR, MINUTE } from '../src/core/time.js';
 import type { DeliveryStatus } from '../src/core/contact-event.js';
 import type { DiagnosisScope, OutboxRow, Store } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
-import { seedCampaign } from './store-seed.js';
+import { seedCampaign, seedClaimed } from './store-seed.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 
@@ -257,12 +257,8 @@ describe.each(BACKENDS)('Store contract: diagnosis facts ($name)', (backend) => 
 
   it('reads the consent of everyone in scope when nobody failed', async () => {
     const store = await backend.open();
-    const seed = await seedCampaign(store, T0, 2);
-    await store.insertOutbox(
-      seed.rows(() => T0),
-      T0,
-    );
-    const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 2 });
+    const seed = await seedClaimed(store, T0, 2);
+    const rows = seed.claimed;
     for (const [i, row] of rows.entries()) await send(store, row, `w.${i}`, T0);
     await store.setConsent(
       seed.contactIds[0] ?? -1,

@@ -2,19 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { DAY, HOUR, MINUTE } from '../src/core/time.js';
 import type { DecisionAuditInput } from '../src/ports/store.js';
 import { BACKENDS } from './store-backends.js';
-import { seedCampaign } from './store-seed.js';
+import { seedCampaign, seedClaimed } from './store-seed.js';
 
 const T0 = Date.UTC(2026, 11, 1, 9, 0, 0);
 
 describe.each(BACKENDS)('Store contract: why campaign rows wait, and campaign policy ($name)', (backend) => {
   it('groups waiting rows by their latest decision, with when they are next due', async () => {
     const store = await backend.open();
-    const seed = await seedCampaign(store, T0, 6);
-    await store.insertOutbox(
-      seed.rows(() => T0),
-      T0,
-    );
-    const rows = await store.claimDue({ owner: 'w', now: T0, leaseMs: HOUR, limit: 6 });
+    const seed = await seedClaimed(store, T0, 6);
+    const rows = seed.claimed;
     const [a, b, c, d, e] = rows;
     if (e === undefined || a === undefined || b === undefined || c === undefined || d === undefined) throw new Error('six rows expected');
     const audit = (

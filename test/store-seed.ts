@@ -1,4 +1,5 @@
 import type { CampaignStatus, OutboxInput, Store } from '../src/ports/store.js';
+import { HOUR } from '../src/core/time.js';
 
 /** A template, a sender, a campaign and `contacts` contacts, for outbox and report tests. */
 export async function seedCampaign(store: Store, now: number, contacts: number, status: CampaignStatus = 'running') {
@@ -41,4 +42,15 @@ export async function seedCampaign(store: Store, now: number, contacts: number, 
       nextAttemptAt: at(index),
     }));
   return { templateId, senderId, campaignId, contactIds: ids, rows };
+}
+
+/** `seedCampaign`, with every row queued due at `now` and claimed by one worker: rows in flight, ready for answers. */
+export async function seedClaimed(store: Store, now: number, contacts: number) {
+  const seed = await seedCampaign(store, now, contacts);
+  await store.insertOutbox(
+    seed.rows(() => now),
+    now,
+  );
+  const rows = await store.claimDue({ owner: 'w', now, leaseMs: HOUR, limit: contacts });
+  return { ...seed, claimed: rows };
 }
