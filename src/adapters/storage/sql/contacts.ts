@@ -1,7 +1,7 @@
-import type { ContactState } from '../../../core/contact-state.js';
 import type { Contact, ContactKey, ContactWithState } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
+import { contactStateFromStored } from './contact-state-json.js';
 import { inList, int, json, textOrNull } from './values.js';
 
 export function toContact(caps: Capabilities, row: SqlRow): Contact {
@@ -54,10 +54,7 @@ function toContactWithState(caps: Capabilities, row: SqlRow): ContactWithState {
   const stored = row['stored_state'];
   return {
     contact: toContact(caps, row),
-    // Written only by saveContactState from a typed ContactState, so it is read back as one.
     state:
-      stored === null || stored === undefined
-        ? null
-        : { state: json(caps, stored) as unknown as ContactState, version: int(row['stored_version']) },
+      stored === null || stored === undefined ? null : { state: contactStateFromStored(json(caps, stored)), version: int(row['stored_version']) },
   };
 }
