@@ -55,6 +55,8 @@ function toContactWithState(caps: Capabilities, row: SqlRow): ContactWithState {
   return {
     contact: toContact(caps, row),
     state:
-      stored === null || stored === undefined ? null : { state: contactStateFromStored(json(caps, stored)), version: int(row['stored_version']) },
+      stored === null || stored === undefined
+        ? null
+        : { state: contactStateFromStored(json(caps, stored)), version: int(row['stored_version']) },
   };
 }
