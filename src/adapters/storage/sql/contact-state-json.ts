@@ -1,5 +1,7 @@
 import { CATEGORIES, type Category } from '../../../core/category.js';
 import type { Cause, ConsentFact, ContactState, Engagement, MarketingFacts } from '../../../core/contact-state.js';
+import type { Capabilities } from '../capabilities.js';
+import { json, toJson } from './values.js';
 
 /**
  * How a contact's state is stored: its defaults left out (a null, a false flag, an empty list, a
@@ -26,6 +28,16 @@ export function storedContactState(state: ContactState): Record<string, unknown>
   if (engagement !== null) out['engagement'] = engagement;
   if (state.seen.length > 0) out['seen'] = state.seen;
   return out;
+}
+
+/** The `state` column's value for a state. */
+export function stateColumn(state: ContactState): string {
+  return toJson(storedContactState(state));
+}
+
+/** A state from the `state` column's value, as the driver returns it. */
+export function stateFromColumn(caps: Capabilities, value: unknown): ContactState {
+  return contactStateFromStored(json(caps, value));
 }
 
 function storedMarketing(m: MarketingFacts): Record<string, unknown> {

@@ -2,13 +2,13 @@ import type { ContactState } from '../../../core/contact-state.js';
 import type { ContactStateSave, SaveStateResult, StoredContactState } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
 import type { SqlRunner, SqlSession } from '../sql-executor.js';
-import { contactStateFromStored, storedContactState } from './contact-state-json.js';
-import { chunks, inList, int, json, toJson, valuesList } from './values.js';
+import { stateColumn, stateFromColumn } from './contact-state-json.js';
+import { chunks, inList, int, valuesList } from './values.js';
 
 export async function loadContactState(db: SqlRunner, contactId: number): Promise<StoredContactState | null> {
   const [row] = await db.query('SELECT state, version FROM contact_states WHERE contact_id = $1', [contactId]);
   if (!row) return null;
-  return { state: contactStateFromStored(json(db.caps, row['state'])), version: int(row['version']) };
+  return { state: stateFromColumn(db.caps, row['state']), version: int(row['version']) };
 }
 
 const CREATE = `INSERT INTO contact_states (contact_id, state, version, updated_at) VALUES ($1, $2, 1, $3)
@@ -25,7 +25,7 @@ export async function saveContactState(
   expectedVersion: number,
   now: number,
 ): Promise<SaveStateResult> {
-  const body = toJson(storedContactState(state));
+  const body = stateColumn(state);
   const rows =
     expectedVersion === 0
       ? await db.query(CREATE, [contactId, body, now])
@@ -44,7 +44,7 @@ export async function loadContactStates(db: SqlRunner, contactIds: readonly numb
       chunk,
     );
     for (const row of rows) {
-      out.set(int(row['contact_id']), { state: contactStateFromStored(json(db.caps, row['state'])), version: int(row['version']) });
+      out.set(int(row['contact_id']), { state: stateFromColumn(db.caps, row['state']), version: int(row['version']) });
     }
   }
   return out;
@@ -73,7 +73,7 @@ export async function saveContactStates(db: SqlSession, saves: readonly ContactS
   return db.transaction('saveContactStates', async (tx) => {
     const created = saves.filter((s) => s.expectedVersion === 0);
     for (const chunk of chunks(created, 4, tx.caps)) {
-      const params = chunk.flatMap((s) => [s.contactId, toJson(storedContactState(s.state)), s.version, now]);
+      const params = chunk.flatMap((s) => [s.contactId, stateColumn(s.state), s.version, now]);
       const rows = await tx.query(
         `INSERT INTO contact_states (contact_id, state, version, updated_at) VALUES ${valuesList(chunk.length, 4)}
 ON CONFLICT (contact_id) DO NOTHING RETURNING contact_id`,
@@ -83,7 +83,7 @@ ON CONFLICT (contact_id) DO NOTHING RETURNING contact_id`,
     }
     const replaced = saves.filter((s) => s.expectedVersion !== 0);
     for (const chunk of chunks(replaced, STATE_UPDATE_WIDTH, tx.caps)) {
-      const params = [now, ...chunk.flatMap((s) => [s.contactId, toJson(storedContactState(s.state)), s.expectedVersion, s.version])];
+      const params = [now, ...chunk.flatMap((s) => [s.contactId, stateColumn(s.state), s.expectedVersion, s.version])];
       const rows = await tx.query(
         `UPDATE contact_states SET state = v.column2, version = v.column4, updated_at = $1
 FROM (VALUES ${stateRows(tx.caps, chunk.length, 2)}) AS v

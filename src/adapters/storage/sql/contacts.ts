@@ -1,7 +1,7 @@
 import type { Contact, ContactKey, ContactWithState } from '../../../ports/store.js';
 import type { Capabilities } from '../capabilities.js';
 import type { SqlRow, SqlRunner } from '../sql-executor.js';
-import { contactStateFromStored } from './contact-state-json.js';
+import { stateFromColumn } from './contact-state-json.js';
 import { inList, int, json, textOrNull } from './values.js';
 
 export function toContact(caps: Capabilities, row: SqlRow): Contact {
@@ -54,9 +54,6 @@ function toContactWithState(caps: Capabilities, row: SqlRow): ContactWithState {
   const stored = row['stored_state'];
   return {
     contact: toContact(caps, row),
-    state:
-      stored === null || stored === undefined
-        ? null
-        : { state: contactStateFromStored(json(caps, stored)), version: int(row['stored_version']) },
+    state: stored === null || stored === undefined ? null : { state: stateFromColumn(caps, stored), version: int(row['stored_version']) },
   };
 }
