@@ -58,12 +58,15 @@ function contact(i: number, consent: ContactWrite['consent'], extra: Partial<Con
   };
 }
 
-/** An import, then a re-import with consent changed, withdrawn, restated and given with evidence, and new contacts. */
+/**
+ * An import, then a re-import with consent changed, withdrawn, restated and given with evidence, and
+ * new contacts. Each batch holds enough rows for PostgreSQL to write them by COPY where it can.
+ */
 const ROUNDS: Array<{ now: number; records: ContactWrite[] }> = [
   {
     now: T0,
     records: [
-      ...Array.from({ length: 24 }, (_, i) =>
+      ...Array.from({ length: 70 }, (_, i) =>
         contact(i, i % 4 === 0 ? {} : { marketing: i % 2 === 0, ...(i % 3 === 0 ? { utility: true } : {}) }),
       ),
       // The same contact twice in a batch: the second statement changes its consent again.
@@ -74,7 +77,7 @@ const ROUNDS: Array<{ now: number; records: ContactWrite[] }> = [
   {
     now: T0 + HOUR,
     records: [
-      ...Array.from({ length: 30 }, (_, i) =>
+      ...Array.from({ length: 80 }, (_, i) =>
         contact(
           i,
           i % 5 === 0 ? { marketing: true } : i % 5 === 1 ? { marketing: false, utility: true } : i % 5 === 2 ? {} : { utility: false },
@@ -91,7 +94,7 @@ const ROUNDS: Array<{ now: number; records: ContactWrite[] }> = [
 
 /** The second file imported once more: nothing new. */
 function reimportedAgain(): ContactWrite[] {
-  return Array.from({ length: 30 }, (_, i) => contact(i, i % 5 === 0 ? { marketing: true } : {}, { tags: [`t${i % 3}`, 're'] }));
+  return Array.from({ length: 80 }, (_, i) => contact(i, i % 5 === 0 ? { marketing: true } : {}, { tags: [`t${i % 3}`, 're'] }));
 }
 
 async function subscribe(store: Store): Promise<number> {

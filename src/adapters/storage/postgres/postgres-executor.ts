@@ -1,8 +1,12 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { StoreError } from '../../../ports/store.js';
 import { POSTGRES } from '../capabilities.js';
 import type { SqlExecutor, SqlParam, SqlRow, SqlRunner } from '../sql-executor.js';
 import { storableText } from '../storable-text.js';
+import { copyLines } from './copy-text.js';
 import { postgresStoreError } from './postgres-errors.js';
 import type { QueuedWatch } from '../../../ports/work-signal.js';
 import { workChannel } from './work-channel.js';
@@ -21,6 +25,7 @@ export interface PostgresOptions {
 }
 
 const NOTIFY = 'SELECT pg_notify($1, $2)';
+const UNIQUE_VIOLATION = '23505';
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function toPg(value: SqlParam): unknown {
@@ -102,6 +107,7 @@ export class PostgresExecutor implements SqlExecutor {
         inTurn(async () => {
           await client.query(NOTIFY, [this.channel, String(at)]);
         }),
+      copyRows: (table, columns, rows) => inTurn(() => copyInto(client, table, columns, rows)),
     };
     let broken = false;
     // A checked-out client has no error listener of the pool's: a connection ended by the server
@@ -169,4 +175,29 @@ export class PostgresExecutor implements SqlExecutor {
     this.watches.clear();
     await this.pool.end();
   }
+}
+
+/** Table and column names come from the code, never from values; checked anyway, as they enter SQL text. */
+function identifiers(names: readonly string[]): string {
+  for (const name of names) if (!IDENTIFIER.test(name)) throw new TypeError(`not an SQL identifier: ${JSON.stringify(name)}`);
+  return names.join(', ');
+}
+
+async function copyInto(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<readonly SqlParam[]>,
+): Promise<boolean> {
+  const sql = `COPY ${identifiers([table])} (${identifiers(columns)}) FROM STDIN`;
+  await client.query('SAVEPOINT pacer_copy');
+  try {
+    await pipeline(Readable.from([copyLines(rows)]), client.query(copyFrom(sql)));
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT pacer_copy');
+    return false;
+  }
+  await client.query('RELEASE SAVEPOINT pacer_copy');
+  return true;
 }

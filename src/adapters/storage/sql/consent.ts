@@ -2,6 +2,7 @@ import type { Category } from '../../../core/category.js';
 import type { ConsentStatus } from '../../../core/contact-event.js';
 import type { ConsentEntry, ConsentInput, ConsentRecord } from '../../../ports/store.js';
 import type { SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
+import { copied } from './copy-rows.js';
 import { chunks, inList, int, textOrNull, valuesList } from './values.js';
 
 function toConsent(row: SqlRow): ConsentRecord {
@@ -38,20 +39,22 @@ export function setConsent(db: SqlSession, contactId: number, input: ConsentInpu
   });
 }
 
+const HISTORY_COLUMNS = 'contact_id, category, status, source, evidence, at, recorded_at';
+const CURRENT_COLUMNS = 'contact_id, category, status, source, evidence, at';
+
 /**
  * Many consent records at once, as setConsent one after the other would leave them (history in
  * input order; the current value per contact and category is the newest, the later one on a tie),
- * in two multi-row statements per chunk instead of three statements per record.
+ * in two multi-row statements per chunk (PostgreSQL, many rows: two COPYs) instead of three statements per record.
  */
 export function setConsents(db: SqlSession, entries: readonly ConsentEntry[], now: number): Promise<void> {
   if (entries.length === 0) return Promise.resolve();
   return db.transaction('setConsents', async (tx) => {
-    for (const chunk of chunks(entries, 7, tx.caps)) {
-      const params = chunk.flatMap(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at, now]);
-      await tx.execute(
-        `INSERT INTO consent_events (contact_id, category, status, source, evidence, at, recorded_at) VALUES ${valuesList(chunk.length, 7)}`,
-        params,
-      );
+    const history = entries.map(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at, now]);
+    if (!(await copied(tx, 'consent_events', HISTORY_COLUMNS.split(', '), history))) {
+      for (const chunk of chunks(history, 7, tx.caps)) {
+        await tx.execute(`INSERT INTO consent_events (${HISTORY_COLUMNS}) VALUES ${valuesList(chunk.length, 7)}`, chunk.flat());
+      }
     }
     // One row per key in a statement: an upsert may not touch the same row twice.
     const newest = new Map<string, ConsentEntry>();
@@ -60,14 +63,16 @@ export function setConsents(db: SqlSession, entries: readonly ConsentEntry[], no
       const kept = newest.get(key);
       if (kept === undefined || kept.consent.at <= e.consent.at) newest.set(key, e);
     }
-    for (const chunk of chunks([...newest.values()], 6, tx.caps)) {
-      const params = chunk.flatMap(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at]);
+    const current = [...newest.values()].map(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at]);
+    // Contacts with no current consent yet (a new contact's import) take the COPY; a row already there takes the upsert.
+    if (await copied(tx, 'consent_current', CURRENT_COLUMNS.split(', '), current)) return;
+    for (const chunk of chunks(current, 6, tx.caps)) {
       await tx.execute(
-        `INSERT INTO consent_current (contact_id, category, status, source, evidence, at) VALUES ${valuesList(chunk.length, 6)}
+        `INSERT INTO consent_current (${CURRENT_COLUMNS}) VALUES ${valuesList(chunk.length, 6)}
 ON CONFLICT (contact_id, category) DO UPDATE
 SET status = excluded.status, source = excluded.source, evidence = excluded.evidence, at = excluded.at
 WHERE consent_current.at <= excluded.at`,
-        params,
+        chunk.flat(),
       );
     }
   });

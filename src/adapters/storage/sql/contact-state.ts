@@ -3,6 +3,7 @@ import type { ContactStateSave, SaveStateResult, StoredContactState } from '../.
 import type { Capabilities } from '../capabilities.js';
 import type { SqlRunner, SqlSession } from '../sql-executor.js';
 import { stateColumn, stateFromColumn } from './contact-state-json.js';
+import { copied } from './copy-rows.js';
 import { chunks, inList, int, valuesList } from './values.js';
 
 export async function loadContactState(db: SqlRunner, contactId: number): Promise<StoredContactState | null> {
@@ -71,15 +72,21 @@ export async function saveContactStates(db: SqlSession, saves: readonly ContactS
   const landed = new Set<number>();
   if (saves.length === 0) return landed;
   return db.transaction('saveContactStates', async (tx) => {
-    const created = saves.filter((s) => s.expectedVersion === 0);
-    for (const chunk of chunks(created, 4, tx.caps)) {
-      const params = chunk.flatMap((s) => [s.contactId, stateColumn(s.state), s.version, now]);
-      const rows = await tx.query(
-        `INSERT INTO contact_states (contact_id, state, version, updated_at) VALUES ${valuesList(chunk.length, 4)}
+    const created = saves
+      .filter((s) => s.expectedVersion === 0)
+      .map((s) => [s.contactId, stateColumn(s.state), s.version, now] as [number, string, number, number]);
+    // Contacts with no state yet (a new contact's import) take the COPY, and every one of them lands.
+    if (await copied(tx, 'contact_states', ['contact_id', 'state', 'version', 'updated_at'], created)) {
+      for (const [contactId] of created) landed.add(contactId);
+    } else {
+      for (const chunk of chunks(created, 4, tx.caps)) {
+        const rows = await tx.query(
+          `INSERT INTO contact_states (contact_id, state, version, updated_at) VALUES ${valuesList(chunk.length, 4)}
 ON CONFLICT (contact_id) DO NOTHING RETURNING contact_id`,
-        params,
-      );
-      for (const row of rows) landed.add(int(row['contact_id']));
+          chunk.flat(),
+        );
+        for (const row of rows) landed.add(int(row['contact_id']));
+      }
     }
     const replaced = saves.filter((s) => s.expectedVersion !== 0);
     for (const chunk of chunks(replaced, STATE_UPDATE_WIDTH, tx.caps)) {

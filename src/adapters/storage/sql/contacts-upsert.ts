@@ -1,6 +1,7 @@
 import { StoreError, type Contact, type ContactInput, type UpsertContactsResult } from '../../../ports/store.js';
 import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
 import { toContact } from './contacts.js';
+import { copied, copies } from './copy-rows.js';
 import { chunks, inList, int, textOrNull, toJson, valuesList } from './values.js';
 
 /** A contact as this batch sees it: a loaded row, or a new one not yet inserted (id null). */
@@ -81,8 +82,21 @@ function merge(target: Working, keys: Keys, input: ContactInput): boolean {
 
 const INSERT_COLUMNS = 'wa_id, bsuid, phone_e164, name, attributes, tags, created_at, updated_at';
 
+/** Ids for new contacts, taken from the identity column's own sequence, as an INSERT would. */
+const RESERVE_IDS = "SELECT nextval(pg_get_serial_sequence('contacts', 'id')) AS id FROM generate_series(1, $1)";
+
+/** Many new contacts by COPY, with ids reserved first (COPY returns none); false when it was not used. */
+async function copyNew(tx: SqlRunner, fresh: Working[], now: number): Promise<boolean> {
+  if (!copies(tx, fresh.length)) return false;
+  const ids = (await tx.query(RESERVE_IDS, [fresh.length])).map((row) => int(row['id'])).sort((a, b) => a - b);
+  const rows = fresh.map((c, i) => [ids[i]!, c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags), now, now]);
+  if (!(await copied(tx, 'contacts', ['id', ...INSERT_COLUMNS.split(', ')], rows))) return false;
+  for (const [i, contact] of fresh.entries()) contact.id = ids[i]!;
+  return true;
+}
+
 async function insertNew(tx: SqlRunner, fresh: Working[], now: number): Promise<void> {
-  if (fresh.length === 0) return;
+  if (fresh.length === 0 || (await copyNew(tx, fresh, now))) return;
   const params = fresh.flatMap((c) => [c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags), now, now]);
   const rows = await tx.query(
     `INSERT INTO contacts (${INSERT_COLUMNS}) VALUES ${valuesList(fresh.length, 8)} RETURNING id, wa_id, bsuid, phone_e164`,
