@@ -60,13 +60,14 @@ function contact(i: number, consent: ContactWrite['consent'], extra: Partial<Con
 
 /**
  * An import, then a re-import with consent changed, withdrawn, restated and given with evidence, and
- * new contacts. Each batch holds enough rows for PostgreSQL to write them by COPY where it can.
+ * new contacts. The first batch is big enough for PostgreSQL to write its new contacts, their consent
+ * and their states by COPY; the second changes known contacts, which goes by the upserts.
  */
 const ROUNDS: Array<{ now: number; records: ContactWrite[] }> = [
   {
     now: T0,
     records: [
-      ...Array.from({ length: 70 }, (_, i) =>
+      ...Array.from({ length: 90 }, (_, i) =>
         contact(i, i % 4 === 0 ? {} : { marketing: i % 2 === 0, ...(i % 3 === 0 ? { utility: true } : {}) }),
       ),
       // The same contact twice in a batch: the second statement changes its consent again.
@@ -77,7 +78,7 @@ const ROUNDS: Array<{ now: number; records: ContactWrite[] }> = [
   {
     now: T0 + HOUR,
     records: [
-      ...Array.from({ length: 80 }, (_, i) =>
+      ...Array.from({ length: 100 }, (_, i) =>
         contact(
           i,
           i % 5 === 0 ? { marketing: true } : i % 5 === 1 ? { marketing: false, utility: true } : i % 5 === 2 ? {} : { utility: false },
@@ -94,7 +95,7 @@ const ROUNDS: Array<{ now: number; records: ContactWrite[] }> = [
 
 /** The second file imported once more: nothing new. */
 function reimportedAgain(): ContactWrite[] {
-  return Array.from({ length: 80 }, (_, i) => contact(i, i % 5 === 0 ? { marketing: true } : {}, { tags: [`t${i % 3}`, 're'] }));
+  return Array.from({ length: 100 }, (_, i) => contact(i, i % 5 === 0 ? { marketing: true } : {}, { tags: [`t${i % 3}`, 're'] }));
 }
 
 async function subscribe(store: Store): Promise<number> {

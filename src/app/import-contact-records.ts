@@ -106,7 +106,7 @@ async function importBatch(
     }
   }
   // The whole batch's consent history, current values and states in a few statements.
-  await store.setConsents(consents, now);
+  await store.setConsents(consents, now, fresh);
   await applyContactEventsBatch(store, eventsOf, policy, now, emit, fresh);
   return { ids, created, updated, outcomes };
 }

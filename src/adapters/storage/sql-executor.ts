@@ -20,17 +20,17 @@ export interface SqlRunner {
    */
   notifyQueued(at: number): Promise<void>;
   /**
+   * PostgreSQL only (absent on SQLite): writes `rows` into `table`'s `columns` with COPY, far less
+   * work per row than a multi-row INSERT, inside a savepoint. Resolves false, having written
+   * nothing and released the savepoint, when a row would break a unique key (a conflict an INSERT … ON CONFLICT resolves, or a
+   * race): the caller then writes the rows as before. Any other refusal fails like a statement.
+   */
+  copyRows?(table: string, columns: readonly string[], rows: ReadonlyArray<readonly SqlParam[]>): Promise<boolean>;
+  /**
    * SQLite only (absent on PostgreSQL): while `work` runs, `pacer_row_intent(name, attributes)` in
    * SQL calls `fn` with each row's contact name and attributes (JSON text) and stores what it returns,
    * so a statement can write per-row values computed by the core without the rows leaving SQLite.
    */
-  /**
-   * PostgreSQL only (absent on SQLite): writes `rows` into `table`'s `columns` with COPY, far less
-   * work per row than a multi-row INSERT, inside a savepoint. Resolves false, having written
-   * nothing, when a row would break a unique key (a conflict an INSERT … ON CONFLICT resolves, or a
-   * race): the caller then writes the rows as before. Any other refusal fails like a statement.
-   */
-  copyRows?(table: string, columns: readonly string[], rows: ReadonlyArray<readonly SqlParam[]>): Promise<boolean>;
   withRowIntent?<T>(fn: (name: string | null, attributesJson: string) => string, work: () => Promise<T>): Promise<T>;
 }
 

@@ -15,12 +15,9 @@ export function copyField(value: SqlParam): string {
     const text = storableText(value);
     return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c]!) : text;
   }
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new RangeError(`COPY cannot write the number ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  // bytea's hex form, its backslash escaped for the text format.
+  // As the driver sends a bound number or boolean: the same text, so the column parses the same value.
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // bytea's hex form, its backslash escaped for the text format (bytes go to bytea columns only).
   return `\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
 }
 

@@ -190,14 +190,16 @@ async function copyInto(
   rows: ReadonlyArray<readonly SqlParam[]>,
 ): Promise<boolean> {
   const sql = `COPY ${identifiers([table])} (${identifiers(columns)}) FROM STDIN`;
+  const text = copyLines(rows); // before the savepoint: nothing to undo if a value cannot be written
   await client.query('SAVEPOINT pacer_copy');
+  let written = true;
   try {
-    await pipeline(Readable.from([copyLines(rows)]), client.query(copyFrom(sql)));
+    await pipeline(Readable.from([text]), client.query(copyFrom(sql)));
   } catch (error) {
     if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
     await client.query('ROLLBACK TO SAVEPOINT pacer_copy');
-    return false;
+    written = false;
   }
   await client.query('RELEASE SAVEPOINT pacer_copy');
-  return true;
+  return written;
 }

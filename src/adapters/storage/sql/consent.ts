@@ -47,7 +47,12 @@ const CURRENT_COLUMNS = 'contact_id, category, status, source, evidence, at';
  * input order; the current value per contact and category is the newest, the later one on a tie),
  * in two multi-row statements per chunk (PostgreSQL, many rows: two COPYs) instead of three statements per record.
  */
-export function setConsents(db: SqlSession, entries: readonly ConsentEntry[], now: number): Promise<void> {
+export function setConsents(
+  db: SqlSession,
+  entries: readonly ConsentEntry[],
+  now: number,
+  newContacts: ReadonlySet<number> = new Set(),
+): Promise<void> {
   if (entries.length === 0) return Promise.resolve();
   return db.transaction('setConsents', async (tx) => {
     const history = entries.map(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at, now]);
@@ -63,10 +68,13 @@ export function setConsents(db: SqlSession, entries: readonly ConsentEntry[], no
       const kept = newest.get(key);
       if (kept === undefined || kept.consent.at <= e.consent.at) newest.set(key, e);
     }
-    const current = [...newest.values()].map(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at]);
-    // Contacts with no current consent yet (a new contact's import) take the COPY; a row already there takes the upsert.
-    if (await copied(tx, 'consent_current', CURRENT_COLUMNS.split(', '), current)) return;
-    for (const chunk of chunks(current, 6, tx.caps)) {
+    const rowOf = ({ contactId, consent: c }: ConsentEntry) => [contactId, c.category, c.status, c.source, c.evidence, c.at];
+    const kept = [...newest.values()];
+    // New contacts have no current consent to replace: theirs go by COPY where it pays, the others' by the upsert.
+    const first = kept.filter((e) => newContacts.has(e.contactId)).map(rowOf);
+    const copiedFirst = await copied(tx, 'consent_current', CURRENT_COLUMNS.split(', '), first);
+    const upserted = (copiedFirst ? kept.filter((e) => !newContacts.has(e.contactId)) : kept).map(rowOf);
+    for (const chunk of chunks(upserted, 6, tx.caps)) {
       await tx.execute(
         `INSERT INTO consent_current (${CURRENT_COLUMNS}) VALUES ${valuesList(chunk.length, 6)}
 ON CONFLICT (contact_id, category) DO UPDATE
