@@ -21,9 +21,10 @@ export interface SqlRunner {
   notifyQueued(at: number): Promise<void>;
   /**
    * PostgreSQL only (absent on SQLite): writes `rows` into `table`'s `columns` with COPY, far less
-   * work per row than a multi-row INSERT, inside a savepoint. Resolves false, having written
-   * nothing and released the savepoint, when a row would break a unique key (a conflict an INSERT … ON CONFLICT resolves, or a
-   * race): the caller then writes the rows as before. Any other refusal fails like a statement.
+   * work per row than a multi-row INSERT, inside a savepoint. Resolves false, having written nothing
+   * and released the savepoint, when a row would break a unique key (a conflict an INSERT … ON
+   * CONFLICT resolves, or a race): the caller then writes the rows as before. Any other refusal
+   * fails like a statement.
    */
   copyRows?(table: string, columns: readonly string[], rows: ReadonlyArray<readonly SqlParam[]>): Promise<boolean>;
   /**

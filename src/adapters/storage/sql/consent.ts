@@ -45,7 +45,8 @@ const CURRENT_COLUMNS = 'contact_id, category, status, source, evidence, at';
 /**
  * Many consent records at once, as setConsent one after the other would leave them (history in
  * input order; the current value per contact and category is the newest, the later one on a tie),
- * in two multi-row statements per chunk (PostgreSQL, many rows: two COPYs) instead of three statements per record.
+ * in two multi-row statements per chunk (PostgreSQL, many rows: COPY) instead of three statements
+ * per record. `newContacts` were created in this transaction: they have no current consent yet.
  */
 export function setConsents(
   db: SqlSession,
