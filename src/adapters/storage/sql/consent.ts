@@ -41,6 +41,8 @@ export function setConsent(db: SqlSession, contactId: number, input: ConsentInpu
 
 const HISTORY_COLUMNS = 'contact_id, category, status, source, evidence, at, recorded_at';
 const CURRENT_COLUMNS = 'contact_id, category, status, source, evidence, at';
+const HISTORY_COPY = HISTORY_COLUMNS.split(', ');
+const CURRENT_COPY = CURRENT_COLUMNS.split(', ');
 
 /**
  * Many consent records at once, as setConsent one after the other would leave them (history in
@@ -57,7 +59,7 @@ export function setConsents(
   if (entries.length === 0) return Promise.resolve();
   return db.transaction('setConsents', async (tx) => {
     const history = entries.map(({ contactId, consent: c }) => [contactId, c.category, c.status, c.source, c.evidence, c.at, now]);
-    if (!(await copied(tx, 'consent_events', HISTORY_COLUMNS.split(', '), history))) {
+    if (!(await copied(tx, 'consent_events', HISTORY_COPY, history))) {
       for (const chunk of chunks(history, 7, tx.caps)) {
         await tx.execute(`INSERT INTO consent_events (${HISTORY_COLUMNS}) VALUES ${valuesList(chunk.length, 7)}`, chunk.flat());
       }
@@ -73,7 +75,7 @@ export function setConsents(
     const kept = [...newest.values()];
     // New contacts have no current consent to replace: theirs go by COPY where it pays, the others' by the upsert.
     const first = kept.filter((e) => newContacts.has(e.contactId)).map(rowOf);
-    const copiedFirst = await copied(tx, 'consent_current', CURRENT_COLUMNS.split(', '), first);
+    const copiedFirst = await copied(tx, 'consent_current', CURRENT_COPY, first);
     const upserted = (copiedFirst ? kept.filter((e) => !newContacts.has(e.contactId)) : kept).map(rowOf);
     for (const chunk of chunks(upserted, 6, tx.caps)) {
       await tx.execute(

@@ -81,6 +81,7 @@ function merge(target: Working, keys: Keys, input: ContactInput): boolean {
 }
 
 const INSERT_COLUMNS = 'wa_id, bsuid, phone_e164, name, attributes, tags, created_at, updated_at';
+const COPY_COLUMNS = ['id', ...INSERT_COLUMNS.split(', ')];
 
 /** Ids for new contacts, taken from the identity column's own sequence, as an INSERT would. */
 const RESERVE_IDS = "SELECT nextval(pg_get_serial_sequence('contacts', 'id')) AS id FROM generate_series(1, $1)";
@@ -90,7 +91,7 @@ async function copyNew(tx: SqlRunner, fresh: Working[], now: number): Promise<bo
   if (!copies(tx, fresh.length)) return false;
   const ids = (await tx.query(RESERVE_IDS, [fresh.length])).map((row) => int(row['id'])).sort((a, b) => a - b);
   const rows = fresh.map((c, i) => [ids[i]!, c.waId, c.bsuid, c.phoneE164, c.name, toJson(c.attributes), toJson(c.tags), now, now]);
-  if (!(await copied(tx, 'contacts', ['id', ...INSERT_COLUMNS.split(', ')], rows))) return false;
+  if (!(await copied(tx, 'contacts', COPY_COLUMNS, rows))) return false;
   for (const [i, contact] of fresh.entries()) contact.id = ids[i]!;
   return true;
 }

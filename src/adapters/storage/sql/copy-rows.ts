@@ -18,6 +18,5 @@ export async function copied(
   columns: readonly string[],
   rows: ReadonlyArray<readonly SqlParam[]>,
 ): Promise<boolean> {
-  if (!copies(tx, rows.length) || tx.copyRows === undefined) return false;
-  return tx.copyRows(table, columns, rows);
+  return copies(tx, rows.length) && (await tx.copyRows!(table, columns, rows));
 }
