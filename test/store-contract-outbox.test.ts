@@ -232,6 +232,45 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ total: 1, sent: 1, read: 1, delivered: 0 });
   });
 
+  it('a status reads back what the row was sent as: its number and template, or no template for text', async () => {
+    const store = await backend.open();
+    const seed = await seedCampaign(store, T0, 3);
+    const [a, b, c] = seed.contactIds;
+    const row = (contactId: number | undefined, key: string, intent: Record<string, unknown>) =>
+      ({
+        campaignId: null,
+        contactId: contactId ?? -1,
+        senderId: seed.senderId,
+        category: 'utility',
+        intent,
+        idempotencyKey: key,
+        nextAttemptAt: T0,
+      }) as const;
+    await store.insertOutbox(
+      [
+        row(a, 'tpl', { phoneNumberId: 'pn-7', template: { name: 'order_update', language: 'pt_BR', values: { '1': 'Ana' } } }),
+        row(b, 'txt', { phoneNumberId: 'pn-8', text: 'hello' }),
+        row(c, 'many', { phoneNumberId: 'pn-9', template: { name: 'receipt', language: 'en' } }),
+      ],
+      T0,
+    );
+    const ids = new Map<string, number>();
+    for (const claimed of await store.claimDue({ owner: 'w1', now: T0, leaseMs: LEASE, limit: 3 })) {
+      ids.set(claimed.idempotencyKey ?? '', claimed.id);
+      expect(await store.recordIntent(claimed.id, 'w1', T0 + 1)).toBe(true);
+      expect(await store.recordAccepted(claimed.id, 'w1', `wamid.${claimed.idempotencyKey}`, T0 + 2)).toBe(true);
+    }
+    const tpl = await store.recordDelivery({ wamid: 'wamid.tpl', outboxId: null }, 'delivered', null, T0 + 3);
+    expect(tpl).toMatchObject({ id: ids.get('tpl'), outcome: 'delivered' });
+    expect(tpl?.sentAs).toEqual({ phoneNumberId: 'pn-7', template: { name: 'order_update', language: 'pt_BR' } });
+    expect(tpl).not.toHaveProperty('intent');
+    const txt = await store.recordDelivery({ wamid: 'wamid.txt', outboxId: ids.get('txt') ?? -1 }, 'failed', 131047, T0 + 3);
+    expect(txt?.sentAs).toEqual({ phoneNumberId: 'pn-8', template: null });
+    const [many] = await store.recordDeliveries([{ wamid: 'wamid.many', outboxId: null, status: 'read', errorCode: null }], T0 + 4);
+    expect(many).toMatchObject({ id: ids.get('many'), outcome: 'read' });
+    expect(many?.sentAs).toEqual({ phoneNumberId: 'pn-9', template: { name: 'receipt', language: 'en' } });
+  });
+
   it('settles a row by our callback data only while its answer is missing, never after a requeue', async () => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 2);

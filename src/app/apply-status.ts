@@ -1,11 +1,11 @@
 import { classifyCode } from '../core/error-catalogue/index.js';
 import type { Policy } from '../core/policy.js';
 import type { Millis } from '../core/time.js';
-import type { ContactStateStore, EventLogStore, OutboxSettlementStore } from '../ports/store.js';
+import type { ContactStateStore, EventLogStore, OutboxSettlementStore, SettledOutboxRow } from '../ports/store.js';
 import type { StatusItem } from '../ports/webhook-items.js';
 import { applyFailure, type FailureDeps } from './apply-failure.js';
 import type { EffectsStore } from './send-effects.js';
-import { outboxIdFromCallbackData, parseOutboxIntent } from './outbox-intent.js';
+import { outboxIdFromCallbackData } from './outbox-intent.js';
 import { statusEvent } from './status-event.js';
 import { errorDetails, failureEvent, messageEvent } from './message-events.js';
 import { applyContactEvents } from './update-contact-state.js';
@@ -39,7 +39,7 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
   if (contactId === null) return;
   // Our own row knows the category it was sent in; Meta's pricing stands in for a message we cannot match.
   const event = row === null ? keyed.event : { ...keyed.event, category: row.category };
-  const intent = row === null ? null : parseOutboxIntent(row.intent, row.id);
+  const intent = row === null ? null : sentFrom(row);
   if (status !== 'failed' || errorCode === null || row === null || intent === null) {
     await applyContactEvents(store, contactId, [event], policy, now, deps.emit);
     // Only Pacer's own messages are reported: a status of a message sent elsewhere has no row.
@@ -65,7 +65,7 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
       history: { failures: row.attempts, capFailures: row.capAttempts + (isCap ? 1 : 0) },
       phoneNumberId: intent.phoneNumberId,
       campaignId: row.campaignId,
-      template: intent.template ? { name: intent.template.name, language: intent.template.language, category: row.category } : null,
+      template: intent.template ? { ...intent.template, category: row.category } : null,
       // The plan counts from the status's time, not now; a throttled sender backs off from now.
       senderBackoff: 'base',
     },
@@ -85,4 +85,11 @@ export async function applyStatus(item: StatusItem, inboxId: number, deps: Statu
     );
   } else if (move.outcome === 'capped_exhausted') await store.settle(row.id, 'capped_exhausted', errorCode, now);
   // A plain failure is already recorded, with its code, by recordDelivery.
+}
+
+/** What a status needs of the row's intent: the number it went from (every intent names one) and its template. */
+function sentFrom(row: SettledOutboxRow): { phoneNumberId: string; template?: { name: string; language: string } } {
+  const { phoneNumberId, template } = row.sentAs;
+  if (phoneNumberId === null) throw new Error(`outbox row ${row.id}: bad intent: phoneNumberId missing`);
+  return template === null ? { phoneNumberId } : { phoneNumberId, template };
 }

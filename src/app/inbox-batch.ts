@@ -4,9 +4,9 @@ import type {
   ContactStateStore,
   EventLogStore,
   MessageEventInput,
-  OutboxRow,
   OutboxSettlementStore,
   SaveStateResult,
+  SettledOutboxRow,
   StoredContactState,
 } from '../ports/store.js';
 import type { WebhookItem } from '../ports/webhook-items.js';
@@ -39,7 +39,7 @@ interface CachedState {
  */
 export class InboxBatch {
   private readonly appended = new Map<string, boolean[]>();
-  private readonly delivered = new Map<string, { outboxId: number | null; status: string; row: OutboxRow | null }>();
+  private readonly delivered = new Map<string, { outboxId: number | null; status: string; row: SettledOutboxRow | null }>();
   private readonly states = new Map<number, CachedState>();
 
   private constructor(private readonly tx: InboxBatchStore) {}

@@ -3,6 +3,15 @@ import type { Millis } from '../../core/time.js';
 import type { RescheduleInput } from './outbox-leases.js';
 import type { OutboxOutcome, OutboxRow } from './outbox.js';
 
+/**
+ * A row as a status left it: everything but its intent, which a status needs only the number and the
+ * template of (read by the database, so the intent's text is never sent back and parsed per status).
+ */
+export interface SettledOutboxRow extends Omit<OutboxRow, 'intent'> {
+  /** The intent's number (null when the intent names none) and template (null for text). */
+  sentAs: { phoneNumberId: string | null; template: { name: string; language: string } | null };
+}
+
 /** What webhooks do to rows nobody holds a lease on: statuses, asynchronous failures, windows opening. */
 export interface OutboxSettlementStore {
   /**
@@ -15,7 +24,7 @@ export interface OutboxSettlementStore {
     status: DeliveryStatus,
     errorCode: number | null,
     now: Millis,
-  ): Promise<OutboxRow | null>;
+  ): Promise<SettledOutboxRow | null>;
   /**
    * Many statuses at once, in set-based statements: each as `recordDelivery` would. The refs must
    * name different messages and different rows (one status per row): several statuses of one row
@@ -24,7 +33,7 @@ export interface OutboxSettlementStore {
   recordDeliveries(
     refs: readonly { wamid: string; outboxId: number | null; status: DeliveryStatus; errorCode: number | null }[],
     now: Millis,
-  ): Promise<(OutboxRow | null)[]>;
+  ): Promise<(SettledOutboxRow | null)[]>;
   /** After an asynchronous failure: back in line (queued or held) unless a worker holds the row. */
   requeue(id: number, input: RescheduleInput, now: Millis): Promise<boolean>;
   /** Ends a row nobody holds a lease on, e.g. capped_exhausted learnt from a webhook. */

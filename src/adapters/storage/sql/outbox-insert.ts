@@ -5,13 +5,17 @@ import type { SqlParam, SqlRow, SqlRunner, SqlSession } from '../sql-executor.js
 import { chunks, int, intOrNull, json, textOrNull, toJson, valuesList } from './values.js';
 
 export function toOutbox(caps: Capabilities, row: SqlRow): OutboxRow {
+  return { ...outboxFields(row), intent: json(caps, row['intent']) };
+}
+
+/** Every column of a row but its intent. */
+export function outboxFields(row: SqlRow): Omit<OutboxRow, 'intent'> {
   return {
     id: int(row['id']),
     campaignId: intOrNull(row['campaign_id']),
     contactId: int(row['contact_id']),
     senderId: intOrNull(row['sender_id']),
     category: String(row['category']) as Category,
-    intent: json(caps, row['intent']),
     idempotencyKey: textOrNull(row['idempotency_key']),
     clientReference: textOrNull(row['client_reference']),
     nextAttemptAt: intOrNull(row['next_attempt_at']) ?? 0,

@@ -1,8 +1,9 @@
 import type { DeliveryStatus } from '../../../core/contact-event.js';
-import type { OutboxOutcome, OutboxRow, RescheduleInput } from '../../../ports/store.js';
-import type { SqlParam, SqlRunner, SqlSession } from '../sql-executor.js';
-import { castValuesList, chunks } from './values.js';
-import { toOutbox } from './outbox-insert.js';
+import { POSTGRES, SQLITE, type Capabilities } from '../capabilities.js';
+import type { OutboxOutcome, RescheduleInput, SettledOutboxRow } from '../../../ports/store.js';
+import type { SqlParam, SqlRow, SqlRunner, SqlSession } from '../sql-executor.js';
+import { castValuesList, chunks, jsonValue, textOrNull } from './values.js';
+import { outboxFields } from './outbox-insert.js';
 import { RELEASE } from './outbox-transitions.js';
 
 // What webhooks do to rows nobody holds a lease on: statuses, asynchronous failures, windows opening.
@@ -52,16 +53,38 @@ const goesByWamid = (status: DeliveryStatus): boolean => (RANK[OUTCOME_OF[status
 const CURRENT_RANK = `CASE WHEN outcome IS NULL THEN 0 WHEN outcome = 'accepted' THEN 1 WHEN outcome = 'delivered' THEN 2
   WHEN outcome = 'read' THEN 3 WHEN outcome = 'failed' THEN 4 ELSE 99 END`;
 
+// A status reads back every column but the intent (its text is most of the row), and of the intent
+// only what a status needs: the number and the template.
+const SETTLED_COLUMNS = ['id', 'campaign_id', 'contact_id', 'sender_id', 'category', 'idempotency_key', 'client_reference']
+  .concat(['next_attempt_at', 'status', 'attempts', 'cap_attempts', 'lease_owner', 'lease_expires_at', 'wamid'])
+  .concat(['last_error_code', 'outcome', 'created_at', 'updated_at', 'phone_number_id']);
+const returningSettled = (caps: Capabilities): string => {
+  const template = (key: string) => jsonValue(caps, 'outbox.intent', ['template', key], 'text');
+  return `RETURNING ${SETTLED_COLUMNS.map((c) => `outbox.${c}`).join(', ')}, ${template('name')} AS template_name, ${template('language')} AS template_language`;
+};
+const RETURNING_SETTLED = new Map([SQLITE, POSTGRES].map((caps) => [caps.dialect, returningSettled(caps)]));
+
+function toSettled(row: SqlRow): SettledOutboxRow {
+  const name = textOrNull(row['template_name']);
+  const language = textOrNull(row['template_language']);
+  return {
+    ...outboxFields(row),
+    sentAs: { phoneNumberId: textOrNull(row['phone_number_id']), template: name === null || language === null ? null : { name, language } },
+  };
+}
+
 // $1 the row's wamid or id, $2 outcome, $3 error code, $4 now, $5 the outcome's rank.
 const SETTLE = `outcome = $2, last_error_code = COALESCE($3, last_error_code),
   status = CASE WHEN $2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $4`;
 // The usual case leaves the wamid column alone: assigning it, even to the same value, rewrites the
 // row's entry in the wamid index, a random page of it for every status.
-const DELIVERY_BY_WAMID = `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 RETURNING *`;
+const DELIVERY_BY_WAMID = (caps: Capabilities) =>
+  `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 ${RETURNING_SETTLED.get(caps.dialect)}`;
 // By our id only while the answer is missing. `wamid = $6` matters on PostgreSQL: when this waits on
 // the answer's open transaction, it re-checks the committed row, which by then carries the wamid.
-const DELIVERY_BY_ID = `UPDATE outbox SET ${SETTLE}, wamid = $6
-WHERE id = $1 AND (wamid = $6 OR (wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $5 RETURNING *`;
+const DELIVERY_BY_ID = (caps: Capabilities) => `UPDATE outbox SET ${SETTLE}, wamid = $6
+WHERE id = $1 AND (wamid = $6 OR (wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $5
+${RETURNING_SETTLED.get(caps.dialect)}`;
 
 /**
  * Applies a status webhook to the row that sent `wamid`, or — when our callback data named the row
@@ -74,16 +97,16 @@ export async function recordDelivery(
   status: DeliveryStatus,
   errorCode: number | null,
   now: number,
-): Promise<OutboxRow | null> {
+): Promise<SettledOutboxRow | null> {
   const outcome = OUTCOME_OF[status];
   const rank = RANK[outcome] ?? 0;
   if (goesByWamid(status)) {
-    const [byWamid] = await db.query(DELIVERY_BY_WAMID, [ref.wamid, outcome, errorCode, now, rank]);
-    if (byWamid) return toOutbox(db.caps, byWamid);
+    const [byWamid] = await db.query(DELIVERY_BY_WAMID(db.caps), [ref.wamid, outcome, errorCode, now, rank]);
+    if (byWamid) return toSettled(byWamid);
   }
   if (ref.outboxId === null) return null;
-  const [byId] = await db.query(DELIVERY_BY_ID, [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
-  return byId ? toOutbox(db.caps, byId) : null;
+  const [byId] = await db.query(DELIVERY_BY_ID(db.caps), [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
+  return byId ? toSettled(byId) : null;
 }
 
 export async function wakeHeld(db: SqlRunner, contactId: number, now: number): Promise<number> {
@@ -99,17 +122,17 @@ const DELIVERIES = ['TEXT', 'TEXT', 'BIGINT', 'BIGINT'] as const;
 const MANY_SETTLE = `outcome = v.column2, last_error_code = COALESCE(v.column3, outbox.last_error_code),
   status = CASE WHEN v.column2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $1`;
 const RANK_OF_ROW = CURRENT_RANK.replaceAll('outcome', 'outbox.outcome');
-const DELIVERIES_BY_WAMID = (rows: string) => `UPDATE outbox SET ${MANY_SETTLE}
-FROM (VALUES ${rows}) AS v WHERE outbox.wamid = v.column1 AND ${RANK_OF_ROW} < v.column4 RETURNING *`;
-const DELIVERIES_BY_ID = (rows: string) => `UPDATE outbox SET ${MANY_SETTLE}, wamid = v.column1
+const DELIVERIES_BY_WAMID = (caps: Capabilities, rows: string) => `UPDATE outbox SET ${MANY_SETTLE}
+FROM (VALUES ${rows}) AS v WHERE outbox.wamid = v.column1 AND ${RANK_OF_ROW} < v.column4 ${RETURNING_SETTLED.get(caps.dialect)}`;
+const DELIVERIES_BY_ID = (caps: Capabilities, rows: string) => `UPDATE outbox SET ${MANY_SETTLE}, wamid = v.column1
 FROM (VALUES ${rows}) AS v
 WHERE outbox.id = v.column5 AND (outbox.wamid = v.column1 OR (outbox.wamid IS NULL AND outbox.status IN ('sending', 'unknown')))
-  AND ${RANK_OF_ROW} < v.column4 RETURNING *`;
+  AND ${RANK_OF_ROW} < v.column4 ${RETURNING_SETTLED.get(caps.dialect)}`;
 
 type DeliveryRef = { wamid: string; outboxId: number | null; status: DeliveryStatus; errorCode: number | null };
 
 /** By wamid for all but `sent`, then by id for those that moved nothing and name our row; one statement each per chunk. */
-export function recordDeliveries(db: SqlSession, refs: readonly DeliveryRef[], now: number): Promise<(OutboxRow | null)[]> {
+export function recordDeliveries(db: SqlSession, refs: readonly DeliveryRef[], now: number): Promise<(SettledOutboxRow | null)[]> {
   if (refs.length === 0) return Promise.resolve([]);
   const wamids = new Set(refs.map((r) => r.wamid));
   const ids = refs.flatMap((r) => (r.outboxId === null ? [] : [r.outboxId]));
@@ -121,23 +144,26 @@ export function recordDeliveries(db: SqlSession, refs: readonly DeliveryRef[], n
     return [r.wamid, outcome, r.errorCode, RANK[outcome] ?? 0];
   };
   return db.transaction('recordDeliveries', async (tx) => {
-    const byWamid = new Map<string, OutboxRow>();
+    const byWamid = new Map<string, SettledOutboxRow>();
     for (const group of chunks(
       refs.filter((r) => goesByWamid(r.status)),
       DELIVERIES.length,
       tx.caps,
     )) {
-      const rows = await tx.query(DELIVERIES_BY_WAMID(castValuesList(DELIVERIES, group.length, 2)), [now, ...group.flatMap(cells)]);
+      const rows = await tx.query(DELIVERIES_BY_WAMID(tx.caps, castValuesList(DELIVERIES, group.length, 2)), [
+        now,
+        ...group.flatMap(cells),
+      ]);
       // The first row per wamid, as recordDelivery returns.
-      for (const row of rows) if (!byWamid.has(String(row['wamid']))) byWamid.set(String(row['wamid']), toOutbox(tx.caps, row));
+      for (const row of rows) if (!byWamid.has(String(row['wamid']))) byWamid.set(String(row['wamid']), toSettled(row));
     }
-    const byId = new Map<number, OutboxRow>();
+    const byId = new Map<number, SettledOutboxRow>();
     const rest = refs.filter((r) => r.outboxId !== null && !byWamid.has(r.wamid));
     const types = [...DELIVERIES, 'BIGINT'] as const;
     for (const group of chunks(rest, types.length, tx.caps)) {
       const params = [now, ...group.flatMap((r) => [...cells(r), r.outboxId])];
-      for (const row of await tx.query(DELIVERIES_BY_ID(castValuesList(types, group.length, 2)), params)) {
-        const moved = toOutbox(tx.caps, row);
+      for (const row of await tx.query(DELIVERIES_BY_ID(tx.caps, castValuesList(types, group.length, 2)), params)) {
+        const moved = toSettled(row);
         byId.set(moved.id, moved);
       }
     }
