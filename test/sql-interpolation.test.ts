@@ -66,7 +66,7 @@ const REVIEWED: Record<string, string> = {
   'segment-where.ts: typed': 'one of three fixed type conditions with bind() placeholders',
   'outbox-batch-transitions.ts: rows': 'castValuesList(): cast placeholders only',
   'outbox-settlement.ts: rows': 'castValuesList(): cast placeholders only',
-  'outbox-settlement.ts: RETURNING_SETTLED.get(caps.dialect)':
+  'outbox-settlement.ts: RETURNING_SETTLED.get(caps.jsonRead)':
     'a fixed RETURNING list per dialect: constant column names and jsonValue() reads of literal paths',
   'message-events.ts: rows': 'valuesList(): placeholders only',
   'contact-state.ts: stateRows(tx.caps, chunk.length, 2)': 'stateRows(): cast placeholders only, the JSON type from a capability flag',

@@ -232,10 +232,10 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     expect(await store.campaignCounters(seed.campaignId)).toMatchObject({ total: 1, sent: 1, read: 1, delivered: 0 });
   });
 
-  it('a status reads back what the row was sent as: its number and template, or no template for text', async () => {
+  it('a status reads back the row as updated, all but its intent, and what it was sent as: number and template, or no template for text', async () => {
     const store = await backend.open();
-    const seed = await seedCampaign(store, T0, 3);
-    const [a, b, c] = seed.contactIds;
+    const seed = await seedCampaign(store, T0, 4);
+    const [a, b, c, d] = seed.contactIds;
     const row = (contactId: number | undefined, key: string, intent: Record<string, unknown>) =>
       ({
         campaignId: null,
@@ -251,24 +251,40 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
         row(a, 'tpl', { phoneNumberId: 'pn-7', template: { name: 'order_update', language: 'pt_BR', values: { '1': 'Ana' } } }),
         row(b, 'txt', { phoneNumberId: 'pn-8', text: 'hello' }),
         row(c, 'many', { phoneNumberId: 'pn-9', template: { name: 'receipt', language: 'en' } }),
+        row(d, 'lost', { phoneNumberId: 'pn-10', template: { name: 'receipt', language: 'es' } }),
       ],
       T0,
     );
     const ids = new Map<string, number>();
-    for (const claimed of await store.claimDue({ owner: 'w1', now: T0, leaseMs: LEASE, limit: 3 })) {
+    for (const claimed of await store.claimDue({ owner: 'w1', now: T0, leaseMs: LEASE, limit: 4 })) {
       ids.set(claimed.idempotencyKey ?? '', claimed.id);
       expect(await store.recordIntent(claimed.id, 'w1', T0 + 1)).toBe(true);
-      expect(await store.recordAccepted(claimed.id, 'w1', `wamid.${claimed.idempotencyKey}`, T0 + 2)).toBe(true);
+      // The last one's answer is lost: only our callback data finds it.
+      if (claimed.idempotencyKey !== 'lost')
+        expect(await store.recordAccepted(claimed.id, 'w1', `wamid.${claimed.idempotencyKey}`, T0 + 2)).toBe(true);
     }
+    /** The row as getOutbox reads it after the status, without its intent, and what it was sent as. */
+    const expected = async (key: string, sentAs: unknown) => {
+      const { intent: _intent, ...rest } = (await store.getOutbox(ids.get(key) ?? -1)) ?? { intent: null };
+      return { ...rest, sentAs };
+    };
     const tpl = await store.recordDelivery({ wamid: 'wamid.tpl', outboxId: null }, 'delivered', null, T0 + 3);
     expect(tpl).toMatchObject({ id: ids.get('tpl'), outcome: 'delivered' });
-    expect(tpl?.sentAs).toEqual({ phoneNumberId: 'pn-7', template: { name: 'order_update', language: 'pt_BR' } });
-    expect(tpl).not.toHaveProperty('intent');
+    expect(tpl).toEqual(await expected('tpl', { phoneNumberId: 'pn-7', template: { name: 'order_update', language: 'pt_BR' } }));
     const txt = await store.recordDelivery({ wamid: 'wamid.txt', outboxId: ids.get('txt') ?? -1 }, 'failed', 131047, T0 + 3);
-    expect(txt?.sentAs).toEqual({ phoneNumberId: 'pn-8', template: null });
-    const [many] = await store.recordDeliveries([{ wamid: 'wamid.many', outboxId: null, status: 'read', errorCode: null }], T0 + 4);
+    expect(txt).toMatchObject({ id: ids.get('txt'), outcome: 'failed', lastErrorCode: 131047 });
+    expect(txt).toEqual(await expected('txt', { phoneNumberId: 'pn-8', template: null }));
+    const [many, lost] = await store.recordDeliveries(
+      [
+        { wamid: 'wamid.many', outboxId: null, status: 'read', errorCode: null },
+        { wamid: 'wamid.lost', outboxId: ids.get('lost') ?? -1, status: 'sent', errorCode: null },
+      ],
+      T0 + 4,
+    );
     expect(many).toMatchObject({ id: ids.get('many'), outcome: 'read' });
-    expect(many?.sentAs).toEqual({ phoneNumberId: 'pn-9', template: { name: 'receipt', language: 'en' } });
+    expect(many).toEqual(await expected('many', { phoneNumberId: 'pn-9', template: { name: 'receipt', language: 'en' } }));
+    expect(lost).toMatchObject({ id: ids.get('lost'), outcome: 'accepted', wamid: 'wamid.lost' });
+    expect(lost).toEqual(await expected('lost', { phoneNumberId: 'pn-10', template: { name: 'receipt', language: 'es' } }));
   });
 
   it('settles a row by our callback data only while its answer is missing, never after a requeue', async () => {
