@@ -2,7 +2,7 @@ import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { EMPTY_CONTACT_STATE } from '../src/core/contact-state.js';
 import { HOUR, MINUTE } from '../src/core/time.js';
-import type { Store, TxStore } from '../src/ports/store.js';
+import type { JsonObject, Store, TxStore } from '../src/ports/store.js';
 import { eventually } from './await-state.js';
 import { BACKENDS, PG_URL } from './store-backends.js';
 import { seedCampaign } from './store-seed.js';
@@ -236,7 +236,7 @@ describe.each(BACKENDS)('Store contract: outbox ($name)', (backend) => {
     const store = await backend.open();
     const seed = await seedCampaign(store, T0, 4);
     const [a, b, c, d] = seed.contactIds;
-    const row = (contactId: number | undefined, key: string, intent: Record<string, unknown>) =>
+    const row = (contactId: number | undefined, key: string, intent: JsonObject) =>
       ({
         campaignId: null,
         contactId: contactId ?? -1,
