@@ -169,6 +169,27 @@ describe.each(BACKENDS)('inbox batch ($name)', (backend) => {
     expect(await store.listUnprocessedInbox(0, 10)).toEqual([]);
   });
 
+  it('a status of a row whose intent names no number is quarantined with the reason; the rest of the batch is applied', async () => {
+    const place = backend.place();
+    const store = place.open();
+    await store.migrate();
+    const { rowIds, contactIds } = await world(store);
+    // Only a row written outside Pacer can lack its number: every insert path writes it from the intent.
+    await place.raw(`UPDATE outbox SET phone_number_id = NULL WHERE id = ${rowIds[3]!}`);
+    const bodies = payloads(rowIds, false);
+    for (const raw of bodies) await store.appendInbox({ raw, receivedAt: NOW, signatureOk: true });
+    expect(await processInbox(deps(store), 1000)).toMatchObject({ rows: bodies.length, quarantined: 1 });
+    const [quarantined, ...others] = await store.listQuarantinedInbox(0, 10);
+    expect(others).toEqual([]);
+    expect(Buffer.from(quarantined!.raw).toString()).toContain('wamid.m3');
+    expect(quarantined!.quarantineReason).toBe(`processing failed: outbox row ${rowIds[3]!}: bad intent: phoneNumberId missing`);
+    // The payloads around it were applied: row 0 was read, the cap failure requeued row 2.
+    const { rows } = (await finalState(store, rowIds, contactIds)) as { rows: Array<{ status: string; outcome: string | null }> };
+    expect(rows[0]).toMatchObject({ outcome: 'read' });
+    expect(rows[2]).toMatchObject({ status: 'queued' });
+    expect(await store.listUnprocessedInbox(0, 10)).toEqual([]);
+  });
+
   it('a contact state saved by another process during the batch sends the batch one by one, applied all the same', async () => {
     const alone = await apply(backend, (ids) => payloads(ids, false), 1);
     const store = await backend.open();
