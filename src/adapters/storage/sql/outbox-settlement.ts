@@ -55,9 +55,27 @@ const CURRENT_RANK = `CASE WHEN outcome IS NULL THEN 0 WHEN outcome = 'accepted'
 
 // A status reads back every column but the intent (its text is most of the row), and of the intent
 // only what a status needs: the number and the template.
-const SETTLED_COLUMNS = ['id', 'campaign_id', 'contact_id', 'sender_id', 'category', 'idempotency_key', 'client_reference']
-  .concat(['next_attempt_at', 'status', 'attempts', 'cap_attempts', 'lease_owner', 'lease_expires_at', 'wamid'])
-  .concat(['last_error_code', 'outcome', 'created_at', 'updated_at', 'phone_number_id']);
+const SETTLED_COLUMNS = [
+  'id',
+  'campaign_id',
+  'contact_id',
+  'sender_id',
+  'category',
+  'idempotency_key',
+  'client_reference',
+  'next_attempt_at',
+  'status',
+  'attempts',
+  'cap_attempts',
+  'lease_owner',
+  'lease_expires_at',
+  'wamid',
+  'last_error_code',
+  'outcome',
+  'created_at',
+  'updated_at',
+  'phone_number_id',
+];
 const returningSettled = (caps: Capabilities): string => {
   const template = (key: string) => jsonValue(caps, 'outbox.intent', ['template', key], 'text');
   return `RETURNING ${SETTLED_COLUMNS.map((c) => `outbox.${c}`).join(', ')}, ${template('name')} AS template_name, ${template('language')} AS template_language`;
