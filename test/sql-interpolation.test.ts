@@ -66,8 +66,9 @@ const REVIEWED: Record<string, string> = {
   'segment-where.ts: typed': 'one of three fixed type conditions with bind() placeholders',
   'outbox-batch-transitions.ts: rows': 'castValuesList(): cast placeholders only',
   'outbox-settlement.ts: rows': 'castValuesList(): cast placeholders only',
-  'outbox-settlement.ts: RETURNING_SETTLED.get(caps.jsonRead)':
-    'a fixed RETURNING list per dialect: constant column names and jsonValue() reads of literal paths',
+  'outbox-settlement.ts: RETURNING_SETTLED[caps.jsonRead]':
+    'a fixed RETURNING list per JSON reader: constant column names and jsonValue() reads of literal paths',
+  'outbox-settlement.ts: returning': 'perReader() passes only RETURNING_SETTLED, the fixed RETURNING list per JSON reader',
   'message-events.ts: rows': 'valuesList(): placeholders only',
   'contact-state.ts: stateRows(tx.caps, chunk.length, 2)': 'stateRows(): cast placeholders only, the JSON type from a capability flag',
   "contacts-upsert.ts: rows.join(', ')": 'each row a list of CAST($n AS <fixed type>) placeholders',

@@ -80,7 +80,13 @@ const returningSettled = (caps: Capabilities): string => {
   const template = (key: string) => jsonValue(caps, 'outbox.intent', ['template', key], 'text');
   return `RETURNING ${SETTLED_COLUMNS.map((c) => `outbox.${c}`).join(', ')}, ${template('name')} AS template_name, ${template('language')} AS template_language`;
 };
-const RETURNING_SETTLED = new Map([SQLITE, POSTGRES].map((caps) => [caps.jsonRead, returningSettled(caps)]));
+type PerReader = Record<Capabilities['jsonRead'], string>;
+const RETURNING_SETTLED: PerReader = { json_extract: returningSettled(SQLITE), jsonb_path: returningSettled(POSTGRES) };
+/** A statement's text for each JSON reader, built once: the single-row ones run for every status. */
+const perReader = (sql: (returning: string) => string): PerReader => ({
+  json_extract: sql(RETURNING_SETTLED.json_extract),
+  jsonb_path: sql(RETURNING_SETTLED.jsonb_path),
+});
 
 function toSettled(row: SqlRow): SettledOutboxRow {
   const name = textOrNull(row['template_name']);
@@ -96,13 +102,13 @@ const SETTLE = `outcome = $2, last_error_code = COALESCE($3, last_error_code),
   status = CASE WHEN $2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $4`;
 // The usual case leaves the wamid column alone: assigning it, even to the same value, rewrites the
 // row's entry in the wamid index, a random page of it for every status.
-const DELIVERY_BY_WAMID = (caps: Capabilities) =>
-  `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 ${RETURNING_SETTLED.get(caps.jsonRead)}`;
+const DELIVERY_BY_WAMID = perReader((returning) => `UPDATE outbox SET ${SETTLE} WHERE wamid = $1 AND ${CURRENT_RANK} < $5 ${returning}`);
 // By our id only while the answer is missing. `wamid = $6` matters on PostgreSQL: when this waits on
 // the answer's open transaction, it re-checks the committed row, which by then carries the wamid.
-const DELIVERY_BY_ID = (caps: Capabilities) => `UPDATE outbox SET ${SETTLE}, wamid = $6
-WHERE id = $1 AND (wamid = $6 OR (wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $5
-${RETURNING_SETTLED.get(caps.jsonRead)}`;
+const DELIVERY_BY_ID = perReader(
+  (returning) => `UPDATE outbox SET ${SETTLE}, wamid = $6
+WHERE id = $1 AND (wamid = $6 OR (wamid IS NULL AND status IN ('sending', 'unknown'))) AND ${CURRENT_RANK} < $5 ${returning}`,
+);
 
 /**
  * Applies a status webhook to the row that sent `wamid`, or — when our callback data named the row
@@ -119,11 +125,11 @@ export async function recordDelivery(
   const outcome = OUTCOME_OF[status];
   const rank = RANK[outcome] ?? 0;
   if (goesByWamid(status)) {
-    const [byWamid] = await db.query(DELIVERY_BY_WAMID(db.caps), [ref.wamid, outcome, errorCode, now, rank]);
+    const [byWamid] = await db.query(DELIVERY_BY_WAMID[db.caps.jsonRead], [ref.wamid, outcome, errorCode, now, rank]);
     if (byWamid) return toSettled(byWamid);
   }
   if (ref.outboxId === null) return null;
-  const [byId] = await db.query(DELIVERY_BY_ID(db.caps), [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
+  const [byId] = await db.query(DELIVERY_BY_ID[db.caps.jsonRead], [ref.outboxId, outcome, errorCode, now, rank, ref.wamid]);
   return byId ? toSettled(byId) : null;
 }
 
@@ -141,11 +147,11 @@ const MANY_SETTLE = `outcome = v.column2, last_error_code = COALESCE(v.column3, 
   status = CASE WHEN v.column2 = 'failed' THEN 'done' ELSE 'sent' END, ${RELEASE}, updated_at = $1`;
 const RANK_OF_ROW = CURRENT_RANK.replaceAll('outcome', 'outbox.outcome');
 const DELIVERIES_BY_WAMID = (caps: Capabilities, rows: string) => `UPDATE outbox SET ${MANY_SETTLE}
-FROM (VALUES ${rows}) AS v WHERE outbox.wamid = v.column1 AND ${RANK_OF_ROW} < v.column4 ${RETURNING_SETTLED.get(caps.jsonRead)}`;
+FROM (VALUES ${rows}) AS v WHERE outbox.wamid = v.column1 AND ${RANK_OF_ROW} < v.column4 ${RETURNING_SETTLED[caps.jsonRead]}`;
 const DELIVERIES_BY_ID = (caps: Capabilities, rows: string) => `UPDATE outbox SET ${MANY_SETTLE}, wamid = v.column1
 FROM (VALUES ${rows}) AS v
 WHERE outbox.id = v.column5 AND (outbox.wamid = v.column1 OR (outbox.wamid IS NULL AND outbox.status IN ('sending', 'unknown')))
-  AND ${RANK_OF_ROW} < v.column4 ${RETURNING_SETTLED.get(caps.jsonRead)}`;
+  AND ${RANK_OF_ROW} < v.column4 ${RETURNING_SETTLED[caps.jsonRead]}`;
 
 type DeliveryRef = { wamid: string; outboxId: number | null; status: DeliveryStatus; errorCode: number | null };
 
