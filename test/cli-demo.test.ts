@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/main/cli.js';
+import { DEMO_AUDIENCE, defaultDemoPlan } from '../src/main/demo/demo-plan.js';
 import { runPacer as run } from './cli-run.js';
 
 let dir = '';
@@ -24,6 +25,15 @@ describe('pacer demo', () => {
     expect(existsSync(path.join(dir, 'report.html'))).toBe(true);
     // Four worlds on the machine's cores.
   }, 240_000);
+
+  it("defaults to the plan's audience, and says so in its help", async () => {
+    const help = await run('demo', '--help');
+    const lab = await run('lab', '--help');
+    const shown = `${help.out}${help.err}`;
+    expect(shown).toContain(`(default: "${DEMO_AUDIENCE}")`);
+    expect(`${lab.out}${lab.err}`).toContain(`default: the demo's ${DEMO_AUDIENCE.toLocaleString('en-US')}`);
+    expect(defaultDemoPlan().audience).toBe(DEMO_AUDIENCE);
+  });
 
   it('takes the flags it is not given from PACER_DEMO_AUDIENCE and PACER_DEMO_DIR, as npm run demo does', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-demo-'));

@@ -104,7 +104,7 @@ export const CATALOGUE: readonly CatalogueRow[] = [
     id: 'demo-worlds',
     figure: "The demo's week: Pacer's world (SQLite, HTTP server, signed webhooks) in seconds, 5,000 contacts",
     against: 'the naive world on the same simulator and seed',
-    target: 'within 1.5× of the naive world; the whole 50,000-contact demo under a minute on 2 cores',
+    target: 'within 1.5× of the naive world; the whole demo, at its default audience, under a minute on 2 cores',
   },
   { id: 'memory', figure: 'Idle and full-rate memory', against: '—', target: '≤ 120 MB idle, ≤ 250 MB at full rate' },
   {

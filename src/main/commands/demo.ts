@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
+import { DEMO_AUDIENCE } from '../demo/demo-plan.js';
 import { runDemo } from '../demo/run-demo.js';
 import type { MainDeps } from './main-deps.js';
 
@@ -10,7 +11,7 @@ export const demoCommand: CliCommand<MainDeps> = {
   define: (c) =>
     c
       .description("Run the demo: Pacer and three peers' ways of handling 131049 on the same simulated week (see README)")
-      .option('--audience <n>', 'contacts in the simulated audience', '50000')
+      .option('--audience <n>', 'contacts in the simulated audience', String(DEMO_AUDIENCE))
       .option('--out <dir>', 'where the report and the demo database go', 'data/demo'),
   run:
     ({ out, config }) =>

@@ -4,7 +4,7 @@ import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
 import { ImportInputError } from '../../app/contact-source.js';
 import { isCountryCode } from '../../app/normalise-phone.js';
 import { DAY, HOUR } from '../../core/time.js';
-import { defaultDemoPlan, type DemoPlan } from '../demo/demo-plan.js';
+import { DEMO_AUDIENCE, defaultDemoPlan, type DemoPlan } from '../demo/demo-plan.js';
 import { LabAudienceError, readLabAudience, type LabAudience } from '../demo/lab-audience.js';
 import { labJson, runLab } from '../demo/run-lab.js';
 import { DEMO_STRATEGIES, pickStrategies, UnknownStrategyError } from '../demo/strategies.js';
@@ -29,7 +29,7 @@ export const labCommand: CliCommand<MainDeps> = {
       .description("Compare Pacer's policies with peers' documented ways of handling 131049, on one simulated world (see README)")
       .option(
         '--audience <file>',
-        "your contacts (CSV with a phone column, as `pacer import contacts` reads it); default: the demo's 50,000",
+        `your contacts (CSV with a phone column, as \`pacer import contacts\` reads it); default: the demo's ${DEMO_AUDIENCE.toLocaleString('en-US')}`,
       )
       .option('--default-country <XX>', 'country of numbers in national format in the audience file (ISO code, e.g. GB)')
       .option('--days <n>', 'simulated days', '7')
