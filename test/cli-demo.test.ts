@@ -26,6 +26,17 @@ describe('pacer demo', () => {
     // Four worlds on the machine's cores.
   }, 240_000);
 
+  it('prints the table as JSON with --json, as the lab does, and nothing else on standard output', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-demo-'));
+    const r = await run('demo', '--audience', '100', '--out', dir, '--json');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out) as { strategies: string[]; rows: Array<{ label: string; values: Record<string, number> }> };
+    expect(json.strategies).toEqual(['pacer', 'resend-at-once-drop-after-2', 'retry-12-24-48h', 'bounce-blacklist']);
+    const suppressed = json.rows.find((x) => x.label === 'contacts wrongly suppressed');
+    expect(suppressed?.values['pacer']).toBe(0);
+    expect(existsSync(path.join(dir, 'report.html'))).toBe(true);
+  }, 240_000);
+
   it("defaults to the plan's audience, and says so in its help", async () => {
     const help = await run('demo', '--help');
     const lab = await run('lab', '--help');

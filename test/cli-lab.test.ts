@@ -113,6 +113,45 @@ describe('pacer lab', () => {
     expect(report).toContain('5 contacts, 3 simulated days, seed 7');
   });
 
+  it('reads the file as `pacer import contacts` does: --map names the columns, --delimiter the separator', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile([
+      'mobile;name;opt_in;consent_utility',
+      '+919812345678;Asha;yes;yes',
+      '+5511987654321;Bruno;no;yes',
+      '+447911123456;Chloe;no;yes',
+      '+14155550123;Dan;no;yes',
+    ]);
+    const out = path.join(dir, 'lab-out');
+    const args = ['lab', '--audience', file, '--days', '1', '--strategies', 'send-once', '--out', out];
+    // Without the map: the phone column is missing, the hint names a flag the lab takes, and no folder is made.
+    const unmapped = await run(...args);
+    expect(unmapped.code).toBe(2);
+    expect(unmapped.err).toMatch(/contacts\.csv: the header row has no "phone" column .*--map phone=/);
+    expect(existsSync(out)).toBe(false);
+    const badMap = await run(...args, '--map', 'phone');
+    expect(badMap).toMatchObject({ code: 2, err: expect.stringContaining('--map: ') });
+    expect(await run(...args, '--delimiter', 'ab')).toMatchObject({ code: 2, err: expect.stringContaining('--delimiter "ab"') });
+    const r = await run(...args, '--map', 'phone=mobile,consent_marketing=opt_in', '--delimiter', ';');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    // One of four opted in to marketing, read from the mapped column.
+    expect(r.out).toContain('Audience contacts.csv: 4 contacts, 25% opted in to marketing.');
+  });
+
+  it("replaces an earlier run's Pacer worlds in its folder, so none is left beside a report that is not its own", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(CONTACTS);
+    const first = await run('lab', '--audience', file, '--days', '1', '--strategies', 'pacer,pacer-12h', '--out', dir);
+    expect(first.code).toBe(0);
+    expect(existsSync(path.join(dir, 'pacer-12h-data', 'pacer.sqlite'))).toBe(true);
+    const second = await run('lab', '--audience', file, '--days', '1', '--strategies', 'pacer', '--out', dir);
+    expect(second.code).toBe(0);
+    expect(existsSync(path.join(dir, 'pacer-data', 'pacer.sqlite'))).toBe(true);
+    expect(existsSync(path.join(dir, 'pacer-12h-data'))).toBe(false);
+    expect(second.out).not.toContain('pacer-12h');
+  }, 120_000);
+
   it('prints progress and the table when not asked for JSON', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
     const file = contactsFile(CONTACTS);
@@ -121,7 +160,9 @@ describe('pacer lab', () => {
     expect(r.out).toContain('Audience contacts.csv: 5 contacts, 80% opted in to marketing.');
     expect(r.out).toMatch(/bounce-blacklist day 2\/2/);
     expect(r.out).toMatch(/^delivered messages\s+\d+$/m);
-    expect(r.out).toMatch(/^Each world's week took: bounce-blacklist \d+\.\d s\.$/m);
+    // Two days, not a week; one broadcast, not "1 broadcasts".
+    expect(r.out).toContain('one marketing campaign and 1 order-update broadcast, seed');
+    expect(r.out).toMatch(/^Each world's 2 days took: bounce-blacklist \d+\.\d s\.$/m);
     expect(r.out).toContain(`Report: ${path.join(dir, 'report.html')}`);
   });
 });

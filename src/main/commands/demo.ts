@@ -4,6 +4,7 @@ import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
 import { DEMO_AUDIENCE } from '../demo/demo-plan.js';
 import { runDemo } from '../demo/run-demo.js';
+import { labJson } from '../demo/run-lab.js';
 import type { MainDeps } from './main-deps.js';
 
 export const demoCommand: CliCommand<MainDeps> = {
@@ -12,10 +13,11 @@ export const demoCommand: CliCommand<MainDeps> = {
     c
       .description("Run the demo: Pacer and three peers' ways of handling 131049 on the same simulated week (see README)")
       .option('--audience <n>', 'contacts in the simulated audience', String(DEMO_AUDIENCE))
-      .option('--out <dir>', 'where the report and the demo database go', 'data/demo'),
+      .option('--out <dir>', 'where the report and the demo database go', 'data/demo')
+      .option('--json', 'print the table as JSON, as `pacer lab --json` does (progress goes to the terminal only)'),
   run:
-    ({ out, config }) =>
-    async (opts: { audience: string; out: string }, command: Command) => {
+    ({ out, config, terminal }) =>
+    async (opts: { audience: string; out: string; json?: boolean }, command: Command) => {
       const { demo } = config();
       // PACER_DEMO_AUDIENCE and PACER_DEMO_DIR stand in for the flags left out (npm run demo gives none).
       const given = (flag: string) => command.getOptionValueSource(flag) !== 'default';
@@ -23,6 +25,14 @@ export const demoCommand: CliCommand<MainDeps> = {
       if (!Number.isInteger(audience) || audience < 100)
         throw new CliFailure('--audience must be a whole number of at least 100', EXIT.usage);
       const outDir = path.resolve(given('out') || demo.dir === null ? opts.out : demo.dir);
-      await runDemo({ audience, outDir, out, logErrors: demo.log });
+      const json = opts.json === true;
+      const result = await runDemo({
+        audience,
+        outDir,
+        out: json ? (line) => terminal?.write(`${line}\n`) : out,
+        logErrors: demo.log,
+        json,
+      });
+      if (json) out(JSON.stringify(labJson(result), null, 2));
     },
 };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
+import { columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
 import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
 import { ImportInputError } from '../../app/contact-source.js';
 import { isCountryCode } from '../../app/normalise-phone.js';
@@ -10,7 +11,7 @@ import { labJson, runLab } from '../demo/run-lab.js';
 import { DEMO_STRATEGIES, pickStrategies, UnknownStrategyError } from '../demo/strategies.js';
 import type { MainDeps } from './main-deps.js';
 
-interface LabCliOptions {
+interface LabCliOptions extends ContactFileFlags {
   audience?: string;
   defaultCountry?: string;
   days: string;
@@ -25,17 +26,19 @@ const MAX_DAYS = 60;
 export const labCommand: CliCommand<MainDeps> = {
   path: ['lab'],
   define: (c) =>
-    c
-      .description("Compare Pacer's policies with peers' documented ways of handling 131049, on one simulated world (see README)")
-      .option(
-        '--audience <file>',
-        `your contacts (CSV with a phone column, as \`pacer import contacts\` reads it); default: the demo's ${DEMO_AUDIENCE.toLocaleString('en-US')}`,
-      )
+    withContactFileFlags(
+      c
+        .description("Compare Pacer's policies with peers' documented ways of handling 131049, on one simulated world (see README)")
+        .option(
+          '--audience <file>',
+          `your contacts (CSV or JSON Lines, as \`pacer import contacts\` reads them); default: the demo's ${DEMO_AUDIENCE.toLocaleString('en-US')}`,
+        ),
+    )
       .option('--default-country <XX>', 'country of numbers in national format in the audience file (ISO code, e.g. GB)')
-      .option('--days <n>', 'simulated days', '7')
+      .option('--days <n>', `simulated days, 1 to ${MAX_DAYS}`, '7')
       .option('--strategies <list>', `comma-separated strategy names, or all`, DEMO_STRATEGIES.join(','))
       .option('--seed <n>', "the simulated world's seed (default: the demo's)")
-      .option('--out <dir>', 'where the report and the Pacer databases go', 'data/lab')
+      .option('--out <dir>', "the lab's folder: each run replaces the report and the Pacer databases in it", 'data/lab')
       .option('--json', 'print the table as JSON (progress goes to the terminal only)'),
   run: (deps) => async (opts: LabCliOptions) => {
     const days = wholeNumber(opts.days, '--days', 1, MAX_DAYS);
@@ -60,10 +63,18 @@ export const labCommand: CliCommand<MainDeps> = {
     let audience: LabAudience | null = null;
     if (opts.audience !== undefined) {
       const file = path.resolve(opts.audience);
+      const delimiter = delimiterOf(opts.delimiter);
+      let columns;
       try {
-        const source = await deps.contactFiles.open(file, deps.contactFiles.formatOf(file, undefined), { delimiter: null });
+        columns = columnMapOf(opts.map);
+      } catch (e) {
+        if (e instanceof ImportInputError) throw new CliFailure(e.message, EXIT.usage);
+        throw e;
+      }
+      try {
+        const source = await deps.contactFiles.open(file, deps.contactFiles.formatOf(file, opts.format), { delimiter });
         audience = await readLabAudience(source, {
-          scratchDir: outDir,
+          columns,
           defaultCountry: country ?? null,
           policy: deps.policy(),
           now: deps.now(),

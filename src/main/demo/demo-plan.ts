@@ -37,6 +37,7 @@ export function inShare(index: number, salt: number, share: number): boolean {
   let h = (index * 2654435761 + salt * 40503) >>> 0;
   h ^= h >>> 15;
   h = Math.imul(h, 2246822519) >>> 0;
-  h ^= h >>> 13;
+  // `^` yields a signed 32-bit integer: back to unsigned, or a negative remainder passes every share.
+  h = (h ^ (h >>> 13)) >>> 0;
   return (h % 10_000) / 10_000 < share;
 }

@@ -1,9 +1,11 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CountryCode as PhoneCountry } from 'libphonenumber-js/max';
 import { COUNTRIES, type CountryCode } from '../../adapters/simulator/countries.js';
 import { openStore } from '../../adapters/storage/open-store.js';
 import type { ContactSource } from '../../app/contact-source.js';
+import type { ColumnMap } from '../../app/import-columns.js';
 import { importContacts } from '../../app/import-contacts.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import type { Policy } from '../../core/policy.js';
@@ -33,10 +35,10 @@ const LISTED = 10;
  */
 export async function readLabAudience(
   source: ContactSource,
-  options: { scratchDir: string; defaultCountry: PhoneCountry | null; policy: Policy; now: Millis },
+  options: { columns: ColumnMap; defaultCountry: PhoneCountry | null; policy: Policy; now: Millis },
 ): Promise<LabAudience> {
-  const dataDir = path.join(options.scratchDir, 'lab-audience-data');
-  rmSync(dataDir, { recursive: true, force: true });
+  // A scratch database of its own: a refused file leaves nothing behind, not even the lab's folder.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pacer-lab-audience-'));
   const store = openStore({ dataDir });
   try {
     await store.migrate();
@@ -44,6 +46,7 @@ export async function readLabAudience(
     let rejected = 0;
     const summary = await importContacts(store, source, {
       defaultCountry: options.defaultCountry,
+      columns: options.columns,
       policy: options.policy,
       now: options.now,
       onRejected: ({ line, errors }) => {

@@ -11,6 +11,8 @@ export interface DemoOptions {
   out: (line: string) => void;
   /** Print the errors of Pacer's HTTP server (PACER_DEMO_LOG). */
   logErrors?: boolean;
+  /** Leave the table, stories and paths to the caller (it prints the JSON): `out` gets progress only. */
+  json?: boolean;
 }
 
 /** The demo is the lab's default run: the default plan and the four most instructive strategies. */
@@ -21,6 +23,7 @@ export async function runDemo(options: DemoOptions): Promise<LabResult & { pacer
     outDir: options.outDir,
     out: options.out,
     logErrors: options.logErrors,
+    json: options.json,
     title: 'Pacer demo',
   });
   return { ...lab, pacer: lab.metrics['pacer']!, naive: lab.metrics['resend-at-once-drop-after-2']! };

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
 import type { CountryCode } from '../../adapters/simulator/countries.js';
@@ -9,7 +9,7 @@ import { comparisonRows, renderedMessage, renderHtml, renderTable, winners, type
 import { ASSUMED_PRICES, PRICE_SOURCE } from './lab-prices.js';
 import { pacerDataDir } from './run-world.js';
 import { runWorlds } from './run-worlds.js';
-import type { Strategy } from './strategies.js';
+import { STRATEGIES, type Strategy } from './strategies.js';
 import { worldAssumptions } from './world-assumptions.js';
 
 export interface LabOptions {
@@ -62,8 +62,11 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   const start = LAB_START;
   const began = Date.now();
   mkdirSync(options.outDir, { recursive: true });
+  // The folder is the lab's: a world left by an earlier run with other strategies would sit beside this report as if it were its own.
+  for (const s of STRATEGIES) if (s.kind === 'pacer') rmSync(pacerDataDir(options.outDir, s.name), { recursive: true, force: true });
+  const broadcasts = plan.utility.length === 1 ? 'broadcast' : 'broadcasts';
   out(
-    `${options.title ?? 'Pacer lab'}: ${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, one marketing campaign and ${plan.utility.length} order-update broadcasts, seed ${plan.seed}.`,
+    `${options.title ?? 'Pacer lab'}: ${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, one marketing campaign and ${plan.utility.length} order-update ${broadcasts}, seed ${plan.seed}.`,
   );
   out(`The same simulated world runs once per strategy: ${strategies.map((s) => s.name).join(', ')}.`);
 
@@ -95,7 +98,7 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     for (const line of footnote) out(line);
     out('');
     if (stories.length > 0) {
-      out(`One contact's week (${stories[0]!.contact}), from the simulator's ground truth:`);
+      out(`One contact's ${spanOf(plan.days)} (${stories[0]!.contact}), from the simulator's ground truth:`);
       for (const s of stories) out(`  ${s.strategy}: ${s.story}`);
       out('');
     }
@@ -129,7 +132,7 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   );
   if (options.json !== true) {
     // Which world set the time: worlds share the cores, so the slowest decides the wait.
-    out(`Each world's week took: ${outcomes.map((o) => `${o.strategy} ${o.seconds.toFixed(1)} s`).join(', ')}.`);
+    out(`Each world's ${spanOf(plan.days)} took: ${outcomes.map((o) => `${o.strategy} ${o.seconds.toFixed(1)} s`).join(', ')}.`);
     out(`Report: ${report}`);
     for (const s of strategies.filter((x) => x.kind === 'pacer')) {
       const dataDir = pacerDataDir(options.outDir, s.name);
@@ -145,6 +148,11 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     out(`Finished in ${elapsed} s.`);
   }
   return { names, metrics: Object.fromEntries(columns.map((c) => [c.name, c.metrics])), rows, stories, report };
+}
+
+/** The simulated span in words: "week" for the demo's seven days. */
+function spanOf(days: number): string {
+  return days === 7 ? 'week' : days === 1 ? 'day' : `${days} days`;
 }
 
 /** The table as JSON: one object per row, with each strategy's value and the row's winners. */

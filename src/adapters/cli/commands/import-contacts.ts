@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { ImportInputError, type ContactFileFormat } from '../../../app/contact-source.js';
-import { parseColumnMap, type ColumnMap } from '../../../app/import-columns.js';
+import type { ColumnMap } from '../../../app/import-columns.js';
 import { importContacts, type ImportSummary } from '../../../app/import-contacts.js';
 import { isCountryCode } from '../../../app/normalise-phone.js';
 import type { Store } from '../../../ports/store.js';
 import type { CliCommand, CliDeps } from '../cli-command.js';
 import type { ContactFiles } from '../contact-files.js';
+import { columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../contact-file-flags.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { createProgressBar } from '../import-progress.js';
 import { renderImportReport, type ImportReport } from '../render-import-report.js';
@@ -14,11 +15,8 @@ import { renderImportReport, type ImportReport } from '../render-import-report.j
 /** Errors and notes listed in the output; the rest are counted (and all errors go to --errors FILE). */
 const LISTED_LIMIT = 1_000;
 
-interface ImportContactsCliOptions {
-  format?: string;
+interface ImportContactsCliOptions extends ContactFileFlags {
   defaultCountry?: string;
-  map?: string[];
-  delimiter?: string;
   errors?: string;
   json?: boolean;
 }
@@ -36,21 +34,15 @@ interface ContactImportPlan {
 export const importContactsCommand: CliCommand = {
   path: ['import', 'contacts'],
   define: (c) =>
-    c
-      .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
-      .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson')
-      .option('--format <format>', 'csv or jsonl (default: from the file extension)')
+    withContactFileFlags(
+      c
+        .description('Import contacts and their consent from CSV (header row) or JSON Lines; streamed, idempotent')
+        .argument('<file>', 'a .csv file with a header row naming a phone column, or .jsonl / .ndjson'),
+    )
       .option(
         '--default-country <XX>',
         'country of numbers in national format (ISO code, e.g. GB); digits that form a valid international number are read as one',
       )
-      .option(
-        '--map <field=column,...>',
-        'columns named otherwise: phone="Phone Number",consent_marketing=Opt-in (repeatable)',
-        collect,
-        [],
-      )
-      .option('--delimiter <char>', 'CSV field separator: , ; | or tab (default: told from the header row)')
       .option('--errors <file>', 'write every refused row as given, with a pacer_error column, to this file (same format as the input)')
       .option('--json', 'JSON summary: accepted, rejected, created, updated, errors'),
   run: (deps) => async (file: string, opts: ImportContactsCliOptions) => {
@@ -69,8 +61,8 @@ function planContactImport(files: ContactFiles, file: string, opts: ImportContac
     file: path.resolve(file),
     format: asCli(() => files.formatOf(file, opts.format)),
     defaultCountry: country ?? null,
-    columns: asCli(() => Object.assign({}, ...(opts.map ?? []).map(parseColumnMap)) as ColumnMap),
-    delimiter: opts.delimiter === undefined ? null : delimiterOf(opts.delimiter),
+    columns: asCli(() => columnMapOf(opts.map)),
+    delimiter: delimiterOf(opts.delimiter),
     errorsFile: opts.errors ?? null,
     json: opts.json === true,
   };
@@ -126,19 +118,6 @@ async function runContactImport(
     );
   }
   return report;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-/** `--delimiter`: one character, with `tab` and `\t` for a tab. */
-function delimiterOf(value: string): string {
-  const d = value === 'tab' || value === '\\t' ? '\t' : value;
-  if (d.length !== 1 || d === '"' || /[\r\n]/.test(d)) {
-    throw new CliFailure(`--delimiter "${value}" must be one character other than a quote (e.g. , ; | or tab)`, EXIT.usage);
-  }
-  return d;
 }
 
 /** Input problems become CLI failures: usage errors exit 2, unreadable files exit 1. */
