@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/main/cli.js';
 import { runPacer as run } from './cli-run.js';
 
 let dir = '';
@@ -142,6 +143,8 @@ describe('pacer lab', () => {
   it("replaces an earlier run's Pacer worlds in its folder, so none is left beside a report that is not its own", async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
     const file = contactsFile(CONTACTS);
+    mkdirSync(path.join(dir, 'notes'));
+    writeFileSync(path.join(dir, 'notes', 'mine.txt'), 'kept');
     const first = await run('lab', '--audience', file, '--days', '1', '--strategies', 'pacer,pacer-12h', '--out', dir);
     expect(first.code).toBe(0);
     expect(existsSync(path.join(dir, 'pacer-12h-data', 'pacer.sqlite'))).toBe(true);
@@ -150,7 +153,67 @@ describe('pacer lab', () => {
     expect(existsSync(path.join(dir, 'pacer-data', 'pacer.sqlite'))).toBe(true);
     expect(existsSync(path.join(dir, 'pacer-12h-data'))).toBe(false);
     expect(second.out).not.toContain('pacer-12h');
+    // Only the lab's own worlds go: anything else in the folder stays.
+    expect(readFileSync(path.join(dir, 'notes', 'mine.txt'), 'utf8')).toBe('kept');
+    // One day: the wording says so, in the terminal and in the report.
+    expect(second.out).toContain('5 contacts, 1 simulated day, one marketing campaign and 0 order-update broadcasts');
+    expect(second.out).toMatch(/^Each world's day took: pacer \d+\.\d s\.$/m);
+    expect(readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('5 contacts, 1 simulated day, seed');
   }, 120_000);
+
+  it("refuses an --out whose world folder is this installation's database, and touches nothing", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const live = path.join(dir, 'pacer-data');
+    mkdirSync(live);
+    writeFileSync(path.join(live, 'pacer.sqlite'), 'the real one');
+    const err: string[] = [];
+    const lab = (...argv: string[]) =>
+      runCli(
+        argv,
+        () => undefined,
+        (t) => err.push(t),
+        { PACER_DATA_DIR: live },
+      );
+    expect(await lab('lab', '--days', '1', '--strategies', 'send-once', '--out', dir)).toBe(2);
+    expect(err.pop()).toContain(`${live} is this installation's database (PACER_DATA_DIR); choose another --out`);
+    expect(await lab('demo', '--audience', '100', '--out', dir)).toBe(2);
+    expect(err.pop()).toContain("is this installation's database");
+    expect(readFileSync(path.join(live, 'pacer.sqlite'), 'utf8')).toBe('the real one');
+    expect(existsSync(path.join(dir, 'report.html'))).toBe(false);
+  });
+
+  it('refuses the file-reading flags without a file, and a file it cannot read, before making any folder', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const out = path.join(dir, 'lab-out');
+    const bare = await run('lab', '--map', 'phone=mobile', '--delimiter', ';', '--out', out);
+    expect(bare).toMatchObject({ code: 2, err: expect.stringContaining('--map, --delimiter: these say how to read --audience') });
+    expect((await run('lab', '--default-country', 'GB', '--out', out)).code).toBe(2);
+    // A folder where the file should be: unreadable, exit 1 as for the import.
+    const folder = path.join(dir, 'contacts.csv');
+    mkdirSync(folder);
+    const unreadable = await run('lab', '--audience', folder, '--out', out);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.err).toContain('it is not a file');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('reads JSON Lines with --format, as the import does', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = path.join(dir, 'people.txt');
+    writeFileSync(
+      file,
+      `${[
+        { phone: '+919812345678', consent_marketing: 'yes', consent_utility: 'yes' },
+        { phone: '+447911123456', consent_marketing: 'no', consent_utility: 'yes' },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n')}\n`,
+    );
+    const r = await run('lab', '--audience', file, '--format', 'jsonl', '--days', '1', '--strategies', 'send-once', '--out', dir);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Audience people.txt: 2 contacts, 50% opted in to marketing.');
+  });
 
   it('prints progress and the table when not asked for JSON', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));

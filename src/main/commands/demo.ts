@@ -4,7 +4,7 @@ import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
 import { DEMO_AUDIENCE } from '../demo/demo-plan.js';
 import { runDemo } from '../demo/run-demo.js';
-import { labJson } from '../demo/run-lab.js';
+import { labJson, LabSetupError } from '../demo/run-lab.js';
 import type { MainDeps } from './main-deps.js';
 
 export const demoCommand: CliCommand<MainDeps> = {
@@ -13,7 +13,7 @@ export const demoCommand: CliCommand<MainDeps> = {
     c
       .description("Run the demo: Pacer and three peers' ways of handling 131049 on the same simulated week (see README)")
       .option('--audience <n>', 'contacts in the simulated audience', String(DEMO_AUDIENCE))
-      .option('--out <dir>', 'where the report and the demo database go', 'data/demo')
+      .option('--out <dir>', "the demo's folder: each run replaces the report and the Pacer databases in it", 'data/demo')
       .option('--json', 'print the table as JSON, as `pacer lab --json` does (progress goes to the terminal only)'),
   run:
     ({ out, config, terminal }) =>
@@ -26,13 +26,20 @@ export const demoCommand: CliCommand<MainDeps> = {
         throw new CliFailure('--audience must be a whole number of at least 100', EXIT.usage);
       const outDir = path.resolve(given('out') || demo.dir === null ? opts.out : demo.dir);
       const json = opts.json === true;
-      const result = await runDemo({
-        audience,
-        outDir,
-        out: json ? (line) => terminal?.write(`${line}\n`) : out,
-        logErrors: demo.log,
-        json,
-      });
+      let result;
+      try {
+        result = await runDemo({
+          audience,
+          outDir,
+          out: json ? (line) => terminal?.write(`${line}\n`) : out,
+          logErrors: demo.log,
+          json,
+          keepDataDir: config().storage.dataDir,
+        });
+      } catch (e) {
+        if (e instanceof LabSetupError) throw new CliFailure(e.message, EXIT.usage);
+        throw e;
+      }
       if (json) out(JSON.stringify(labJson(result), null, 2));
     },
 };

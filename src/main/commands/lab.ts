@@ -7,7 +7,7 @@ import { isCountryCode } from '../../app/normalise-phone.js';
 import { DAY, HOUR } from '../../core/time.js';
 import { DEMO_AUDIENCE, defaultDemoPlan, type DemoPlan } from '../demo/demo-plan.js';
 import { LabAudienceError, readLabAudience, type LabAudience } from '../demo/lab-audience.js';
-import { labJson, runLab } from '../demo/run-lab.js';
+import { labJson, LabSetupError, runLab, type LabOptions, type LabResult } from '../demo/run-lab.js';
 import { DEMO_STRATEGIES, pickStrategies, UnknownStrategyError } from '../demo/strategies.js';
 import type { MainDeps } from './main-deps.js';
 
@@ -60,6 +60,12 @@ export const labCommand: CliCommand<MainDeps> = {
     const json = opts.json === true;
     const progress = json ? (line: string) => deps.terminal?.write(`${line}\n`) : deps.out;
 
+    const fileFlags = (['format', 'map', 'delimiter'] as const).filter((f) => opts[f] !== undefined && opts[f].length > 0);
+    if (opts.audience === undefined && (fileFlags.length > 0 || opts.defaultCountry !== undefined))
+      throw new CliFailure(
+        `${[...fileFlags, ...(opts.defaultCountry === undefined ? [] : ['default-country'])].map((f) => `--${f}`).join(', ')}: these say how to read --audience; give the file too`,
+        EXIT.usage,
+      );
     let audience: LabAudience | null = null;
     if (opts.audience !== undefined) {
       const file = path.resolve(opts.audience);
@@ -90,7 +96,7 @@ export const labCommand: CliCommand<MainDeps> = {
       );
     }
     const plan = labPlan(days, seed, audience);
-    const result = await runLab({
+    const result = await runLabCommand({
       plan,
       strategies,
       outDir,
@@ -98,6 +104,7 @@ export const labCommand: CliCommand<MainDeps> = {
       json,
       ...(audience === null ? {} : { countries: audience.countries }),
       logErrors: deps.config().demo.log,
+      keepDataDir: deps.config().storage.dataDir,
     });
     if (json) deps.out(JSON.stringify(labJson(result), null, 2));
   },
@@ -119,6 +126,16 @@ export function labPlan(days: number, seed: number | null, audience: LabAudience
     ...(audience === null ? {} : { marketingOptIn: audience.marketingOptIn }),
     utility,
   };
+}
+
+/** The lab as a command: a folder it must not use is a usage error (exit 2), named. */
+export async function runLabCommand(options: LabOptions): Promise<LabResult> {
+  try {
+    return await runLab(options);
+  } catch (e) {
+    if (e instanceof LabSetupError) throw new CliFailure(e.message, EXIT.usage);
+    throw e;
+  }
 }
 
 function wholeNumber(text: string, flag: string, min: number, max: number): number {

@@ -39,8 +39,9 @@ export async function readLabAudience(
 ): Promise<LabAudience> {
   // A scratch database of its own: a refused file leaves nothing behind, not even the lab's folder.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pacer-lab-audience-'));
-  const store = openStore({ dataDir });
+  let store: ReturnType<typeof openStore> | null = null;
   try {
+    store = openStore({ dataDir });
     await store.migrate();
     const problems: string[] = [];
     let rejected = 0;
@@ -80,7 +81,7 @@ export async function readLabAudience(
       throw new LabAudienceError(`${source.name}: no contact is in a country the simulator models (${Object.keys(COUNTRIES).join(', ')})`);
     return { size, countries, otherCountries: other, marketingOptIn: optedIn / size };
   } finally {
-    await store.close();
+    await store?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -13,6 +13,8 @@ export interface DemoOptions {
   logErrors?: boolean;
   /** Leave the table, stories and paths to the caller (it prints the JSON): `out` gets progress only. */
   json?: boolean;
+  /** This installation's data folder: never replaced as the demo's Pacer world. */
+  keepDataDir?: string;
 }
 
 /** The demo is the lab's default run: the default plan and the four most instructive strategies. */
@@ -24,6 +26,7 @@ export async function runDemo(options: DemoOptions): Promise<LabResult & { pacer
     out: options.out,
     logErrors: options.logErrors,
     json: options.json,
+    keepDataDir: options.keepDataDir,
     title: 'Pacer demo',
   });
   return { ...lab, pacer: lab.metrics['pacer']!, naive: lab.metrics['resend-at-once-drop-after-2']! };

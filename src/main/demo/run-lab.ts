@@ -5,7 +5,17 @@ import type { CountryCode } from '../../adapters/simulator/countries.js';
 import { contactStories, type ContactStory } from './contact-story.js';
 import { measure, type StrategyMetrics } from './demo-metrics.js';
 import type { DemoPlan } from './demo-plan.js';
-import { comparisonRows, renderedMessage, renderHtml, renderTable, winners, type Column, type Row } from './demo-report.js';
+import {
+  comparisonRows,
+  renderedMessage,
+  renderHtml,
+  renderTable,
+  simulatedDays,
+  spanOf,
+  winners,
+  type Column,
+  type Row,
+} from './demo-report.js';
 import { ASSUMED_PRICES, PRICE_SOURCE } from './lab-prices.js';
 import { pacerDataDir } from './run-world.js';
 import { runWorlds } from './run-worlds.js';
@@ -27,7 +37,12 @@ export interface LabOptions {
   title?: string;
   /** Worlds at once (default: one per core). */
   concurrency?: number;
+  /** This installation's data folder (PACER_DATA_DIR): the lab never replaces it as one of its worlds. */
+  keepDataDir?: string;
 }
+
+/** The lab cannot run where it was asked to: nothing was written or removed. */
+export class LabSetupError extends Error {}
 
 export interface LabResult {
   names: string[];
@@ -61,12 +76,18 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   const simulator = demoSimulator(plan, options.countries);
   const start = LAB_START;
   const began = Date.now();
+  const worlds = STRATEGIES.filter((s) => s.kind === 'pacer').map((s) => pacerDataDir(options.outDir, s.name));
+  const kept = options.keepDataDir === undefined ? undefined : path.resolve(options.keepDataDir);
+  const clash = worlds.find((d) => path.resolve(d) === kept);
+  if (clash !== undefined)
+    throw new LabSetupError(`--out ${options.outDir}: ${clash} is this installation's database (PACER_DATA_DIR); choose another --out`);
   mkdirSync(options.outDir, { recursive: true });
-  // The folder is the lab's: a world left by an earlier run with other strategies would sit beside this report as if it were its own.
-  for (const s of STRATEGIES) if (s.kind === 'pacer') rmSync(pacerDataDir(options.outDir, s.name), { recursive: true, force: true });
+  // The folder is the lab's: a world or report left by an earlier run would sit beside this one as if it were its own.
+  for (const d of worlds) rmSync(d, { recursive: true, force: true });
+  rmSync(path.join(options.outDir, 'report.html'), { force: true });
   const broadcasts = plan.utility.length === 1 ? 'broadcast' : 'broadcasts';
   out(
-    `${options.title ?? 'Pacer lab'}: ${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, one marketing campaign and ${plan.utility.length} order-update ${broadcasts}, seed ${plan.seed}.`,
+    `${options.title ?? 'Pacer lab'}: ${plan.audience.toLocaleString('en-US')} contacts, ${simulatedDays(plan.days)}, one marketing campaign and ${plan.utility.length} order-update ${broadcasts}, seed ${plan.seed}.`,
   );
   out(`The same simulated world runs once per strategy: ${strategies.map((s) => s.name).join(', ')}.`);
 
@@ -116,7 +137,8 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     report,
     renderHtml({
       title: options.title ?? 'Pacer lab',
-      subtitle: `${plan.audience.toLocaleString('en-US')} contacts, ${plan.days} simulated days, seed ${plan.seed}; finished in ${elapsed} s.`,
+      subtitle: `${plan.audience.toLocaleString('en-US')} contacts, ${simulatedDays(plan.days)}, seed ${plan.seed}; finished in ${elapsed} s.`,
+      span: spanOf(plan.days),
       columns,
       describes: strategies.map((s) => `${s.describes} (${s.source})`),
       rows,
@@ -148,11 +170,6 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     out(`Finished in ${elapsed} s.`);
   }
   return { names, metrics: Object.fromEntries(columns.map((c) => [c.name, c.metrics])), rows, stories, report };
-}
-
-/** The simulated span in words: "week" for the demo's seven days. */
-function spanOf(days: number): string {
-  return days === 7 ? 'week' : days === 1 ? 'day' : `${days} days`;
 }
 
 /** The table as JSON: one object per row, with each strategy's value and the row's winners. */
