@@ -83,7 +83,8 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     throw new LabSetupError(`--out ${options.outDir}: ${clash} is this installation's database (PACER_DATA_DIR); choose another --out`);
   mkdirSync(options.outDir, { recursive: true });
   // The folder is the lab's: a world or report left by an earlier run would sit beside this one as if it were its own.
-  for (const d of worlds) rmSync(d, { recursive: true, force: true });
+  // (`lab-audience-data` is where earlier versions read the audience file.)
+  for (const d of [...worlds, path.join(options.outDir, 'lab-audience-data')]) rmSync(d, { recursive: true, force: true });
   rmSync(path.join(options.outDir, 'report.html'), { force: true });
   const broadcasts = plan.utility.length === 1 ? 'broadcast' : 'broadcasts';
   out(
