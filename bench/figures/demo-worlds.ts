@@ -2,10 +2,9 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultDemoPlan } from '../../src/main/demo/demo-plan.js';
-import { runPeerWorld } from '../../src/main/demo/peer-world.js';
-import { pickStrategies } from '../../src/main/demo/strategies.js';
 import { runPacerWorld } from '../../src/main/demo/pacer-world.js';
 import { demoSimulator } from '../../src/main/demo/run-demo.js';
+import { runNaiveWorld } from '../fixtures/naive-world.js';
 import type { Benchmark, Sample } from '../harness/types.js';
 
 const START = Date.UTC(2026, 0, 5, 8, 0, 0);
@@ -42,13 +41,7 @@ const benchmark: Benchmark<Ctx> = {
       const r = await runPacerWorld(plan, demoSimulator(plan), START, { dataDir: ctx.dataDir, logErrors: false, progress: () => {} });
       await r.store.close();
     }),
-  reference: (ctx) =>
-    timed(async () => {
-      const plan = defaultDemoPlan(ctx.audience);
-      const [naive] = pickStrategies('resend-at-once-drop-after-2');
-      if (naive === undefined || naive.kind !== 'peer') throw new Error('demo-worlds: the naive strategy is missing');
-      await runPeerWorld(naive, plan, demoSimulator(plan), START, () => {});
-    }),
+  reference: (ctx) => timed(() => runNaiveWorld(ctx.audience)),
   teardown: (ctx) => rmSync(ctx.dataDir, { recursive: true, force: true }),
   meets: ({ ratio }) => ratio <= TARGET_RATIO,
 };
