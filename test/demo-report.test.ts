@@ -5,7 +5,7 @@ describe('the lab report', () => {
   it('names the span it simulated: a week for seven days, else the days', () => {
     expect([1, 2, 7, 14].map(spanOf)).toEqual(['day', '2 days', 'week', '14 days']);
     expect([1, 7].map(simulatedDays)).toEqual(['1 simulated day', '7 simulated days']);
-    const page = (span?: string) =>
+    const page = (days?: number) =>
       renderHtml({
         title: 'Pacer lab',
         subtitle: 's',
@@ -13,9 +13,9 @@ describe('the lab report', () => {
         describes: [],
         rows: [],
         stories: [{ strategy: 'pacer', contact: '+••••1234', story: 'delivered on day 1' }],
-        ...(span === undefined ? {} : { span }),
+        ...(days === undefined ? {} : { days }),
       });
-    expect(page('14 days')).toContain("<h2>One contact's 14 days</h2>");
+    expect(page(14)).toContain("<h2>One contact's 14 days</h2>");
     expect(page()).toContain("<h2>One contact's week</h2>");
   });
 });

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultDemoPlan } from '../../src/main/demo/demo-plan.js';
 import { runPacerWorld } from '../../src/main/demo/pacer-world.js';
-import { demoSimulator } from '../../src/main/demo/run-demo.js';
+import { demoSimulator, LAB_START } from '../../src/main/demo/run-lab.js';
 import { runNaiveWorld } from '../fixtures/naive-world.js';
 import type { Benchmark, Sample } from '../harness/types.js';
 
-const START = Date.UTC(2026, 0, 5, 8, 0, 0);
 const TARGET_RATIO = 1.5;
 
 interface Ctx {
@@ -38,7 +37,7 @@ const benchmark: Benchmark<Ctx> = {
   pacer: (ctx) =>
     timed(async () => {
       const plan = defaultDemoPlan(ctx.audience);
-      const r = await runPacerWorld(plan, demoSimulator(plan), START, { dataDir: ctx.dataDir, logErrors: false, progress: () => {} });
+      const r = await runPacerWorld(plan, demoSimulator(plan), LAB_START, { dataDir: ctx.dataDir, logErrors: false, progress: () => {} });
       await r.store.close();
     }),
   reference: (ctx) => timed(() => runNaiveWorld(ctx.audience)),

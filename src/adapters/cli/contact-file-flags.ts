@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ImportInputError } from '../../app/contact-source.js';
 import { parseColumnMap, type ColumnMap } from '../../app/import-columns.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 
@@ -35,4 +36,18 @@ export function delimiterOf(value: string | undefined): string | null {
     throw new CliFailure(`--delimiter "${value}" must be one character other than a quote (e.g. , ; | or tab)`, EXIT.usage);
   }
   return d;
+}
+
+/** Input problems become CLI failures: usage errors exit 2, unreadable files exit 1. */
+export function asCli<T>(work: () => T): T {
+  const wrap = (error: unknown): never => {
+    if (error instanceof ImportInputError) throw new CliFailure(error.message, error.kind === 'usage' ? EXIT.usage : EXIT.failure);
+    throw error;
+  };
+  try {
+    const result = work();
+    return (result instanceof Promise ? result.catch(wrap) : result) as T;
+  } catch (error) {
+    return wrap(error);
+  }
 }

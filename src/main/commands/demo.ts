@@ -4,7 +4,8 @@ import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
 import { DEMO_AUDIENCE } from '../demo/demo-plan.js';
 import { runDemo } from '../demo/run-demo.js';
-import { labJson, LabSetupError } from '../demo/run-lab.js';
+import { labJson } from '../demo/run-lab.js';
+import { asLabCommand } from './lab.js';
 import type { MainDeps } from './main-deps.js';
 
 export const demoCommand: CliCommand<MainDeps> = {
@@ -18,7 +19,7 @@ export const demoCommand: CliCommand<MainDeps> = {
   run:
     ({ out, config, terminal }) =>
     async (opts: { audience: string; out: string; json?: boolean }, command: Command) => {
-      const { demo } = config();
+      const { demo, storage } = config();
       // PACER_DEMO_AUDIENCE and PACER_DEMO_DIR stand in for the flags left out (npm run demo gives none).
       const given = (flag: string) => command.getOptionValueSource(flag) !== 'default';
       const audience = given('audience') || demo.audience === null ? Number(opts.audience) : demo.audience;
@@ -26,20 +27,16 @@ export const demoCommand: CliCommand<MainDeps> = {
         throw new CliFailure('--audience must be a whole number of at least 100', EXIT.usage);
       const outDir = path.resolve(given('out') || demo.dir === null ? opts.out : demo.dir);
       const json = opts.json === true;
-      let result;
-      try {
-        result = await runDemo({
+      const result = await asLabCommand(() =>
+        runDemo({
           audience,
           outDir,
           out: json ? (line) => terminal?.write(`${line}\n`) : out,
           logErrors: demo.log,
           json,
-          keepDataDir: config().storage.dataDir,
-        });
-      } catch (e) {
-        if (e instanceof LabSetupError) throw new CliFailure(e.message, EXIT.usage);
-        throw e;
-      }
+          keepDataDir: storage.dataDir,
+        }),
+      );
       if (json) out(JSON.stringify(labJson(result), null, 2));
     },
 };

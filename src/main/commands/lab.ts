@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
-import { columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
+import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
 import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
 import { ImportInputError } from '../../app/contact-source.js';
 import { isCountryCode } from '../../app/normalise-phone.js';
 import { DAY, HOUR } from '../../core/time.js';
 import { DEMO_AUDIENCE, defaultDemoPlan, type DemoPlan } from '../demo/demo-plan.js';
 import { LabAudienceError, readLabAudience, type LabAudience } from '../demo/lab-audience.js';
-import { labJson, LabSetupError, runLab, type LabOptions, type LabResult } from '../demo/run-lab.js';
+import { labJson, LabSetupError, runLab } from '../demo/run-lab.js';
 import { DEMO_STRATEGIES, pickStrategies, UnknownStrategyError } from '../demo/strategies.js';
 import type { MainDeps } from './main-deps.js';
 
@@ -70,13 +70,7 @@ export const labCommand: CliCommand<MainDeps> = {
     if (opts.audience !== undefined) {
       const file = path.resolve(opts.audience);
       const delimiter = delimiterOf(opts.delimiter);
-      let columns;
-      try {
-        columns = columnMapOf(opts.map);
-      } catch (e) {
-        if (e instanceof ImportInputError) throw new CliFailure(e.message, EXIT.usage);
-        throw e;
-      }
+      const columns = asCli(() => columnMapOf(opts.map));
       try {
         const source = await deps.contactFiles.open(file, deps.contactFiles.formatOf(file, opts.format), { delimiter });
         audience = await readLabAudience(source, {
@@ -96,16 +90,18 @@ export const labCommand: CliCommand<MainDeps> = {
       );
     }
     const plan = labPlan(days, seed, audience);
-    const result = await runLabCommand({
-      plan,
-      strategies,
-      outDir,
-      out: progress,
-      json,
-      ...(audience === null ? {} : { countries: audience.countries }),
-      logErrors: deps.config().demo.log,
-      keepDataDir: deps.config().storage.dataDir,
-    });
+    const result = await asLabCommand(() =>
+      runLab({
+        plan,
+        strategies,
+        outDir,
+        out: progress,
+        json,
+        ...(audience === null ? {} : { countries: audience.countries }),
+        logErrors: deps.config().demo.log,
+        keepDataDir: deps.config().storage.dataDir,
+      }),
+    );
     if (json) deps.out(JSON.stringify(labJson(result), null, 2));
   },
 };
@@ -128,10 +124,10 @@ export function labPlan(days: number, seed: number | null, audience: LabAudience
   };
 }
 
-/** The lab as a command: a folder it must not use is a usage error (exit 2), named. */
-export async function runLabCommand(options: LabOptions): Promise<LabResult> {
+/** The lab (or the demo, its default run) as a command: a folder it must not use is a usage error (exit 2), named. */
+export async function asLabCommand<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await runLab(options);
+    return await run();
   } catch (e) {
     if (e instanceof LabSetupError) throw new CliFailure(e.message, EXIT.usage);
     throw e;

@@ -98,8 +98,8 @@ export interface ReportContent {
   assumptions?: readonly Assumption[];
   /** The price table, as rows of country, marketing and utility rate. */
   prices?: { source: string; rows: ReadonlyArray<[string, number, number]> };
-  /** The simulated span in words, as `spanOf` gives it (default: week). */
-  span?: string;
+  /** Simulated days (default 7), for the stories' heading. */
+  days?: number;
 }
 
 /** The simulated span in words: "week" for the demo's seven days. */
@@ -143,7 +143,7 @@ ${legend}
 <figure><figcaption>Delivered messages per day</figcaption>${bars(m.map((x) => x.daily.map((d) => d.delivered)))}</figure>
 <figure><figcaption>131049 (per-user cap) failures per day</figcaption>${bars(m.map((x) => x.daily.map((d) => d.caps)))}</figure>
 ${rowCharts}
-${stories.length === 0 ? '' : `<h2>One contact's ${esc(c.span ?? 'week')}</h2><p>The same person (${esc(stories[0]!.contact)}) under each strategy, from the simulator's ground truth.</p><ul id="stories">${stories.map((s) => `<li><strong>${esc(s.strategy)}</strong>: ${esc(s.story)}</li>`).join('')}</ul>`}
+${stories.length === 0 ? '' : `<h2>One contact's ${esc(spanOf(c.days ?? 7))}</h2><p>The same person (${esc(stories[0]!.contact)}) under each strategy, from the simulator's ground truth.</p><ul id="stories">${stories.map((s) => `<li><strong>${esc(s.strategy)}</strong>: ${esc(s.story)}</li>`).join('')}</ul>`}
 ${sample.length === 0 ? '' : `<figure><figcaption>One message of the campaign, as its recipient read it</figcaption><blockquote class="bubble">${sample.map(esc).join('<br>')}</blockquote></figure>`}
 ${assumptions.length === 0 ? '' : `<h2>What the simulated world assumes</h2><p>Every figure above comes from a simulator, not from Meta. “Meta” marks what Meta documents; “ours” is a modelling choice.</p><table id="assumptions"><thead><tr><th>topic</th><th>assumption</th><th>from</th></tr></thead><tbody>${assumptions.map((a) => `<tr><th>${esc(a.topic)}</th><td class="src">${esc(a.says)}</td><td class="src">${a.from === 'meta' ? `Meta${a.where === undefined ? '' : ` (${esc(a.where)})`}` : `ours${a.where === undefined ? '' : ` (${esc(a.where)})`}`}</td></tr>`).join('')}</tbody></table>`}
 ${c.prices === undefined ? '' : `<h2>Prices</h2><p>${esc(c.prices.source)}</p><table id="prices"><thead><tr><th>country</th><th>marketing</th><th>utility</th></tr></thead><tbody>${c.prices.rows.map(([k, mk, ut]) => `<tr><th>${esc(k)}</th><td>$${mk.toFixed(4)}</td><td>$${ut.toFixed(4)}</td></tr>`).join('')}</tbody></table>`}

@@ -139,7 +139,7 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     renderHtml({
       title: options.title ?? 'Pacer lab',
       subtitle: `${plan.audience.toLocaleString('en-US')} contacts, ${simulatedDays(plan.days)}, seed ${plan.seed}; finished in ${elapsed} s.`,
-      span: spanOf(plan.days),
+      days: plan.days,
       columns,
       describes: strategies.map((s) => `${s.describes} (${s.source})`),
       rows,

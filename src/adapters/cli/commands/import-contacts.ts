@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { ImportInputError, type ContactFileFormat } from '../../../app/contact-source.js';
+import type { ContactFileFormat } from '../../../app/contact-source.js';
 import type { ColumnMap } from '../../../app/import-columns.js';
 import { importContacts, type ImportSummary } from '../../../app/import-contacts.js';
 import { isCountryCode } from '../../../app/normalise-phone.js';
 import type { Store } from '../../../ports/store.js';
 import type { CliCommand, CliDeps } from '../cli-command.js';
 import type { ContactFiles } from '../contact-files.js';
-import { columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../contact-file-flags.js';
+import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../contact-file-flags.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { createProgressBar } from '../import-progress.js';
 import { renderImportReport, type ImportReport } from '../render-import-report.js';
@@ -118,18 +118,4 @@ async function runContactImport(
     );
   }
   return report;
-}
-
-/** Input problems become CLI failures: usage errors exit 2, unreadable files exit 1. */
-function asCli<T>(work: () => T): T {
-  const wrap = (error: unknown): never => {
-    if (error instanceof ImportInputError) throw new CliFailure(error.message, error.kind === 'usage' ? EXIT.usage : EXIT.failure);
-    throw error;
-  };
-  try {
-    const result = work();
-    return (result instanceof Promise ? result.catch(wrap) : result) as T;
-  } catch (error) {
-    return wrap(error);
-  }
 }
