@@ -7,6 +7,7 @@ import { VirtualClock } from '../src/ports/clock.js';
 import type { LogFields, Logger } from '../src/ports/logger.js';
 import { StoreError, type Store } from '../src/ports/store.js';
 import { accepted } from './scripted-cloud-api.js';
+import { seedSenderAndTemplate } from './seed-sender.js';
 import { BACKENDS } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
@@ -23,31 +24,13 @@ async function seedOneRow(store: Store): Promise<number> {
       T0,
     )
   ).ids;
-  await store.upsertTemplates(
-    [{ name: 'order_update', language: 'en_US', category: 'utility', status: 'approved', quality: 'GREEN', pausedUntil: null }],
-    T0,
-  );
-  const [senderId] = await store.upsertSenders(
-    [
-      {
-        phoneNumberId: NUMBER,
-        displayNumber: '+1 555 0100',
-        qualityRating: 'GREEN',
-        throughputMps: 80,
-        messagingLimitTier: 'TIER_UNLIMITED',
-        state: 'ok',
-        stateReason: null,
-        stateUntil: null,
-      },
-    ],
-    T0,
-  );
+  const senderId = await seedSenderAndTemplate(store, NUMBER, { name: 'order_update', category: 'utility' }, T0);
   const { inserted } = await store.insertOutbox(
     [
       {
         campaignId: null,
         contactId: contactId!,
-        senderId: senderId!,
+        senderId,
         category: 'utility',
         intent: { phoneNumberId: NUMBER, template: { name: 'order_update', language: 'en_US' } },
         idempotencyKey: 'one',

@@ -22,6 +22,7 @@ import type {
 } from '../ports/store.js';
 import { NumberPacing, type PortfolioLedger } from './number-pacing.js';
 import { ClaimedRowWrites } from './claimed-row-writes.js';
+import { applyContactEventsBatch, type ContactEvents } from './apply-contact-events-batch.js';
 import { logEffects } from './log-effects.js';
 import type { EffectsApplied } from './send-effects.js';
 import {
@@ -254,7 +255,17 @@ export class Dispatcher {
         const inTx = { ...ctx, store: await withAnswersRecorded(tx, this.options.owner, sends, answers, clock.now()) };
         const out: RowOutcome[] = [];
         events.length = 0;
-        for (const [i, p] of sends.entries()) out.push(await finishOutboxRow(p, answers[i] as SendResult, inTx));
+        // Accepted marketing sends change their contacts' states: one load and one save for a run of
+        // them, not two statements each. A run ends before any other answer, whose effects may read a
+        // state, so every state changes in the order of the answers, as one at a time would.
+        const run: ContactEvents[] = [];
+        const applyRun = () => applyContactEventsBatch(tx, run.splice(0), inTx.policy, clock.now(), inTx.emit);
+        for (const [i, p] of sends.entries()) {
+          const answer = answers[i] as SendResult;
+          if (answer.kind !== 'accepted') await applyRun();
+          out.push(await finishOutboxRow(p, answer, inTx, (contactId, told) => run.push([contactId, told])));
+        }
+        await applyRun();
         if (events.length > 0) await tx.recordOutboundEvents(events.splice(0), clock.now());
         return out;
       });

@@ -40,7 +40,10 @@ export interface InboxResult {
  * effects cannot be stored, is quarantined with the reason (and can be replayed after a fix); the
  * rest is applied. Everything a payload does is idempotent, so a crash mid-way simply re-applies it.
  */
-export async function processInbox(deps: InboxDeps, limit = 200): Promise<InboxResult> {
+/** Payloads applied per transaction. */
+export const INBOX_BATCH_ROWS = 200;
+
+export async function processInbox(deps: InboxDeps, limit = INBOX_BATCH_ROWS): Promise<InboxResult> {
   const rows = await deps.store.listUnprocessedInbox(0, limit);
   if (rows.length === 0) return { rows: 0, items: 0, quarantined: 0 };
   let queuedAt: Millis | null = null;

@@ -1,6 +1,7 @@
 import { anyWindowOpen } from '../core/contact-facts.js';
 import { decide } from '../core/decide.js';
 import { MESSAGING_LIMIT_WINDOW_MS } from '../core/messaging-limit.js';
+import type { ContactEvent } from '../core/contact-event.js';
 import type { Decision, SendIntent, SendPath } from '../core/decision.js';
 import type { Policy } from '../core/policy.js';
 import { planRetry } from '../core/retry-plan.js';
@@ -184,12 +185,23 @@ export async function sendPrepared(p: Extract<PreparedRow, { kind: 'send' }>, ap
   return result;
 }
 
+/**
+ * Where an accepted marketing send's contact event goes when the caller applies a pass's together
+ * (`applyContactEventsBatch`); without it the event is applied to the contact's state at once.
+ */
+export type AcceptedContactEvents = (contactId: number, events: readonly ContactEvent[]) => void;
+
 /** Records what Meta answered. Meant to run inside one transaction per batch. */
-export async function finishOutboxRow(p: Extract<PreparedRow, { kind: 'send' }>, result: SendResult, ctx: RowContext): Promise<RowOutcome> {
+export async function finishOutboxRow(
+  p: Extract<PreparedRow, { kind: 'send' }>,
+  result: SendResult,
+  ctx: RowContext,
+  accepted?: AcceptedContactEvents,
+): Promise<RowOutcome> {
   if (result.kind === 'accepted' && p.conversationOf !== null) {
     await ctx.store.recordConversation(p.conversationOf.senderId, p.row.contactId, ctx.now(), MESSAGING_LIMIT_WINDOW_MS);
   }
-  return applySendResult(p.row, ctx, result, p.path, p.intent, p.template);
+  return applySendResult(p.row, ctx, result, p.path, p.intent, p.template, accepted);
 }
 
 async function applySendResult(
@@ -199,6 +211,7 @@ async function applySendResult(
   path: SendPath,
   intent: OutboxIntent,
   template: Template | null,
+  accepted?: AcceptedContactEvents,
 ): Promise<RowOutcome> {
   const { store, owner } = ctx;
   const now = ctx.now();
@@ -209,14 +222,11 @@ async function applySendResult(
         ctx.emit(messageEvent('message.accepted', { ...row, wamid: result.wamid }, intent, now, { path }));
       }
       if (row.category === 'marketing') {
-        await applyContactEvents(
-          store,
-          row.contactId,
-          [{ type: 'send_accepted', id: `acc:${row.id}:${row.attempts}`, at: now, messageId: result.wamid, category: 'marketing', path }],
-          ctx.policy,
-          now,
-          ctx.emit,
-        );
+        const events: ContactEvent[] = [
+          { type: 'send_accepted', id: `acc:${row.id}:${row.attempts}`, at: now, messageId: result.wamid, category: 'marketing', path },
+        ];
+        if (accepted === undefined) await applyContactEvents(store, row.contactId, events, ctx.policy, now, ctx.emit);
+        else accepted(row.contactId, events);
       }
       return 'sent';
     case 'transport_failure':
