@@ -68,3 +68,41 @@ describe.each(BACKENDS)('inbox pump ($name)', (backend) => {
     expect(await s.listUnprocessedInbox(0, 10)).toEqual([]);
   });
 });
+
+describe('inbox pump: a kick as a pass ends', () => {
+  /** Runs `task` after `depth` turns of the microtask queue. */
+  const after = (depth: number, task: () => void): void => {
+    if (depth === 0) task();
+    else queueMicrotask(() => after(depth - 1, task));
+  };
+
+  it('is never lost, whichever moment of the pass’s ending it comes at', async () => {
+    // The kick lands somewhere between the pass's last read and the pump being idle again; wherever
+    // it lands, it must bring one more read (the payload it announces is read then).
+    for (let depth = 0; depth <= 30; depth++) {
+      let reads = 0;
+      const pump: InboxPump = new InboxPump(
+        {
+          store: {
+            listUnprocessedInbox: async () => {
+              if (++reads === 1) after(depth, () => pump.kick());
+              return [];
+            },
+            transaction: () => Promise.reject(new Error('an empty inbox has no batch to apply')),
+          },
+          policy: DEFAULT_POLICY,
+          clock: new VirtualClock(T0),
+          random: () => 0.5,
+          parse: parseWebhook,
+        },
+        (e) => {
+          throw e;
+        },
+      );
+      await pump.drain();
+      await new Promise((resolve) => setImmediate(resolve)); // every microtask has run
+      await pump.drain();
+      expect({ depth, reads }).toEqual({ depth, reads: 3 }); // the first pass, the kick's, the last drain's
+    }
+  });
+});

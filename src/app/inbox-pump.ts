@@ -30,6 +30,8 @@ export class InboxPump {
     }
     this.running = this.loop().finally(() => {
       this.running = null;
+      // A kick after the loop's last look but before this ran would otherwise be lost.
+      if (this.again && !this.stopped) this.kick();
     });
   }
 

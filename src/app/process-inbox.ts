@@ -35,14 +35,14 @@ export interface InboxResult {
   quarantined: number;
 }
 
+/** Payloads applied per transaction. */
+export const INBOX_BATCH_ROWS = 200;
+
 /**
  * Parses and applies stored webhook payloads, oldest first. A payload that cannot be read, or whose
  * effects cannot be stored, is quarantined with the reason (and can be replayed after a fix); the
  * rest is applied. Everything a payload does is idempotent, so a crash mid-way simply re-applies it.
  */
-/** Payloads applied per transaction. */
-export const INBOX_BATCH_ROWS = 200;
-
 export async function processInbox(deps: InboxDeps, limit = INBOX_BATCH_ROWS): Promise<InboxResult> {
   const rows = await deps.store.listUnprocessedInbox(0, limit);
   if (rows.length === 0) return { rows: 0, items: 0, quarantined: 0 };
