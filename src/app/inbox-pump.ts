@@ -1,6 +1,6 @@
 import type { Millis } from '../core/time.js';
 import type { Scheduler, Timer } from '../ports/clock.js';
-import { INBOX_BATCH_ROWS, processInbox, type InboxDeps, type InboxResult } from './process-inbox.js';
+import { drainInbox, type InboxDeps, type InboxResult } from './process-inbox.js';
 
 /** How long after a failed pass (the database away, say) the pump tries again on its own. */
 export const INBOX_RETRY_MS: Millis = 5000;
@@ -53,14 +53,8 @@ export class InboxPump {
     do {
       this.again = false;
       try {
-        for (;;) {
-          const r = await processInbox(this.deps);
-          this.totals.rows += r.rows;
-          this.totals.items += r.items;
-          this.totals.quarantined += r.quarantined;
-          // A short batch was all there was when it was read: what is stored since kicks the pump again.
-          if (r.rows < INBOX_BATCH_ROWS) break;
-        }
+        // What is stored after the drain's last read kicks the pump again.
+        await drainInbox(this.deps, this.totals);
       } catch (error) {
         this.onError(error);
         this.scheduleRetry();

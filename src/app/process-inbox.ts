@@ -130,6 +130,20 @@ export async function processInbox(deps: InboxDeps, limit = INBOX_BATCH_ROWS): P
   return result;
 }
 
+/**
+ * Processes batches until one comes back short: everything stored when that batch was read is then
+ * applied (what is stored later is for the next drain). Adds each batch's counts to `totals` as it goes.
+ */
+export async function drainInbox(deps: InboxDeps, totals: InboxResult = { rows: 0, items: 0, quarantined: 0 }): Promise<InboxResult> {
+  for (;;) {
+    const r = await processInbox(deps);
+    totals.rows += r.rows;
+    totals.items += r.items;
+    totals.quarantined += r.quarantined;
+    if (r.rows < INBOX_BATCH_ROWS) return totals;
+  }
+}
+
 async function readPayload(row: InboxRow, parse: ParseWebhook, knownSenders: () => Promise<Sender[]>): Promise<PayloadRead> {
   try {
     return await parsePayload(row, parse, knownSenders);

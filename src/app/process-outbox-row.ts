@@ -31,7 +31,7 @@ import { composeComponents } from '../core/template-parameters.js';
 import { recipientRegion } from './recipient-region.js';
 import { decisionEvent, failureEvent, messageEvent } from './message-events.js';
 import { retryMove, type RetryMove } from './retry-move.js';
-import { applyContactEvents, loadContactState } from './update-contact-state.js';
+import { loadContactState } from './update-contact-state.js';
 
 export interface RowContext {
   store: Pick<ContactStore, 'getContact'> &
@@ -186,8 +186,8 @@ export async function sendPrepared(p: Extract<PreparedRow, { kind: 'send' }>, ap
 }
 
 /**
- * Where an accepted marketing send's contact event goes when the caller applies a pass's together
- * (`applyContactEventsBatch`); without it the event is applied to the contact's state at once.
+ * Where an accepted marketing send's contact event goes: the caller applies a run of them together
+ * (`applyContactEventsBatch`), before any other answer's effects read a state.
  */
 export type AcceptedContactEvents = (contactId: number, events: readonly ContactEvent[]) => void;
 
@@ -196,7 +196,7 @@ export async function finishOutboxRow(
   p: Extract<PreparedRow, { kind: 'send' }>,
   result: SendResult,
   ctx: RowContext,
-  accepted?: AcceptedContactEvents,
+  accepted: AcceptedContactEvents,
 ): Promise<RowOutcome> {
   if (result.kind === 'accepted' && p.conversationOf !== null) {
     await ctx.store.recordConversation(p.conversationOf.senderId, p.row.contactId, ctx.now(), MESSAGING_LIMIT_WINDOW_MS);
@@ -211,7 +211,7 @@ async function applySendResult(
   path: SendPath,
   intent: OutboxIntent,
   template: Template | null,
-  accepted?: AcceptedContactEvents,
+  accepted: AcceptedContactEvents,
 ): Promise<RowOutcome> {
   const { store, owner } = ctx;
   const now = ctx.now();
@@ -222,11 +222,9 @@ async function applySendResult(
         ctx.emit(messageEvent('message.accepted', { ...row, wamid: result.wamid }, intent, now, { path }));
       }
       if (row.category === 'marketing') {
-        const events: ContactEvent[] = [
+        accepted(row.contactId, [
           { type: 'send_accepted', id: `acc:${row.id}:${row.attempts}`, at: now, messageId: result.wamid, category: 'marketing', path },
-        ];
-        if (accepted === undefined) await applyContactEvents(store, row.contactId, events, ctx.policy, now, ctx.emit);
-        else accepted(row.contactId, events);
+        ]);
       }
       return 'sent';
     case 'transport_failure':

@@ -1,6 +1,6 @@
 import type { Millis } from '../core/time.js';
 import type { QuarantineStore } from '../ports/store.js';
-import { processInbox, type InboxDeps } from './process-inbox.js';
+import { drainInbox, type InboxDeps } from './process-inbox.js';
 
 /** A webhook payload the processor could not apply, without its body (it holds phone numbers). */
 export interface QuarantinedPayload {
@@ -54,13 +54,9 @@ export async function replayQuarantine(
     case 'pump':
       if (result.released > 0) processing.kick();
       return result;
-    case 'drain':
-      for (;;) {
-        const r = await processInbox(processing.inbox);
-        if (r.rows === 0) return result;
-        result.processed += r.rows;
-        result.items += r.items;
-        result.quarantined += r.quarantined;
-      }
+    case 'drain': {
+      const r = await drainInbox(processing.inbox);
+      return { ...result, processed: r.rows, items: r.items, quarantined: r.quarantined };
+    }
   }
 }
