@@ -137,7 +137,7 @@ describe('pacer lab', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     // One of four opted in to marketing, read from the mapped column.
-    expect(r.out).toContain('Audience contacts.csv: 4 contacts, 25% opted in to marketing.');
+    expect(r.out).toContain('Audience contacts.csv: 4 contacts, 25% opted in to marketing, 100% to utility.');
   });
 
   it("replaces an earlier run's Pacer worlds in its folder, so none is left beside a report that is not its own", async () => {
@@ -212,7 +212,36 @@ describe('pacer lab', () => {
     const r = await run('lab', '--audience', file, '--format', 'jsonl', '--days', '1', '--strategies', 'send-once', '--out', dir);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    expect(r.out).toContain('Audience people.txt: 2 contacts, 50% opted in to marketing.');
+    expect(r.out).toContain('Audience people.txt: 2 contacts, 50% opted in to marketing, 100% to utility.');
+  });
+
+  it('sends order updates only to the share that consented to utility, and warns when nobody did', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    // British numbers (no per-user cap, no US pause), none opted in to marketing: what is delivered is order updates.
+    const people = (utility: (i: number) => string) =>
+      contactsFile([
+        'phone,consent_marketing,consent_utility',
+        ...Array.from({ length: 60 }, (_, i) => `+447911123${String(100 + i)},no,${utility(i)}`),
+      ]);
+    const delivered = async (file: string) => {
+      const r = await run('lab', '--audience', file, '--days', '2', '--strategies', 'pacer,send-once', '--out', path.join(dir, 'out'));
+      expect(r.code).toBe(0);
+      const row = /^delivered messages\s+(\d+)\D+?(\d+)/m.exec(r.out);
+      expect(row, r.out).not.toBeNull();
+      return { r, values: { pacer: Number(row![1]), 'send-once': Number(row![2]) } };
+    };
+    const everyone = await delivered(people(() => 'yes'));
+    expect(everyone.r.out).toContain('0% opted in to marketing, 100% to utility');
+    expect(everyone.values['pacer']).toBeGreaterThan(0);
+    expect(everyone.values['send-once']).toBe(everyone.values['pacer']);
+    const half = await delivered(people((i) => (i % 2 === 0 ? 'yes' : 'no')));
+    expect(half.r.out).toContain('0% opted in to marketing, 50% to utility');
+    expect(half.values['pacer']).toBeLessThan(everyone.values['pacer']!);
+    expect(half.values['send-once']).toBe(half.values['pacer']);
+    const nobody = await delivered(people(() => 'no'));
+    expect(nobody.r.out).toContain('Warning: no contact in contacts.csv consented to utility, so the order updates reach nobody');
+    expect(nobody.r.out).toContain('Warning: no contact in contacts.csv consented to marketing, so the campaign reaches nobody');
+    expect(nobody.values).toEqual({ pacer: 0, 'send-once': 0 });
   });
 
   it('prints progress and the table when not asked for JSON', async () => {
@@ -220,7 +249,7 @@ describe('pacer lab', () => {
     const file = contactsFile(CONTACTS);
     const r = await run('lab', '--audience', file, '--days', '2', '--strategies', 'bounce-blacklist', '--out', dir);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('Audience contacts.csv: 5 contacts, 80% opted in to marketing.');
+    expect(r.out).toContain('Audience contacts.csv: 5 contacts, 80% opted in to marketing, 100% to utility.');
     expect(r.out).toMatch(/bounce-blacklist day 2\/2/);
     expect(r.out).toMatch(/^delivered messages\s+\d+$/m);
     // Two days, not a week; one broadcast, not "1 broadcasts".

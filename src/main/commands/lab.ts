@@ -86,8 +86,15 @@ export const labCommand: CliCommand<MainDeps> = {
         throw e;
       }
       progress(
-        `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
+        `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
       );
+      // A file without consent columns runs, but every strategy then sends nothing of that kind: say so first.
+      for (const [share, what, column] of [
+        [audience.marketingOptIn, 'the campaign reaches', 'consent_marketing'],
+        [audience.utilityOptIn, 'the order updates reach', 'consent_utility'],
+      ] as const)
+        if (share === 0)
+          progress(`Warning: no contact in ${path.basename(file)} consented to ${column.slice(8)}, so ${what} nobody (column ${column}).`);
     }
     const plan = labPlan(days, seed, audience);
     const result = await asLabCommand(() =>
@@ -106,7 +113,10 @@ export const labCommand: CliCommand<MainDeps> = {
   },
 };
 
-/** The demo's plan, for the user's days, seed and audience: order updates every other day from day 1, within the run. */
+/**
+ * The demo's plan, for the user's days, seed and audience: order updates on days 2, 4, 6… (a day after
+ * the campaign, then every other day), within the run.
+ */
 export function labPlan(days: number, seed: number | null, audience: LabAudience | null): DemoPlan {
   const base = defaultDemoPlan(audience?.size);
   const utility = Array.from({ length: Math.ceil((days - 1) / 2) }, (_, k) => ({
@@ -119,7 +129,7 @@ export function labPlan(days: number, seed: number | null, audience: LabAudience
     ...base,
     days,
     ...(seed === null ? {} : { seed }),
-    ...(audience === null ? {} : { marketingOptIn: audience.marketingOptIn }),
+    ...(audience === null ? {} : { marketingOptIn: audience.marketingOptIn, utilityOptIn: audience.utilityOptIn }),
     utility,
   };
 }

@@ -74,16 +74,22 @@ function fate(m: MessageTruth, start: Millis): string {
   return `sent on ${tried}, not delivered by the end`;
 }
 
-/** `day 3 at 10:02 local`: the simulated day, and the time on the person's clock. */
+/**
+ * `day 3 at 10:02 local`: the day and the time both on the person's clock. Day 1 is the date the run
+ * starts on there, so a retry 12 h after 14:30 on day 1 reads 02:30 on day 2, not on day 1.
+ */
 function when(at: Millis, timeZone: string | null, start: Millis): string {
-  const day = Math.floor((at - start) / DAY) + 1;
-  const time = new Intl.DateTimeFormat('en-GB', {
-    timeZone: timeZone ?? 'UTC',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(at);
+  const zone = timeZone ?? 'UTC';
+  const day = Math.round((localDate(at, zone) - localDate(start, zone)) / DAY) + 1;
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
   return `day ${day} at ${time}${timeZone === null ? ' UTC' : ' local'}`;
+}
+
+/** Midnight UTC of the calendar date `at` falls on in `timeZone`. */
+function localDate(at: Millis, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day'));
 }
 
 function mask(phone: string): string {

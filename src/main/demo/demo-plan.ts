@@ -5,8 +5,10 @@ export interface DemoPlan {
   seed: number;
   audience: number;
   days: number;
-  /** Share of the audience that opted in to marketing (everyone opted in to utility). */
+  /** Share of the audience that opted in to marketing. */
   marketingOptIn: number;
+  /** Share that opted in to utility messages: order updates go to them only. */
+  utilityOptIn: number;
   marketing: { template: string; language: string; at: number };
   /** Order updates: each goes to a share of the audience at its time. */
   utility: Array<{ template: string; language: string; at: number; share: number }>;
@@ -27,6 +29,7 @@ export function defaultDemoPlan(audience = DEMO_AUDIENCE): DemoPlan {
     audience,
     days: 7,
     marketingOptIn: 0.9,
+    utilityOptIn: 1,
     marketing: { template: 'spring_sale', language: 'en_US', at: 1 * HOUR },
     utility: [1, 3, 5].map((d) => ({ template: 'order_update', language: 'en_US', at: d * DAY + 2 * HOUR, share: 0.3 })),
     mps: 80,

@@ -21,6 +21,8 @@ export interface LabAudience {
   otherCountries: number;
   /** Share of the file's contacts that consented to marketing. */
   marketingOptIn: number;
+  /** Share that consented to utility messages (the order updates). */
+  utilityOptIn: number;
 }
 
 /** A file the lab cannot use, with each bad row named by line. */
@@ -64,7 +66,8 @@ export async function readLabAudience(
     const countries: Partial<Record<CountryCode, number>> = {};
     let size = 0,
       other = 0,
-      optedIn = 0;
+      optedIn = 0,
+      utilityOptedIn = 0;
     for (let after = 0; ;) {
       const page = await store.listContacts(after, 1000);
       if (page.length === 0) break;
@@ -74,12 +77,14 @@ export async function readLabAudience(
         const country = c.phoneE164 === null ? null : countryOfWaId(c.phoneE164.replace(/^\+/, ''));
         if (country === null) other++;
         else countries[country] = (countries[country] ?? 0) + 1;
-        if ((await loadContactState(store, c.id)).consent.marketing.status === 'granted') optedIn++;
+        const consent = (await loadContactState(store, c.id)).consent;
+        if (consent.marketing.status === 'granted') optedIn++;
+        if (consent.utility.status === 'granted') utilityOptedIn++;
       }
     }
     if (other === size)
       throw new LabAudienceError(`${source.name}: no contact is in a country the simulator models (${Object.keys(COUNTRIES).join(', ')})`);
-    return { size, countries, otherCountries: other, marketingOptIn: optedIn / size };
+    return { size, countries, otherCountries: other, marketingOptIn: optedIn / size, utilityOptIn: utilityOptedIn / size };
   } finally {
     await store?.close();
     rmSync(dataDir, { recursive: true, force: true });

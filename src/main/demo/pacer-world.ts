@@ -87,7 +87,7 @@ export async function runPacerWorld(
     name: u.name,
     tags: [],
     attributes: demoAttributes(u, i),
-    consent: { marketing: inShare(i, 1, plan.marketingOptIn), utility: true },
+    consent: { marketing: inShare(i, 1, plan.marketingOptIn), utility: inShare(i, 2, plan.utilityOptIn) },
   }));
   const contactIds: number[] = [];
   for (let i = 0; i < records.length; i += 5000)

@@ -132,7 +132,8 @@ export async function runPeerWorld(
   plan.utility.forEach((u, k) =>
     clock.at(start + u.at, () => {
       users.forEach((_, i) => {
-        if (!inShare(i, 100 + k, u.share)) return;
+        // Like Pacer, a peer sends order updates only to people who agreed to them.
+        if (!inShare(i, 100 + k, u.share) || !inShare(i, 2, plan.utilityOptIn)) return;
         if (sender.suppressed.has(i)) sender.utilitySkippedForSuppression++;
         else
           sender.enqueue({
