@@ -75,6 +75,8 @@ export interface NumberTruth {
   phoneNumberId: string;
   displayPhoneNumber: string;
   qualityRating: Rating;
+  /** The worst rating it had during the run. */
+  lowestQualityRating: Rating;
   /** Messages the number's API took. */
   accepted: number;
 }
@@ -82,6 +84,8 @@ export interface NumberTruth {
 export interface GroundTruth {
   /** The first number's rating and the first account's templates (`numbers` and `accounts` have all). */
   qualityRating: Rating;
+  /** The first number's worst rating during the run. */
+  lowestQualityRating: Rating;
   templates: TemplateTruth[];
   numbers: NumberTruth[];
   accounts: Array<{ wabaId: string; templates: TemplateTruth[] }>;
@@ -145,10 +149,12 @@ export class GroundTruthLog {
     const accounts = numbers.accounts.map((a) => ({ wabaId: a.config.wabaId, templates: a.templates.templates.map(templateTruth) }));
     return {
       qualityRating: numbers.first.quality.rating,
+      lowestQualityRating: numbers.first.quality.lowest,
       templates: accounts[0]?.templates ?? [],
       numbers: numbers.all().map((n) => ({
         ...n.who,
         qualityRating: n.quality.rating,
+        lowestQualityRating: n.quality.lowest,
         accepted: acceptedBy.get(n.who.phoneNumberId) ?? 0,
       })),
       accounts,

@@ -36,6 +36,9 @@ export class FeedbackWindow {
 
 const RANK: Record<Rating, number> = { GREEN: 2, YELLOW: 1, RED: 0 };
 
+/** How often deliveries re-rate a number whose rating is down (each look filters the window). */
+const RECOVERY_CHECK_MS = 10 * 60_000;
+
 export function rate(ratio: number, yellowAt: number, redAt: number): Rating {
   if (ratio >= redAt) return 'RED';
   if (ratio >= yellowAt) return 'YELLOW';
@@ -53,6 +56,9 @@ export function ratingRank(rating: Rating): number {
  */
 export class PhoneQuality {
   private readonly feedback: FeedbackWindow;
+  private evaluatedAt: Millis = -Infinity;
+  /** The worst rating the number has had: a drop the rating later recovered from still happened. */
+  lowest: Rating;
 
   constructor(
     public rating: Rating,
@@ -61,10 +67,16 @@ export class PhoneQuality {
     private readonly emit: (event: OutEvent, at: Millis) => void,
   ) {
     this.feedback = new FeedbackWindow(config.windowMs);
+    this.lowest = rating;
   }
 
+  /**
+   * A lowered rating recovers as deliveries dilute the feedback and old feedback leaves the window, as
+   * Meta's rating follows the last 7 days: so deliveries look again too, at most every few minutes.
+   */
   delivered(at: Millis): void {
     this.feedback.delivered(at);
+    if (this.rating !== 'GREEN' && at - this.evaluatedAt >= RECOVERY_CHECK_MS) this.evaluate(at);
   }
 
   /** Records negative feedback; `evaluate` decides whether the rating moves. */
@@ -73,11 +85,13 @@ export class PhoneQuality {
   }
 
   evaluate(now: Millis): void {
+    this.evaluatedAt = now;
     const q = this.config;
     const next = rate(this.feedback.ratio(now, q.minSample), q.yellowAt, q.redAt);
     if (next === this.rating) return;
     const worse = RANK[next] < RANK[this.rating];
     this.rating = next;
+    if (RANK[next] < RANK[this.lowest]) this.lowest = next;
     this.emit(
       {
         kind: 'account',

@@ -16,6 +16,8 @@ export interface StrategyMetrics {
   utilityDelivered: number;
   utilityToCapped: number;
   quality: string;
+  /** The worst rating the number had during the run. */
+  lowestQuality: string;
   billable: number;
   /** What the billable deliveries cost at the price table's rates (USD). */
   cost: number;
@@ -81,6 +83,7 @@ export function measure(
     utilityDelivered,
     utilityToCapped,
     quality: truth.qualityRating,
+    lowestQuality: truth.lowestQualityRating,
     billable: delivered,
     cost: Math.round(cost * 100) / 100,
     blocksAndReports: truth.reactions.blocks + truth.reactions.reports,

@@ -37,6 +37,7 @@ export function comparisonRows(columns: readonly Column[]): Row[] {
     { label: 'blocks and reports', values: v((x) => x.blocksAndReports), better: 'lower', chart: true },
     { label: 'messages delivered at night', values: v((x) => x.deliveredAtNight), better: 'lower', of: delivered, chart: true },
     { label: 'delivered more than 24 h late', values: v((x) => x.deliveredOver24hLate), better: 'lower', of: delivered, chart: true },
+    { label: 'lowest quality rating during the run', values: v((x) => x.lowestQuality), better: 'none' },
     { label: 'quality rating at the end', values: v((x) => x.quality), better: 'none' },
     { label: 'billable deliveries', values: v((x) => x.billable), better: 'none' },
     { label: 'cost of billable deliveries (USD)', values: v((x) => x.cost), better: 'none', money: true, chart: true },

@@ -17,7 +17,8 @@ import {
   type Row,
 } from './demo-report.js';
 import { ASSUMED_PRICES, PRICE_SOURCE } from './lab-prices.js';
-import { pacerDataDir } from './run-world.js';
+import { pacerDataDir, type WorldOutcome } from './run-world.js';
+import { DAY, type Millis } from '../../core/time.js';
 import { runWorlds } from './run-worlds.js';
 import { STRATEGIES, type Strategy } from './strategies.js';
 import { worldAssumptions } from './world-assumptions.js';
@@ -49,6 +50,8 @@ export interface LabResult {
   metrics: Record<string, StrategyMetrics>;
   rows: Row[];
   stories: ContactStory[];
+  /** Why a Pacer world's campaign ended the run paused, one line each. */
+  pauses: string[];
   report: string;
 }
 
@@ -124,7 +127,8 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   }));
   const names = columns.map((c) => c.name);
   const rows = comparisonRows(columns);
-  const footnote = [...timingFootnote(simulator), PRICE_SOURCE];
+  const pauses = pauseNotes(outcomes, start);
+  const footnote = [...timingFootnote(simulator), PRICE_SOURCE, ...pauses];
   const stories = contactStories(outcomes, start);
   const elapsed = ((Date.now() - began) / 1000).toFixed(1);
   if (options.json !== true) {
@@ -183,7 +187,23 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     out(`Try: npx pacer explain 131049`);
     out(`Finished in ${elapsed} s.`);
   }
-  return { names, metrics: Object.fromEntries(columns.map((c) => [c.name, c.metrics])), rows, stories, report };
+  return { names, metrics: Object.fromEntries(columns.map((c) => [c.name, c.metrics])), rows, stories, pauses, report };
+}
+
+/**
+ * A Pacer campaign that paused itself (a quality drop, a paused template) stays paused until an
+ * operator resumes it; in a lab nobody does, so its lower figures need the reason beside them.
+ */
+function pauseNotes(outcomes: readonly WorldOutcome[], start: Millis): string[] {
+  return outcomes.flatMap((o) => {
+    if (o.campaignPaused === undefined) return [];
+    const { at, reason } = o.campaignPaused;
+    const time = new Date(at).toISOString().slice(11, 16);
+    return [
+      `${o.strategy}: its campaign paused itself on day ${Math.floor((at - start) / DAY) + 1} at ${time} UTC and was still paused at the end ` +
+        `(${reason.replace(/\.$/, '')}). Pacer resumes a paused campaign only when an operator does; the lab resumes nothing.`,
+    ];
+  });
 }
 
 /** The table as JSON: one object per row, with each strategy's value and the row's winners. */
@@ -197,6 +217,7 @@ export function labJson(result: LabResult): object {
       winners: winners(r).map((i) => result.names[i]),
     })),
     stories: result.stories,
+    pausedCampaigns: result.pauses,
     report: result.report,
   };
 }

@@ -19,6 +19,8 @@ export interface WorldOutcome {
   wronglySuppressed: number;
   /** Wall-clock seconds the world's week took (machine time, not simulated). */
   seconds: number;
+  /** A Pacer world whose campaign paused itself and was still paused at the end (nobody resumes it in a lab). */
+  campaignPaused?: { at: Millis; reason: string };
 }
 
 export interface WorldOptions {
@@ -64,12 +66,16 @@ export async function runWorld(
   for (const [i, id] of pacer.contactIds.entries()) {
     if (unreachableCause(await loadContactState(pacer.store, id)) !== null) unreachable.push(i);
   }
-  const outcome = {
+  const campaign = await pacer.store.getCampaign(pacer.campaignId);
+  const outcome: WorldOutcome = {
     strategy: strategy.name,
     truth: pacer.truth,
     retriesSpent: retriesFromTruth(pacer.truth),
     wronglySuppressed: reachableAmong(pacer.users, unreachable),
     seconds: seconds(),
+    ...(campaign?.status === 'paused'
+      ? { campaignPaused: { at: campaign.updatedAt, reason: campaign.pauseReason ?? 'no reason recorded' } }
+      : {}),
   };
   await pacer.store.close();
   return outcome;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { DAY, HOUR, MINUTE } from '../../core/time.js';
+import { DEFAULT_SIMULATOR_CONFIG } from './config.js';
+import type { OutEvent } from './payloads.js';
+import { PhoneQuality } from './quality.js';
+
+function numberQuality() {
+  const events: Array<{ event: string; at: number }> = [];
+  const quality = new PhoneQuality(
+    'GREEN',
+    DEFAULT_SIMULATOR_CONFIG.quality,
+    { displayPhoneNumber: '15550783881', messagingLimit: 'TIER_1K' },
+    (e: OutEvent, at) => events.push({ event: e.kind === 'account' ? String(e.value['event']) : e.kind, at }),
+  );
+  return { quality, events };
+}
+
+describe("a simulated number's quality rating", () => {
+  it('drops on early blocks, then recovers as later deliveries dilute them', () => {
+    const { quality, events } = numberQuality();
+    for (let i = 0; i < 50; i++) quality.delivered(i * MINUTE);
+    for (const at of [50 * MINUTE, 51 * MINUTE]) {
+      quality.record(at, 1);
+      quality.evaluate(at);
+    }
+    expect(quality.rating).toBe('YELLOW');
+    // 2,000 more deliveries over the next two days, and no more blocks.
+    for (let i = 0; i < 2_000; i++) quality.delivered(DAY + i * MINUTE);
+    expect(quality.rating).toBe('GREEN');
+    expect(quality.lowest).toBe('YELLOW');
+    expect(events.map((e) => e.event)).toEqual(['FLAGGED', 'UNFLAGGED']);
+    // Back up once the ratio is under the threshold (2 / 101 deliveries), at a delivery's time.
+    expect(events[1]!.at).toBeGreaterThanOrEqual(DAY);
+    expect(events[1]!.at).toBeLessThan(DAY + 100 * MINUTE);
+  });
+
+  it('does not re-rate a GREEN number on deliveries, nor recover while the blocks still weigh', () => {
+    const { quality, events } = numberQuality();
+    for (let i = 0; i < 10; i++) quality.record(i * MINUTE, 1);
+    quality.evaluate(10 * MINUTE);
+    expect(quality.rating).toBe('RED');
+    // 200 deliveries: 10 / 200 = 0.05, still at the red line.
+    for (let i = 0; i < 200; i++) quality.delivered(HOUR + i * MINUTE);
+    expect(quality.rating).toBe('RED');
+    expect(quality.lowest).toBe('RED');
+    expect(events.map((e) => e.event)).toEqual(['FLAGGED']);
+  });
+});
