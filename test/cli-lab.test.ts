@@ -46,8 +46,23 @@ describe('pacer lab', () => {
       code: 2,
       err: expect.stringContaining('--default-country "XX"'),
     });
+    expect(await run('lab', '--default-country', 'uk', '--out', dir)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining(
+        '--default-country "uk" is not a known two-letter country code (e.g. GB, US, IN); the United Kingdom is GB',
+      ),
+    });
     // Nothing ran: no report was written.
     expect(existsSync(path.join(dir, 'report.html'))).toBe(false);
+  });
+
+  it('refuses an --out that is a file before reading the audience, and leaves the file alone', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(CONTACTS);
+    const r = await run('lab', '--audience', file, '--out', file);
+    expect(r).toMatchObject({ code: 2, err: expect.stringContaining(`--out ${file}: is a file, not a folder`) });
+    expect(r.out).not.toContain('Audience');
+    expect(readFileSync(file, 'utf8')).toBe(`${CONTACTS.join('\n')}\n`);
   });
 
   it('refuses an audience file with a bad row, naming the file, the line and the field', async () => {
@@ -112,6 +127,7 @@ describe('pacer lab', () => {
     // Five contacts in the file: five simulated people, for the days and seed given.
     const report = readFileSync(path.join(dir, 'report.html'), 'utf8');
     expect(report).toContain('5 contacts, 3 simulated days, seed 7');
+    expect(report).toContain('Pacer lab on contacts.csv');
   });
 
   it('reads the file as `pacer import contacts` does: --map names the columns, --delimiter the separator', async () => {
@@ -242,6 +258,17 @@ describe('pacer lab', () => {
     expect(nobody.r.out).toContain('Warning: no contact in contacts.csv consented to utility, so the order updates reach nobody');
     expect(nobody.r.out).toContain('Warning: no contact in contacts.csv consented to marketing, so the campaign reaches nobody');
     expect(nobody.values).toEqual({ pacer: 0, 'send-once': 0 });
+  });
+
+  it('says how many rows repeated a number, merged as the import merges them', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile([...CONTACTS, '+919812345678,Asha,no,yes']);
+    const r = await run('lab', '--audience', file, '--days', '1', '--strategies', 'send-once', '--out', path.join(dir, 'out'));
+    expect(r.code).toBe(0);
+    // The repeat's "no" wins, as in `pacer import contacts`: three of five opted in to marketing.
+    expect(r.out).toContain(
+      "Audience contacts.csv: 5 contacts, 60% opted in to marketing, 100% to utility, 1 row repeating an earlier row's number (merged into one contact each, as the import does).",
+    );
   });
 
   it('prints progress and the table when not asked for JSON', async () => {

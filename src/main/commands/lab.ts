@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
@@ -53,10 +54,13 @@ export const labCommand: CliCommand<MainDeps> = {
     const country = opts.defaultCountry?.toUpperCase();
     if (country !== undefined && !isCountryCode(country))
       throw new CliFailure(
-        `--default-country "${opts.defaultCountry}" is not a known two-letter country code (e.g. GB, US, IN)`,
+        `--default-country "${opts.defaultCountry}" is not a known two-letter country code (e.g. GB, US, IN)${country === 'UK' ? '; the United Kingdom is GB' : ''}`,
         EXIT.usage,
       );
     const outDir = path.resolve(opts.out);
+    // Before the audience is read: a folder the lab cannot make is the user's to fix, said at once.
+    if (existsSync(outDir) && !statSync(outDir).isDirectory())
+      throw new CliFailure(`--out ${opts.out}: is a file, not a folder; the lab writes its report and databases into a folder`, EXIT.usage);
     const json = opts.json === true;
     const progress = json ? (line: string) => deps.terminal?.write(`${line}\n`) : deps.out;
 
@@ -86,7 +90,7 @@ export const labCommand: CliCommand<MainDeps> = {
         throw e;
       }
       progress(
-        `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
+        `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.duplicates ? `, ${audience.duplicates} row${audience.duplicates === 1 ? '' : 's'} repeating an earlier row's number (merged into one contact each, as the import does)` : ''}${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
       );
       // A file without consent columns runs, but every strategy then sends nothing of that kind: say so first.
       for (const [share, what, column] of [
@@ -104,7 +108,7 @@ export const labCommand: CliCommand<MainDeps> = {
         outDir,
         out: progress,
         json,
-        ...(audience === null ? {} : { countries: audience.countries }),
+        ...(audience === null ? {} : { countries: audience.countries, title: `Pacer lab on ${path.basename(opts.audience ?? '')}` }),
         logErrors: deps.config().demo.log,
         keepDataDir: deps.config().storage.dataDir,
       }),

@@ -23,6 +23,8 @@ export interface LabAudience {
   marketingOptIn: number;
   /** Share that consented to utility messages (the order updates). */
   utilityOptIn: number;
+  /** Rows that repeated an earlier row's number: one contact, the later row's values winning, as the import does. */
+  duplicates?: number;
 }
 
 /** A file the lab cannot use, with each bad row named by line. */
@@ -84,7 +86,14 @@ export async function readLabAudience(
     }
     if (other === size)
       throw new LabAudienceError(`${source.name}: no contact is in a country the simulator models (${Object.keys(COUNTRIES).join(', ')})`);
-    return { size, countries, otherCountries: other, marketingOptIn: optedIn / size, utilityOptIn: utilityOptedIn / size };
+    return {
+      size,
+      countries,
+      otherCountries: other,
+      marketingOptIn: optedIn / size,
+      utilityOptIn: utilityOptedIn / size,
+      duplicates: summary.duplicates,
+    };
   } finally {
     await store?.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -82,7 +82,7 @@ export const STRATEGIES: readonly Strategy[] = [
   peer({
     name: 'retry-12-24-48h',
     describes: 'retry a failure after 12 h, then 24 h, then 48 h',
-    source: 'vendor guide on 131049 (seed 000: "First retry: after 12 hours … Third retry: after 48 hours")',
+    source: 'a vendor’s guide to 131049 ("First retry: after 12 hours … Third retry: after 48 hours")',
     retryAfterMs: [12 * HOUR, 24 * HOUR, 48 * HOUR],
     whenOutOfRetries: 'drop-message',
     bounceCodes: [],
@@ -109,7 +109,7 @@ export const STRATEGIES: readonly Strategy[] = [
   peer({
     name: 'pause-campaign-24-48h',
     describes: 'on a 131049 wave pause the whole campaign 24 h (48 h the next times), then resend the failed once',
-    source: 'BSP help page on 131049 (seed 002: "Pause Active Campaigns Immediately … Wait 24 to 48 Hours")',
+    source: 'a BSP’s help page on 131049 ("Pause Active Campaigns Immediately … Wait 24 to 48 Hours")',
     retryAfterMs: [],
     whenOutOfRetries: 'drop-message',
     bounceCodes: [],
