@@ -258,7 +258,7 @@ describe('pacer lab', () => {
     expect(nobody.r.out).toContain('Warning: no contact in contacts.csv consented to utility, so the order updates reach nobody');
     expect(nobody.r.out).toContain('Warning: no contact in contacts.csv consented to marketing, so the campaign reaches nobody');
     expect(nobody.values).toEqual({ pacer: 0, 'send-once': 0 });
-  });
+  }, 120_000);
 
   it('says how many rows repeated a number, merged as the import merges them', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GroundTruth, MessageTruth } from '../src/adapters/simulator/index.js';
 import { HOUR } from '../src/core/time.js';
-import { contactStories } from '../src/main/demo/contact-story.js';
+import { contactStories, when } from '../src/main/demo/contact-story.js';
 import { LAB_START } from '../src/main/demo/run-lab.js';
 import type { WorldOutcome } from '../src/main/demo/run-world.js';
 
@@ -47,5 +47,10 @@ describe("a contact's story", () => {
     // In Mexico City the run starts at 02:00 on day 1; 23 h later it is 01:00 on day 2 there.
     const mexico = storyOf('5215512345678', 'America/Mexico_City', [[LAB_START + 23 * HOUR, null]]);
     expect(mexico).toBe('the campaign: capped (131049) on day 2 at 01:00 local.');
+  });
+
+  it("counts UTC calendar days for a time without a zone (the lab's pause notes)", () => {
+    expect(when(LAB_START + 15 * HOUR, null, LAB_START)).toBe('day 1 at 23:00 UTC');
+    expect(when(LAB_START + 19 * HOUR, null, LAB_START)).toBe('day 2 at 03:00 UTC');
   });
 });

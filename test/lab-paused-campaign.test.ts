@@ -34,6 +34,9 @@ describe('a lab run whose Pacer campaign paused itself', () => {
       /^pacer: its campaign paused itself on day 1 at \d\d:\d\d UTC and was still paused at the end \(The quality rating of \d+ dropped \(FLAGGED\).*\)\. Pacer resumes a paused campaign only when an operator does; the lab resumes nothing\.$/,
     );
     expect(lines).toContain(lab.pauses[0]);
+    // The flag that paused it is in the table even if the number recovered by the end.
+    const lowest = lab.rows.find((r) => r.label === 'lowest quality rating during the run');
+    expect(lowest?.values[0]).not.toBe('GREEN');
     const html = readFileSync(lab.report, 'utf8');
     expect(html).toContain('its campaign paused itself on day 1');
     expect((labJson(lab) as { pausedCampaigns: string[] }).pausedCampaigns).toEqual(lab.pauses);

@@ -57,6 +57,8 @@ export function ratingRank(rating: Rating): number {
 export class PhoneQuality {
   private readonly feedback: FeedbackWindow;
   private evaluatedAt: Millis = -Infinity;
+  /** Feedback lowered the rating in this run: only then may deliveries raise it (a number set up YELLOW stays so). */
+  private loweredByFeedback = false;
   /** The worst rating the number has had: a drop the rating later recovered from still happened. */
   lowest: Rating;
 
@@ -76,7 +78,7 @@ export class PhoneQuality {
    */
   delivered(at: Millis): void {
     this.feedback.delivered(at);
-    if (this.rating !== 'GREEN' && at - this.evaluatedAt >= RECOVERY_CHECK_MS) this.evaluate(at);
+    if (this.loweredByFeedback && at - this.evaluatedAt >= RECOVERY_CHECK_MS) this.evaluate(at);
   }
 
   /** Records negative feedback; `evaluate` decides whether the rating moves. */
@@ -91,6 +93,7 @@ export class PhoneQuality {
     if (next === this.rating) return;
     const worse = RANK[next] < RANK[this.rating];
     this.rating = next;
+    this.loweredByFeedback = next !== 'GREEN' && (worse || this.loweredByFeedback);
     if (RANK[next] < RANK[this.lowest]) this.lowest = next;
     this.emit(
       {

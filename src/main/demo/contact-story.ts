@@ -78,7 +78,7 @@ function fate(m: MessageTruth, start: Millis): string {
  * `day 3 at 10:02 local`: the day and the time both on the person's clock. Day 1 is the date the run
  * starts on there, so a retry 12 h after 14:30 on day 1 reads 02:30 on day 2, not on day 1.
  */
-function when(at: Millis, timeZone: string | null, start: Millis): string {
+export function when(at: Millis, timeZone: string | null, start: Millis): string {
   const zone = timeZone ?? 'UTC';
   const day = Math.round((localDate(at, zone) - localDate(start, zone)) / DAY) + 1;
   const time = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);

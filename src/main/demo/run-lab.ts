@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
 import { COUNTRIES, type CountryCode } from '../../adapters/simulator/countries.js';
-import { contactStories, type ContactStory } from './contact-story.js';
+import { contactStories, when, type ContactStory } from './contact-story.js';
 import { measure, type StrategyMetrics } from './demo-metrics.js';
 import type { DemoPlan } from './demo-plan.js';
 import {
@@ -18,7 +18,7 @@ import {
 } from './demo-report.js';
 import { ASSUMED_PRICES, PRICE_SOURCE } from './lab-prices.js';
 import { pacerDataDir, type WorldOutcome } from './run-world.js';
-import { DAY, type Millis } from '../../core/time.js';
+import type { Millis } from '../../core/time.js';
 import { runWorlds } from './run-worlds.js';
 import { STRATEGIES, type Strategy } from './strategies.js';
 import { worldAssumptions } from './world-assumptions.js';
@@ -198,9 +198,8 @@ function pauseNotes(outcomes: readonly WorldOutcome[], start: Millis): string[] 
   return outcomes.flatMap((o) => {
     if (o.campaignPaused === undefined) return [];
     const { at, reason } = o.campaignPaused;
-    const time = new Date(at).toISOString().slice(11, 16);
     return [
-      `${o.strategy}: its campaign paused itself on day ${Math.floor((at - start) / DAY) + 1} at ${time} UTC and was still paused at the end ` +
+      `${o.strategy}: its campaign paused itself on ${when(at, null, start)} and was still paused at the end ` +
         `(${reason.replace(/\.$/, '')}). Pacer resumes a paused campaign only when an operator does; the lab resumes nothing.`,
     ];
   });
