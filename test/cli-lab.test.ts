@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/main/cli.js';
 import { runPacer as run } from './cli-run.js';
@@ -270,6 +272,15 @@ describe('pacer lab', () => {
       "Audience contacts.csv: 5 contacts, 60% opted in to marketing, 100% to utility, 1 row repeating an earlier row's number (merged into one contact each, as the import does).",
     );
   });
+
+  it('runs from any folder: its worlds find their TypeScript loader from the install, not the working directory', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(CONTACTS);
+    const bin = path.resolve(import.meta.dirname, '../bin/pacer.js');
+    const args = [bin, 'lab', '--audience', file, '--days', '1', '--strategies', 'send-once', '--out', path.join(dir, 'out')];
+    const { stdout } = await promisify(execFile)('node', args, { cwd: dir });
+    expect(stdout).toMatch(/^Finished in \d+\.\d s\.$/m);
+  }, 120_000);
 
   it('prints progress and the table when not asked for JSON', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));

@@ -67,13 +67,17 @@ function startWorker(workerData: {
   // Same file type as this module: .ts under tsx, .js once compiled.
   const ext = path.extname(new URL(import.meta.url).pathname);
   const file = new URL(`./world-worker${ext}`, import.meta.url);
-  // Under tsx the worker registers the same TypeScript loader before importing the module.
+  // Under tsx the worker registers the same TypeScript loader before importing the module. The loader
+  // is found from this file, not from the working directory, so the lab runs from any folder.
   const worker =
     ext === '.ts'
-      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(file.href)}); });`, {
-          eval: true,
-          workerData,
-        })
+      ? new Worker(
+          `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((t) => { t.register(); return import(${JSON.stringify(file.href)}); });`,
+          {
+            eval: true,
+            workerData,
+          },
+        )
       : new Worker(file, { workerData });
   let current: { name: string; progress: (day: number) => void; resolve: (o: WorldOutcome) => void; reject: (e: Error) => void } | null =
     null;
