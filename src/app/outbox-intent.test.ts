@@ -11,15 +11,19 @@ describe('templateIntentWriter', () => {
     fc.assert(
       fc.property(fc.uniqueArray(text, { maxLength: 5 }), fc.array(value, { maxLength: 5 }), (keys, values) => {
         const write = templateIntentWriter(base, keys);
-        const frozen: Record<string, unknown> = {};
-        keys.forEach((key, i) => {
-          if (values[i] !== undefined) frozen[key] = values[i];
-        });
+        // Own properties, as JSON.parse makes them: assigning `__proto__` would set the prototype instead.
+        const frozen = Object.fromEntries(keys.flatMap((key, i) => (values[i] === undefined ? [] : [[key, values[i]]])));
         const written = write(values.slice(0, keys.length));
         expect(written).toBe(JSON.stringify({ ...base, template: { ...base.template, values: frozen } }));
         expect(outboxIntentSchema.safeParse(JSON.parse(written)).success).toBe(true);
       }),
     );
+  });
+
+  it('writes a key named __proto__ as an own key, as JSON.parse reads it back', () => {
+    const written = templateIntentWriter(base, ['__proto__', ''])(['x', undefined]);
+    expect(written).toBe(JSON.stringify({ ...base, template: { ...base.template, values: Object.fromEntries([['__proto__', 'x']]) } }));
+    expect(Object.keys((JSON.parse(written) as { template: { values: object } }).template.values)).toEqual(['__proto__']);
   });
 
   it('escapes quotes, backslashes and control characters in the number, the template and the keys', () => {
