@@ -10,7 +10,7 @@ import {
   type SimUser,
 } from '../src/adapters/simulator/index.js';
 import { DEFAULT_SIMULATOR_CONFIG } from '../src/adapters/simulator/config.js';
-import { COUNTRIES, type CountryCode } from '../src/adapters/simulator/countries.js';
+import { onlyCountryWeights, type CountryCode } from '../src/adapters/simulator/countries.js';
 import { SQLITE_FILE_NAME } from '../src/adapters/storage/open-store.js';
 import { importContactRecords, type ContactRecord } from '../src/app/import-contact-records.js';
 import { startCampaign, type StartCampaignResult } from '../src/app/start-campaign.js';
@@ -291,11 +291,9 @@ export async function outboxIds(place: Place, campaignId: number | null): Promis
   }
 }
 
-/** Country weights for these countries only: the simulator merges objects, so the others need an explicit 0. */
+/** Weight 1 for these countries, 0 for the others. */
 export function onlyCountries(...codes: CountryCode[]): Record<CountryCode, number> {
-  const weights = Object.fromEntries(Object.keys(COUNTRIES).map((c) => [c, 0])) as Record<CountryCode, number>;
-  for (const c of codes) weights[c] = 1;
-  return weights;
+  return onlyCountryWeights(Object.fromEntries(codes.map((c) => [c, 1])));
 }
 
 /** Ground-truth messages Pacer sent for one outbox row, in order: `biz_opaque_callback_data` is `pacer:<id>`. */

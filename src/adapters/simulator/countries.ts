@@ -136,6 +136,14 @@ export const COUNTRIES = {
 
 export type CountryCode = keyof typeof COUNTRIES;
 
+/**
+ * `population.countries` with these weights and 0 for every other country: the simulator merges
+ * objects with its defaults, so a country left out would otherwise keep its default weight.
+ */
+export function onlyCountryWeights(weights: Partial<Record<CountryCode, number>>): Record<CountryCode, number> {
+  return Object.assign(Object.fromEntries(Object.keys(COUNTRIES).map((c) => [c, 0])) as Record<CountryCode, number>, weights);
+}
+
 export function isCountryCode(value: string): value is CountryCode {
   return Object.hasOwn(COUNTRIES, value);
 }

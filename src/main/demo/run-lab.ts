@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
-import { COUNTRIES, type CountryCode } from '../../adapters/simulator/countries.js';
+import { onlyCountryWeights, type CountryCode } from '../../adapters/simulator/countries.js';
 import { contactStories, when, type ContactStory } from './contact-story.js';
 import { measure, type StrategyMetrics } from './demo-metrics.js';
 import type { DemoPlan } from './demo-plan.js';
@@ -68,22 +68,13 @@ export function demoSimulator(plan: DemoPlan, countries?: Partial<Record<Country
     population: {
       size: plan.audience,
       otherMarketingPerDay: { min: 0.1, max: 2.5 },
-      ...(countries === undefined ? {} : { countries: onlyThese(countries) }),
+      ...(countries === undefined ? {} : { countries: onlyCountryWeights(countries) }),
     },
     cap: { minPerWindow: 2, maxPerWindow: 6 },
     rateLimits: { throughputMps: plan.mps },
     // Under load Meta delivers statuses seconds late and several to a POST; the demo leans on that.
     webhooks: { batchRate: 0.95, maxBatch: 200, latencyMs: { min: 1_000, max: 8_000 } },
   };
-}
-
-/**
- * The file's mix and nothing else: the simulator merges weights given with its defaults, so every
- * country the file lacks is set to 0 (or a GB-only file would be simulated as under half British).
- */
-function onlyThese(countries: Partial<Record<CountryCode, number>>): Record<CountryCode, number> {
-  const weights = Object.fromEntries(Object.keys(COUNTRIES).map((c) => [c, 0])) as Record<CountryCode, number>;
-  return Object.assign(weights, countries);
 }
 
 /** Every strategy through the same simulated days on the same seed, side by side: the table, the report and one person's story each. */
