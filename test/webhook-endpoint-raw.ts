@@ -62,3 +62,89 @@ export function rawPost(
     });
   });
 }
+
+export interface LateReader {
+  status: number;
+  /** Body bytes written before the client began reading. */
+  bytesWritten: number;
+}
+
+/**
+ * A client that sends its body before it reads anything, as simple clients do: it writes without
+ * pause for `writeForMs` (never past a declared length), reading nothing, then reads. A server that refuses the request and
+ * closes at once resets the connection under the client's writes, and a reset makes the client's
+ * system drop the answer it has not read yet: this fails with that reset instead of a status.
+ */
+export function postReadingLate(origin: string, headers: Record<string, string>, writeForMs: number): Promise<LateReader> {
+  const url = new URL(origin);
+  const chunked = headers['transfer-encoding'] === 'chunked';
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const framed = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    socket.pause();
+    let received = '';
+    let bytesWritten = 0;
+    let writing = true;
+    socket.on('error', reject);
+    socket.on('data', (data: Buffer) => {
+      received += data.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (status) {
+        socket.destroy();
+        resolve({ status: Number(status[1]), bytesWritten });
+      }
+    });
+    socket.on('close', () => reject(new Error(`connection closed without an HTTP answer (got ${JSON.stringify(received.slice(0, 80))})`)));
+    socket.on('connect', () => {
+      const head = Object.entries({ host: url.host, ...headers })
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.write(`POST /webhooks/whatsapp HTTP/1.1\r\n${head}\r\n`);
+      const declared = headers['content-length'] === undefined ? Infinity : Number(headers['content-length']);
+      const writeMore = (): void => {
+        if (!writing || socket.destroyed || bytesWritten + chunk.length > declared) return;
+        if (socket.write(framed)) {
+          bytesWritten += chunk.length;
+          setImmediate(writeMore);
+        } else socket.once('drain', writeMore);
+      };
+      writeMore();
+      setTimeout(() => {
+        writing = false;
+        socket.resume();
+      }, writeForMs);
+    });
+  });
+}
+
+/**
+ * A chunked POST that never stops sending, reading as it goes: resolves with the status it read and
+ * the error that ended its writing, once the server has cut the connection.
+ */
+export function postForever(origin: string, headers: Record<string, string>): Promise<{ status: number; endedBy: string }> {
+  const url = new URL(origin);
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+  return new Promise((resolve) => {
+    // Half-open allowed: the server's end of the connection does not stop its writing.
+    const socket = connect({ host: url.hostname, port: Number(url.port), allowHalfOpen: true });
+    let received = '';
+    let endedBy = 'close';
+    socket.on('data', (data: Buffer) => void (received += data.toString('latin1')));
+    socket.on('error', (error: NodeJS.ErrnoException) => void (endedBy = error.code ?? error.message));
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0), endedBy }));
+    socket.on('connect', () => {
+      const head = Object.entries({ host: url.host, 'transfer-encoding': 'chunked', ...headers })
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.write(`POST /webhooks/whatsapp HTTP/1.1\r\n${head}\r\n`);
+      const writeMore = (): void => {
+        if (socket.destroyed) return;
+        if (socket.write(framed)) setImmediate(writeMore);
+        else socket.once('drain', writeMore);
+      };
+      writeMore();
+    });
+  });
+}

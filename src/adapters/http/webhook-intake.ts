@@ -1,6 +1,7 @@
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preParsingAsyncHookHandler } from 'fastify';
 import type { HttpMetrics } from './http-metrics.js';
+import { closeAfterLinger } from './lingering-close.js';
 import { refusalBeforeBody, rejectMessage, type WebhookAuthConfig } from './webhook-auth.js';
 
 /** Bodies of webhook POSTs being received at once, all together (PACER_WEBHOOK_INFLIGHT_MB). */
@@ -28,7 +29,8 @@ export interface WebhookIntakeOptions {
  * production, malformed), is answered at once; each body reserves its declared length (the limit
  * when chunked) against one budget for all bodies in flight, and is refused with 503 when the
  * budget is spent; a body that has not arrived within the timeout is dropped with 408. Every
- * refusal closes the connection, so a client cannot keep sending into it.
+ * refusal closes the connection, so a client cannot keep sending into it (after a short linger, in
+ * which what it still sends is dropped, so that it reads the answer rather than a reset).
  */
 export function webhookIntake(o: WebhookIntakeOptions): { onRequest: onRequestAsyncHookHandler; preParsing: preParsingAsyncHookHandler } {
   let inflight = 0;
@@ -89,9 +91,8 @@ export function webhookIntake(o: WebhookIntakeOptions): { onRequest: onRequestAs
 
 /** The 408 for a body that timed out (from the route's error handler). */
 export function bodyTimeoutReply(reply: FastifyReply, timeoutMs: number): FastifyReply {
-  return reply
+  return closeAfterLinger(reply.request, reply)
     .code(408)
-    .header('connection', 'close')
     .header('retry-after', String(RETRY_AFTER_SECONDS))
     .send({ error: 'body_timeout', message: `the request body did not arrive within ${timeoutMs} ms` });
 }
@@ -103,6 +104,6 @@ function declaredLength(request: FastifyRequest): number | null {
   return request.headers['transfer-encoding'] === undefined ? 0 : null;
 }
 
-function refuse(reply: FastifyReply, status: number, error: string, message: string): FastifyReply {
-  return reply.code(status).header('connection', 'close').send({ error, message });
+export function refuse(reply: FastifyReply, status: number, error: string, message: string): FastifyReply {
+  return closeAfterLinger(reply.request, reply).code(status).send({ error, message });
 }

@@ -5,7 +5,7 @@ import type { HttpMetrics } from './http-metrics.js';
 import type { InboxWriter } from './inbox-writer.js';
 import { verifyHandshake } from './verify-handshake.js';
 import { authenticateWebhook, rejectMessage, type WebhookAuthConfig } from './webhook-auth.js';
-import { BODY_TIMEOUT_CODE, bodyTimeoutReply, webhookIntake } from './webhook-intake.js';
+import { BODY_TIMEOUT_CODE, bodyTimeoutReply, refuse, webhookIntake } from './webhook-intake.js';
 
 export const WEBHOOK_PATH = '/webhooks/whatsapp';
 /** Meta documents webhook payloads of up to 3 MB; a declared length over it is refused before buffering. */
@@ -46,7 +46,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (ap
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       metrics.webhookTooLarge++;
       request.log.warn({ limit: WEBHOOK_BODY_LIMIT }, 'webhook body over the size limit refused');
-      return reply.code(413).send({ error: 'payload_too_large', message: `request body is larger than ${WEBHOOK_BODY_LIMIT} bytes` });
+      return refuse(reply, 413, 'payload_too_large', `request body is larger than ${WEBHOOK_BODY_LIMIT} bytes`);
     }
     if (error.code === BODY_TIMEOUT_CODE) return bodyTimeoutReply(reply, options.intake.bodyTimeoutMs);
     throw error; // everything else: the server's default handling
