@@ -262,6 +262,28 @@ describe('pacer lab', () => {
     expect(nobody.values).toEqual({ pacer: 0, 'send-once': 0 });
   }, 120_000);
 
+  it("names the file's own consent column in the warning when --map renamed it", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(['Mobile,Marketing OK', ...Array.from({ length: 5 }, (_, i) => `+447911123${String(100 + i)},no`)]);
+    const r = await run(
+      'lab',
+      '--audience',
+      file,
+      '--map',
+      'phone=Mobile,consent_marketing=Marketing OK',
+      '--days',
+      '1',
+      '--strategies',
+      'send-once',
+      '--out',
+      path.join(dir, 'out'),
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('consented to marketing, so the campaign reaches nobody (column Marketing OK).');
+    // Not mapped, so the standard name is the one to add.
+    expect(r.out).toContain('consented to utility, so the order updates reach nobody (column consent_utility).');
+  });
+
   it('says how many rows repeated a number, merged as the import merges them', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
     const file = contactsFile([...CONTACTS, '+919812345678,Asha,no,yes']);

@@ -93,12 +93,14 @@ export const labCommand: CliCommand<MainDeps> = {
         `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.duplicates ? `, ${audience.duplicates} row${audience.duplicates === 1 ? '' : 's'} repeating an earlier row's number (merged into one contact each, as the import does)` : ''}${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
       );
       // A file without consent columns runs, but every strategy then sends nothing of that kind: say so first.
-      for (const [share, what, column] of [
+      for (const [share, what, field] of [
         [audience.marketingOptIn, 'the campaign reaches', 'consent_marketing'],
         [audience.utilityOptIn, 'the order updates reach', 'consent_utility'],
       ] as const)
         if (share === 0)
-          progress(`Warning: no contact in ${path.basename(file)} consented to ${column.slice(8)}, so ${what} nobody (column ${column}).`);
+          progress(
+            `Warning: no contact in ${path.basename(file)} consented to ${field.slice(8)}, so ${what} nobody (column ${columns[field] ?? field}).`,
+          );
     }
     const plan = labPlan(days, seed, audience);
     const result = await asLabCommand(() =>

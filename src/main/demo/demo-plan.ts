@@ -45,3 +45,14 @@ export function inShare(index: number, salt: number, share: number): boolean {
   h = (h ^ (h >>> 13)) >>> 0;
   return (h % 10_000) / 10_000 < share;
 }
+
+/** What person `index` agreed to: the same people in every world, so the worlds differ only in strategy. */
+export function consentsOf(plan: DemoPlan, index: number): { marketing: boolean; utility: boolean } {
+  return { marketing: inShare(index, 1, plan.marketingOptIn), utility: inShare(index, 2, plan.utilityOptIn) };
+}
+
+/** Whether order update `k` concerns person `index` (they bought something), whatever they consented to. */
+export function hasOrderUpdate(plan: DemoPlan, k: number, index: number): boolean {
+  const u = plan.utility[k];
+  return u !== undefined && inShare(index, 100 + k, u.share);
+}

@@ -17,7 +17,7 @@ import { DAY, type Millis } from '../../core/time.js';
 import { VirtualClock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { startEngine } from '../engine.js';
-import { inShare, type DemoPlan } from './demo-plan.js';
+import { consentsOf, hasOrderUpdate, type DemoPlan } from './demo-plan.js';
 import { demoAttributes, ORDER_UPDATE_PARAMETERS, SPRING_SALE_PARAMETERS } from './demo-content.js';
 import { createTemplateApiClient } from '../../adapters/cloud-api/template-api-client.js';
 import { syncTemplates } from '../../app/sync-templates.js';
@@ -87,7 +87,7 @@ export async function runPacerWorld(
     name: u.name,
     tags: [],
     attributes: demoAttributes(u, i),
-    consent: { marketing: inShare(i, 1, plan.marketingOptIn), utility: inShare(i, 2, plan.utilityOptIn) },
+    consent: consentsOf(plan, i),
   }));
   const contactIds: number[] = [];
   for (let i = 0; i < records.length; i += 5000)
@@ -132,7 +132,7 @@ export async function runPacerWorld(
     startCampaign(store, campaignId, { phoneNumberId }, clock.now(), pacer.signal).then(() => undefined),
   );
   plan.utility.forEach((u, k) =>
-    clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, u, k, { phoneNumberId, now: clock.now(), signal: pacer.signal })),
+    clock.at(start + u.at, () => sendOrderUpdates(store, contactIds, plan, k, { phoneNumberId, now: clock.now(), signal: pacer.signal })),
   );
 
   for (let day = 1; day <= plan.days; day++) {
@@ -151,12 +151,14 @@ export async function runPacerWorld(
 async function sendOrderUpdates(
   store: Store,
   contactIds: readonly number[],
-  u: DemoPlan['utility'][number],
+  plan: DemoPlan,
   k: number,
   at: { phoneNumberId: string; now: Millis; signal: WorkQueued },
 ): Promise<void> {
+  const u = plan.utility[k];
+  if (u === undefined) return;
   const recipients = contactIds.flatMap((contactId, i) =>
-    inShare(i, 100 + k, u.share) ? [{ contactId, idempotencyKey: `order-update-${k}-${i}` }] : [],
+    hasOrderUpdate(plan, k, i) ? [{ contactId, idempotencyKey: `order-update-${k}-${i}` }] : [],
   );
   const r = await queueOneOffBroadcast(
     store,

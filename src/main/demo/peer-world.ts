@@ -17,7 +17,7 @@ import { parseWebhook } from '../../adapters/webhook/parse-webhook.js';
 import { VirtualClock } from '../../ports/clock.js';
 import { SECOND, type Millis } from '../../core/time.js';
 import type { PeerStrategy } from './strategies.js';
-import { inShare, type DemoPlan } from './demo-plan.js';
+import { consentsOf, hasOrderUpdate, type DemoPlan } from './demo-plan.js';
 import { reachableAmong } from './demo-metrics.js';
 
 interface Job {
@@ -115,7 +115,7 @@ export async function runPeerWorld(
 
   clock.at(start + plan.marketing.at, () => {
     users.forEach((_, i) => {
-      if (inShare(i, 1, plan.marketingOptIn))
+      if (consentsOf(plan, i).marketing)
         sender.enqueue({
           id: `${strategy.name}:campaign:${i}`,
           user: i,
@@ -133,7 +133,7 @@ export async function runPeerWorld(
     clock.at(start + u.at, () => {
       users.forEach((_, i) => {
         // Like Pacer, a peer sends order updates only to people who agreed to them.
-        if (!inShare(i, 100 + k, u.share) || !inShare(i, 2, plan.utilityOptIn)) return;
+        if (!hasOrderUpdate(plan, k, i) || !consentsOf(plan, i).utility) return;
         if (sender.suppressed.has(i)) sender.utilitySkippedForSuppression++;
         else
           sender.enqueue({
