@@ -100,6 +100,30 @@ describe('pacer lab', () => {
       code: 2,
       err: expect.stringMatching(/contacts\.csv: no contact is in a country the simulator models \(US, GB, DE, .*\)/),
     });
+    // +1 is not only the US: Toronto's 416 is Canada, which the simulator does not model (nor Meta's US pause).
+    const canadian = await run('lab', '--audience', contactsFile([CONTACTS[0]!, '+14165550123,Jean,yes,yes']), '--out', dir);
+    expect(canadian).toMatchObject({ code: 2, err: expect.stringContaining('no contact is in a country the simulator models') });
+  });
+
+  it('counts Canadian numbers among the countries it does not model, not as US ones', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile([...CONTACTS, '+14165550123,Jean,yes,yes', '+16045550199,Marie,yes,yes']);
+    const r = await run('lab', '--audience', file, '--days', '1', '--strategies', 'send-once', '--out', path.join(dir, 'out'));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('7 contacts, ');
+    expect(r.out).toContain('2 in countries the simulator does not model');
+  });
+
+  it('refuses an --out it cannot make, naming what is in the way, before running anything', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(CONTACTS);
+    const underFile = await run('lab', '--audience', file, '--out', path.join(file, 'sub'));
+    expect(underFile).toMatchObject({ code: 2, err: expect.stringContaining(`${file} is a file, not a folder`) });
+    expect(underFile.out).not.toContain('Audience');
+    // A folder that refuses new entries: a recursive mkdir would never return here.
+    const proc = await run('lab', '--audience', file, '--out', '/proc/pacer-lab-nowhere/out');
+    expect(proc).toMatchObject({ code: 2, err: expect.stringContaining('cannot make the folder /proc/pacer-lab-nowhere (ENOENT)') });
+    expect(proc.out).not.toContain('The same simulated world runs');
   });
 
   it("runs the chosen strategies on the file's audience and prints the table as JSON", async () => {

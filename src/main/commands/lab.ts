@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
@@ -8,7 +7,7 @@ import { isCountryCode } from '../../app/normalise-phone.js';
 import { DAY, HOUR } from '../../core/time.js';
 import { DEMO_AUDIENCE, defaultDemoPlan, type DemoPlan } from '../demo/demo-plan.js';
 import { LabAudienceError, readLabAudience, type LabAudience } from '../demo/lab-audience.js';
-import { labJson, LabSetupError, runLab } from '../demo/run-lab.js';
+import { labFolderProblem, labJson, LabSetupError, runLab } from '../demo/run-lab.js';
 import { DEMO_STRATEGIES, pickStrategies, UnknownStrategyError } from '../demo/strategies.js';
 import type { MainDeps } from './main-deps.js';
 
@@ -59,8 +58,8 @@ export const labCommand: CliCommand<MainDeps> = {
       );
     const outDir = path.resolve(opts.out);
     // Before the audience is read: a folder the lab cannot make is the user's to fix, said at once.
-    if (existsSync(outDir) && !statSync(outDir).isDirectory())
-      throw new CliFailure(`--out ${opts.out}: is a file, not a folder; the lab writes its report and databases into a folder`, EXIT.usage);
+    const folderProblem = labFolderProblem(outDir);
+    if (folderProblem !== null) throw new CliFailure(`--out ${opts.out}: ${folderProblem}`, EXIT.usage);
     const json = opts.json === true;
     const progress = json ? (line: string) => deps.terminal?.write(`${line}\n`) : deps.out;
 

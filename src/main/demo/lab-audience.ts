@@ -10,6 +10,7 @@ import { importContacts } from '../../app/import-contacts.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import type { Policy } from '../../core/policy.js';
 import type { Millis } from '../../core/time.js';
+import { recipientRegion } from '../../app/recipient-region.js';
 import { countryOfWaId } from './lab-prices.js';
 
 /** What the lab takes from the user's file: the simulated audience has its size, country mix and marketing consent. */
@@ -76,7 +77,11 @@ export async function readLabAudience(
       for (const c of page) {
         after = c.id;
         size++;
-        const country = c.phoneE164 === null ? null : countryOfWaId(c.phoneE164.replace(/^\+/, ''));
+        // By calling code, but +1 is not only the US: +1 416… is Canada, which the simulator does not
+        // model, and Meta's US marketing pause is not for it. (+44 7911 12… is Guernsey: still +44's rules.)
+        let country = c.phoneE164 === null ? null : countryOfWaId(c.phoneE164.replace(/^\+/, ''));
+        const region = recipientRegion(c.phoneE164);
+        if (country === 'US' && region !== null && region !== 'US') country = null;
         if (country === null) other++;
         else countries[country] = (countries[country] ?? 0) + 1;
         const consent = (await loadContactState(store, c.id)).consent;

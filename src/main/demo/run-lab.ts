@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
 import { onlyCountryWeights, type CountryCode } from '../../adapters/simulator/countries.js';
@@ -45,6 +45,34 @@ export interface LabOptions {
 /** The lab cannot run where it was asked to: nothing was written or removed. */
 export class LabSetupError extends Error {}
 
+/**
+ * What stands in the way of making the lab's folder, or null: the nearest existing ancestor must be a
+ * folder. Checked before anything is read, so a bad --out is said first.
+ */
+export function labFolderProblem(outDir: string): string | null {
+  let at = path.resolve(outDir);
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  if (statSync(at).isDirectory()) return null;
+  return at === path.resolve(outDir)
+    ? 'is a file, not a folder; the lab writes its report and databases into a folder'
+    : `${at} is a file, not a folder`;
+}
+
+/** One level at a time: a recursive mkdir under a folder that refuses new entries (/proc) never returns. */
+function makeLabFolder(outDir: string): void {
+  const problem = labFolderProblem(outDir);
+  if (problem !== null) throw new LabSetupError(`--out ${outDir}: ${problem}`);
+  const missing: string[] = [];
+  for (let at = path.resolve(outDir); !existsSync(at); at = path.dirname(at)) missing.unshift(at);
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      throw new LabSetupError(`--out ${outDir}: cannot make the folder ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+  }
+}
+
 export interface LabResult {
   names: string[];
   metrics: Record<string, StrategyMetrics>;
@@ -88,7 +116,7 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   const clash = worlds.find((d) => path.resolve(d) === kept);
   if (clash !== undefined)
     throw new LabSetupError(`--out ${options.outDir}: ${clash} is this installation's database (PACER_DATA_DIR); choose another --out`);
-  mkdirSync(options.outDir, { recursive: true });
+  makeLabFolder(options.outDir);
   // The folder is the lab's: a world or report left by an earlier run would sit beside this one as if it were its own.
   // (`lab-audience-data` is where earlier versions read the audience file.)
   for (const d of [...worlds, path.join(options.outDir, 'lab-audience-data')]) rmSync(d, { recursive: true, force: true });
