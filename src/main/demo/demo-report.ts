@@ -61,11 +61,17 @@ function percent(v: number, of: number): string {
 /** The columns that win a row (all tied best), none when every column is equal or the row has no better way. */
 export function winners(r: Row): number[] {
   if (r.better === 'none' || r.values.some((v) => typeof v !== 'number')) return [];
-  // A share row compares shares: fewer night deliveries out of fewer deliveries is no win.
-  const score = r.values.map((v, i) => (r.of === undefined ? (v as number) : (v as number) / Math.max(1, r.of[i] ?? 0)));
-  const best = r.better === 'higher' ? Math.max(...score) : Math.min(...score);
-  const won = score.flatMap((s, i) => (s === best ? [i] : []));
-  return won.length === score.length ? [] : won;
+  // A share row compares shares: fewer night deliveries out of fewer deliveries is no win, and a
+  // column with nothing to share (nothing delivered) has no share at all, so it neither wins nor sets the bar.
+  const scored = r.values.flatMap((v, i) => {
+    if (r.of === undefined) return [{ i, score: v as number }];
+    const of = r.of[i] ?? 0;
+    return of > 0 ? [{ i, score: (v as number) / of }] : [];
+  });
+  if (scored.length < 2) return [];
+  const best = (r.better === 'higher' ? Math.max : Math.min)(...scored.map((s) => s.score));
+  const won = scored.filter((s) => s.score === best).map((s) => s.i);
+  return won.length === scored.length ? [] : won;
 }
 
 /** The terminal table, with the winners of each row named at its end. */
