@@ -14,6 +14,7 @@ export interface StrategyMetrics {
   retriesSpent: number;
   wronglySuppressed: number;
   utilityDelivered: number;
+  /** Order updates delivered to the people capped for marketing in any strategy's world (the same people in every column). */
   utilityToCapped: number;
   quality: string;
   /** The worst rating the number had during the run. */
@@ -36,15 +37,9 @@ export function measure(
   days: number,
   retriesSpent: number,
   suppressedReachable: number,
+  cappedAnywhere: ReadonlySet<string>,
   prices: PriceTable = ASSUMED_PRICES,
 ): StrategyMetrics {
-  const firstCapAt = new Map<string, Millis>();
-  for (const m of truth.messages) {
-    if (m.errorCode === 131049 && m.category === 'marketing') {
-      const at = firstCapAt.get(m.to);
-      if (at === undefined || m.acceptedAt < at) firstCapAt.set(m.to, m.acceptedAt);
-    }
-  }
   const daily = Array.from({ length: days }, (_, i) => ({ day: i + 1, delivered: 0, caps: 0 }));
   const reach = new Set<string>();
   let delivered = 0,
@@ -67,8 +62,7 @@ export function measure(
     }
     if (m.category === 'utility') {
       utilityDelivered++;
-      const capAt = firstCapAt.get(m.to);
-      if (capAt !== undefined && m.deliveredAt > capAt) utilityToCapped++;
+      if (cappedAnywhere.has(m.to)) utilityToCapped++;
     }
   }
   return {
@@ -91,6 +85,17 @@ export function measure(
     deliveredOver24hLate: truth.deliveryTiming.lateOver24h,
     daily,
   };
+}
+
+/**
+ * The people whose marketing hit the per-user cap in any of the worlds. A cap belongs to the person's
+ * inbox, so who keeps them reachable is compared on the same people in every column: counted per
+ * world, a strategy that got fewer people capped would score lower for it.
+ */
+export function cappedInAnyWorld(truths: readonly GroundTruth[]): Set<string> {
+  const capped = new Set<string>();
+  for (const truth of truths) for (const m of truth.messages) if (m.errorCode === 131049 && m.category === 'marketing') capped.add(m.to);
+  return capped;
 }
 
 /** Requests beyond the first for each message id Pacer sent (our id travels in the callback data). */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
 import { onlyCountryWeights, type CountryCode } from '../../adapters/simulator/countries.js';
 import { contactStories, when, type ContactStory } from './contact-story.js';
-import { measure, type StrategyMetrics } from './demo-metrics.js';
+import { cappedInAnyWorld, measure, type StrategyMetrics } from './demo-metrics.js';
 import type { DemoPlan } from './demo-plan.js';
 import {
   comparisonRows,
@@ -140,9 +140,10 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     },
   });
 
+  const capped = cappedInAnyWorld(outcomes.map((o) => o.truth));
   const columns: Column[] = outcomes.map((o) => ({
     name: o.strategy,
-    metrics: measure(o.truth, start, plan.days, o.retriesSpent, o.wronglySuppressed),
+    metrics: measure(o.truth, start, plan.days, o.retriesSpent, o.wronglySuppressed, capped),
   }));
   const names = columns.map((c) => c.name);
   const rows = comparisonRows(columns);

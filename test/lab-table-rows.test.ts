@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { GroundTruth } from '../src/adapters/simulator/index.js';
+import { cappedInAnyWorld } from '../src/main/demo/demo-metrics.js';
 import { winners, type Row } from '../src/main/demo/demo-report.js';
 
 const row = (values: number[], better: Row['better'], of?: number[]): Row => ({ label: 'r', values, better, ...(of ? { of } : {}) });
@@ -18,5 +20,20 @@ describe('which columns win a row', () => {
     expect(winners(row([0, 0, 121], 'lower', [0, 0, 121]))).toEqual([]);
     expect(winners(row([0, 5, 121], 'lower', [0, 100, 121]))).toEqual([1]);
     expect(winners(row([0, 0, 3], 'lower', [0, 10, 121]))).toEqual([1]);
+  });
+});
+
+describe('the people counted for "utility delivered to capped contacts"', () => {
+  const msg = (to: string, category: string, errorCode: number | null) => ({ to, category, errorCode });
+  const truth = (...messages: Array<ReturnType<typeof msg>>) => ({ messages }) as unknown as GroundTruth;
+
+  it('are those whose marketing was capped in any world, the same set for every column', () => {
+    const capped = cappedInAnyWorld([
+      truth(msg('44700', 'marketing', 131049), msg('44701', 'marketing', null)),
+      truth(msg('44702', 'marketing', 131049), msg('44700', 'marketing', 131049)),
+      // A utility failure or another marketing error is not the per-user marketing cap.
+      truth(msg('44703', 'utility', 131049), msg('44704', 'marketing', 131026)),
+    ]);
+    expect([...capped].sort()).toEqual(['44700', '44702']);
   });
 });
