@@ -62,10 +62,11 @@ describe('pacer demo', () => {
     // A flag wins over the environment.
     expect(await demo(['--audience', '99'], { PACER_DEMO_AUDIENCE: '5000' })).toBe(2);
     expect(err.pop()).toMatch(/--audience must be a whole number of at least 100/);
-    // A file where the folder should be: the demo stops at once, naming the folder it was given.
+    // A file where the folder should be: the demo stops at once, naming the folder it was given, as a
+    // usage error (2) like the lab's --out: the folder is the user's to fix.
     const notADir = path.join(dir, 'not-a-folder');
     writeFileSync(notADir, '');
-    expect(await demo(['--audience', '100'], { PACER_DEMO_DIR: notADir })).toBe(1);
+    expect(await demo(['--audience', '100'], { PACER_DEMO_DIR: notADir })).toBe(2);
     expect(err.pop()).toContain(notADir);
   });
 });

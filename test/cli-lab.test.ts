@@ -145,7 +145,26 @@ describe('pacer lab', () => {
     );
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    const json = JSON.parse(r.out) as { strategies: string[]; rows: Array<{ label: string; values: Record<string, unknown> }> };
+    const json = JSON.parse(r.out) as {
+      run: unknown;
+      strategies: string[];
+      rows: Array<{ label: string; values: Record<string, unknown> }>;
+    };
+    // Which run this is, without the terminal's lines: Chloe alone said no to marketing.
+    expect(json.run).toEqual({
+      days: 3,
+      seed: 7,
+      audience: {
+        file: 'contacts.csv',
+        size: 5,
+        countries: { IN: 1, BR: 1, GB: 1, US: 1, ID: 1 },
+        otherCountries: 0,
+        marketingOptIn: 0.8,
+        utilityOptIn: 1,
+        duplicates: 0,
+      },
+      warnings: [],
+    });
     expect(json.strategies).toEqual(['send-once', 'retry-12-24-48h']);
     const delivered = json.rows.find((x) => x.label === 'delivered messages');
     expect(Object.keys(delivered?.values ?? {})).toEqual(['send-once', 'retry-12-24-48h']);
@@ -289,23 +308,21 @@ describe('pacer lab', () => {
   it("names the file's own consent column in the warning when --map renamed it", async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
     const file = contactsFile(['Mobile,Marketing OK', ...Array.from({ length: 5 }, (_, i) => `+447911123${String(100 + i)},no`)]);
-    const r = await run(
-      'lab',
-      '--audience',
-      file,
-      '--map',
-      'phone=Mobile,consent_marketing=Marketing OK',
-      '--days',
-      '1',
-      '--strategies',
-      'send-once',
-      '--out',
-      path.join(dir, 'out'),
-    );
+    const args = ['lab', '--audience', file, '--map', 'phone=Mobile,consent_marketing=Marketing OK', '--days', '1'];
+    const r = await run(...args, '--strategies', 'send-once', '--out', path.join(dir, 'out'));
     expect(r.code).toBe(0);
     expect(r.out).toContain('consented to marketing, so the campaign reaches nobody (column Marketing OK).');
-    // Not mapped, so the standard name is the one to add.
-    expect(r.out).toContain('consented to utility, so the order updates reach nobody (column consent_utility).');
+    // The file has no utility column at all: said so, with the way to name one.
+    expect(r.out).toContain(
+      'Warning: contacts.csv has no consent_utility column (--map names a column of another name), so nobody consented to utility and the order updates reach nobody.',
+    );
+    // In JSON, where the terminal's lines are not, the warnings are part of the run.
+    const asJson = await run(...args, '--strategies', 'send-once', '--out', path.join(dir, 'out'), '--json');
+    expect(asJson.code).toBe(0);
+    expect((JSON.parse(asJson.out) as { run: { warnings: string[] } }).run.warnings).toEqual([
+      'no contact in contacts.csv consented to marketing, so the campaign reaches nobody (column Marketing OK).',
+      'contacts.csv has no consent_utility column (--map names a column of another name), so nobody consented to utility and the order updates reach nobody.',
+    ]);
   });
 
   it('says how many rows repeated a number, merged as the import merges them', async () => {

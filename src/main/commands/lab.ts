@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
+import type { ColumnMap } from '../../app/import-columns.js';
 import { CliFailure, EXIT } from '../../adapters/cli/exit-codes.js';
 import { ImportInputError } from '../../app/contact-source.js';
 import { isCountryCode } from '../../app/normalise-phone.js';
@@ -70,6 +71,7 @@ export const labCommand: CliCommand<MainDeps> = {
         EXIT.usage,
       );
     let audience: LabAudience | null = null;
+    const warnings: string[] = [];
     if (opts.audience !== undefined) {
       const file = path.resolve(opts.audience);
       const delimiter = delimiterOf(opts.delimiter);
@@ -91,15 +93,8 @@ export const labCommand: CliCommand<MainDeps> = {
       progress(
         `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.duplicates ? `, ${audience.duplicates} row${audience.duplicates === 1 ? '' : 's'} repeating an earlier row's number (merged into one contact each, as the import does)` : ''}${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
       );
-      // A file without consent columns runs, but every strategy then sends nothing of that kind: say so first.
-      for (const [share, what, field] of [
-        [audience.marketingOptIn, 'the campaign reaches', 'consent_marketing'],
-        [audience.utilityOptIn, 'the order updates reach', 'consent_utility'],
-      ] as const)
-        if (share === 0)
-          progress(
-            `Warning: no contact in ${path.basename(file)} consented to ${field.slice(8)}, so ${what} nobody (column ${columns[field] ?? field}).`,
-          );
+      warnings.push(...consentWarnings(audience, path.basename(file), columns));
+      for (const w of warnings) progress(`Warning: ${w}`);
     }
     const plan = labPlan(days, seed, audience);
     const result = await asLabCommand(() =>
@@ -114,9 +109,30 @@ export const labCommand: CliCommand<MainDeps> = {
         keepDataDir: deps.config().storage.dataDir,
       }),
     );
-    if (json) deps.out(JSON.stringify(labJson(result), null, 2));
+    if (json) {
+      const read = audience === null ? undefined : { file: path.basename(opts.audience ?? ''), ...audience, hasColumn: undefined };
+      deps.out(JSON.stringify(labJson(result, { ...(read === undefined ? {} : { audience: read }), warnings }), null, 2));
+    }
   },
 };
+
+/**
+ * A file where nobody consented to marketing or to utility runs, but every strategy then sends
+ * nothing of that kind: said before the run, naming the column (or its absence).
+ */
+function consentWarnings(audience: LabAudience, file: string, columns: ColumnMap): string[] {
+  const out: string[] = [];
+  for (const [share, kind, what, field] of [
+    [audience.marketingOptIn, 'marketing', 'the campaign reaches', 'consent_marketing'],
+    [audience.utilityOptIn, 'utility', 'the order updates reach', 'consent_utility'],
+  ] as const) {
+    if (share > 0) continue;
+    if (audience.hasColumn?.[field] === false)
+      out.push(`${file} has no ${field} column (--map names a column of another name), so nobody consented to ${kind} and ${what} nobody.`);
+    else out.push(`no contact in ${file} consented to ${kind}, so ${what} nobody (column ${columns[field] ?? field}).`);
+  }
+  return out;
+}
 
 /**
  * The demo's plan, for the user's days, seed and audience: order updates on days 2, 4, 6… (a day after

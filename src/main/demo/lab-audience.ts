@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { CountryCode as PhoneCountry } from 'libphonenumber-js/max';
 import { COUNTRIES, type CountryCode } from '../../adapters/simulator/countries.js';
 import { openStore } from '../../adapters/storage/open-store.js';
-import type { ContactSource } from '../../app/contact-source.js';
-import type { ColumnMap } from '../../app/import-columns.js';
+import type { ContactSource, SourceRow } from '../../app/contact-source.js';
+import { columnResolver, type ColumnMap, type ImportField } from '../../app/import-columns.js';
 import { importContacts } from '../../app/import-contacts.js';
 import { loadContactState } from '../../app/update-contact-state.js';
 import type { Policy } from '../../core/policy.js';
@@ -26,6 +26,24 @@ export interface LabAudience {
   utilityOptIn: number;
   /** Rows that repeated an earlier row's number: one contact, the later row's values winning, as the import does. */
   duplicates?: number;
+  /** Whether the file has a column for each consent at all (a header's, or any JSON line's key). */
+  hasColumn?: { consent_marketing: boolean; consent_utility: boolean };
+}
+
+/** The rows as they are, noting which fields the file has a column for. */
+async function* notingFields(rows: AsyncIterable<SourceRow>, columns: ColumnMap, seen: Set<ImportField>): AsyncIterable<SourceRow> {
+  const fieldOf = columnResolver(columns);
+  const note = (names: Iterable<string>) => {
+    for (const name of names) {
+      const field = fieldOf(name);
+      if (field !== null && field !== 'ignored') seen.add(field);
+    }
+  };
+  for await (const row of rows) {
+    if (row.kind === 'header') note(row.columns);
+    else if (row.kind === 'row') note(row.values.keys());
+    yield row;
+  }
 }
 
 /** A file the lab cannot use, with each bad row named by line. */
@@ -50,7 +68,14 @@ export async function readLabAudience(
     await store.migrate();
     const problems: string[] = [];
     let rejected = 0;
-    const summary = await importContacts(store, source, {
+    const fields = new Set<ImportField>();
+    const noting: ContactSource = {
+      name: source.name,
+      rows: notingFields(source.rows, options.columns, fields),
+      totalBytes: source.totalBytes,
+      bytesRead: () => source.bytesRead(),
+    };
+    const summary = await importContacts(store, noting, {
       defaultCountry: options.defaultCountry,
       columns: options.columns,
       policy: options.policy,
@@ -98,6 +123,7 @@ export async function readLabAudience(
       marketingOptIn: optedIn / size,
       utilityOptIn: utilityOptedIn / size,
       duplicates: summary.duplicates,
+      hasColumn: { consent_marketing: fields.has('consent_marketing'), consent_utility: fields.has('consent_utility') },
     };
   } finally {
     await store?.close();

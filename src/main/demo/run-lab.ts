@@ -74,6 +74,7 @@ function makeLabFolder(outDir: string): void {
 }
 
 export interface LabResult {
+  plan: DemoPlan;
   names: string[];
   metrics: Record<string, StrategyMetrics>;
   rows: Row[];
@@ -207,7 +208,7 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     out(`Try: npx pacer explain 131049`);
     out(`Finished in ${elapsed} s.`);
   }
-  return { names, metrics: Object.fromEntries(columns.map((c) => [c.name, c.metrics])), rows, stories, pauses, report };
+  return { plan, names, metrics: Object.fromEntries(columns.map((c) => [c.name, c.metrics])), rows, stories, pauses, report };
 }
 
 /**
@@ -226,8 +227,18 @@ function pauseNotes(outcomes: readonly WorldOutcome[], start: Millis): string[] 
 }
 
 /** The table as JSON: one object per row, with each strategy's value and the row's winners. */
-export function labJson(result: LabResult): object {
+/**
+ * The table as JSON, led by what was run (days, seed, the audience as read, the warnings printed
+ * before the run), so a saved file says which run it is without the terminal's lines.
+ */
+export function labJson(result: LabResult, given: { audience?: object; warnings?: readonly string[] } = {}): object {
   return {
+    run: {
+      days: result.plan.days,
+      seed: result.plan.seed,
+      audience: given.audience ?? { file: null, size: result.plan.audience },
+      warnings: given.warnings ?? [],
+    },
     strategies: result.names,
     rows: result.rows.map((r) => ({
       label: r.label,
