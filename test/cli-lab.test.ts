@@ -358,4 +358,17 @@ describe('pacer lab', () => {
     expect(r.out).toMatch(/^Each world's 2 days took: bounce-blacklist \d+\.\d s\.$/m);
     expect(r.out).toContain(`Report: ${path.join(dir, 'report.html')}`);
   });
+
+  it('prints a progress line when the slowest world gets a day further or a world finishes, not for every world-day', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    const file = contactsFile(CONTACTS);
+    const strategies = ['send-once', 'bounce-blacklist', 'retry-daily-7d', 'resend-at-once-drop-after-2'];
+    const r = await run('lab', '--audience', file, '--days', '3', '--strategies', strategies.join(','), '--out', dir);
+    expect(r.code).toBe(0);
+    const progress = r.out.split('\n').filter((l) => / day \d\/3/.test(l));
+    // Four worlds of three days each: twelve world-days, at most 3 + 4 lines.
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress.length).toBeLessThanOrEqual(7);
+    expect(progress.at(-1)).toContain(strategies.map((s) => `${s} day 3/3`).join(' · '));
+  });
 });

@@ -129,8 +129,15 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   out(`The same simulated world runs once per strategy: ${strategies.map((s) => s.name).join(', ')}.`);
 
   const days = new Map(strategies.map((s) => [s.name, 0]));
-  const show = () =>
+  // A line when the slowest world gets a day further or a world finishes, not at every world's every
+  // day: at most days + strategies lines, whatever the number of strategies.
+  let shown = { slowest: 0, finished: 0 };
+  const show = () => {
+    const now = { slowest: Math.min(...days.values()), finished: [...days.values()].filter((d) => d === plan.days).length };
+    if (now.slowest === shown.slowest && now.finished === shown.finished) return;
+    shown = now;
     out(`  ${[...days].map(([name, d]) => `${name} day ${d}/${plan.days}`).join(' · ')} · ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  };
   const outcomes = await runWorlds(strategies, plan, simulator, start, {
     outDir: options.outDir,
     logErrors: options.logErrors === true,
