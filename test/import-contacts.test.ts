@@ -141,10 +141,11 @@ describe('pacer import contacts: CSV', () => {
       'not a number,Text,', // 10
       '+44 7700 900123,Drama,', // 11
     ].join('\n');
-    const { code, summary } = await importJson(write('mixed.csv', csv));
+    const { code, summary, err } = await importJson(write('mixed.csv', csv));
     expect(code).toBe(1);
     expect(summary.accepted).toBe(2);
     expect(summary.rejected).toBe(7);
+    expect(err).toContain('7 of 9 rows were rejected; the other 2 rows were imported');
     const byLine = new Map(summary.errors.map((e) => [e.line, e]));
     expect([...byLine.keys()]).toEqual([4, 5, 6, 7, 8, 10, 11]);
     expect(byLine.get(4)).toMatchObject({ field: 'phone', reason: expect.stringMatching(/too short/) });
@@ -201,6 +202,13 @@ describe('pacer import contacts: CSV', () => {
       expect((await store.getConsent(c!.id)).marketing?.status).toBe('revoked');
       expect((await store.loadContactState(c!.id))?.state.consent.marketing.status).toBe('revoked');
     });
+  });
+
+  it('says nothing was imported when every row was rejected', async () => {
+    const r = await run('import', 'contacts', write('bad.csv', 'phone,name\n12,A\nnot a number,B\n'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('all 2 rows were rejected; nothing was imported');
+    await withStore(async (store) => expect(await store.listContacts(0, 10)).toEqual([]));
   });
 
   it('is idempotent: a second import of the same file creates nothing', async () => {

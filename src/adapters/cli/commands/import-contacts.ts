@@ -112,8 +112,11 @@ async function runContactImport(
   const report: ImportReport = { file: name, format: plan.format, ...summary, errors, errorsNotListed, notes, notesNotListed };
   deps.out(plan.json ? JSON.stringify(report, null, 2) : renderImportReport(report, plan.errorsFile));
   if (report.rejected > 0) {
+    const rows = (n: number) => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
     throw new CliFailure(
-      `${report.rejected.toLocaleString('en-US')} of ${(report.accepted + report.rejected).toLocaleString('en-US')} rows were rejected; the accepted rows were imported`,
+      report.accepted === 0
+        ? `all ${rows(report.rejected)} were rejected; nothing was imported`
+        : `${report.rejected.toLocaleString('en-US')} of ${rows(report.accepted + report.rejected)} were rejected; the other ${rows(report.accepted)} were imported`,
       EXIT.failure,
     );
   }
