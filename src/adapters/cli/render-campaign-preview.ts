@@ -4,10 +4,13 @@ import { mask } from '../presenters/mask.js';
 
 const indent = (text: string, by = '    '): string[] => text.split('\n').map((line) => `${by}${line}`);
 
+/** A media header as the preview shows it (`[image https://…]`): WhatsApp bolds text headers only. */
+const MEDIA_HEADER = /^\[(?:image|video|document|location)(?: [^\n]*)?\]$/;
+
 /** The message as the recipient reads it: header, body, footer, then one line per button. */
-function messageLines(m: MessagePreview): string[] {
+export function messageLines(m: MessagePreview): string[] {
   return [
-    ...(m.header === null ? [] : indent(`*${m.header}*`)),
+    ...(m.header === null ? [] : indent(MEDIA_HEADER.test(m.header) ? m.header : `*${m.header}*`)),
     ...indent(m.body),
     ...(m.footer === null ? [] : indent(m.footer)),
     ...m.buttons.map((b) => `    [ ${b} ]`),
