@@ -173,6 +173,9 @@ describe('pacer lab', () => {
     const report = readFileSync(path.join(dir, 'report.html'), 'utf8');
     expect(report).toContain('5 contacts, 3 simulated days, seed 7');
     expect(report).toContain('Pacer lab on contacts.csv');
+    // The audience as read, as the terminal showed it before the run.
+    expect(report).toContain('<p>Audience contacts.csv: 5 contacts, 80% opted in to marketing, 100% to utility.</p>');
+    expect(report).toContain('<p>Countries simulated: BR 1 · GB 1 · ID 1 · IN 1 · US 1.</p>');
   });
 
   it('reads the file as `pacer import contacts` does: --map names the columns, --delimiter the separator', async () => {
@@ -351,6 +354,7 @@ describe('pacer lab', () => {
     const r = await run('lab', '--audience', file, '--days', '2', '--strategies', 'bounce-blacklist', '--out', dir);
     expect(r.code).toBe(0);
     expect(r.out).toContain('Audience contacts.csv: 5 contacts, 80% opted in to marketing, 100% to utility.');
+    expect(r.out).toContain('Countries simulated: BR 1 · GB 1 · ID 1 · IN 1 · US 1.');
     expect(r.out).toMatch(/bounce-blacklist day 2\/2/);
     expect(r.out).toMatch(/^delivered messages\s+\d+$/m);
     // Two days, not a week; one broadcast, not "1 broadcasts".

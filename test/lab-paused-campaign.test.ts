@@ -10,7 +10,8 @@ import type { LabAudience } from '../src/main/demo/lab-audience.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'pacer-lab-paused-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// A 500-contact file's mix on which, with the default seed, two early blocks flag the number at once.
+// A 500-contact file's mix on which, with seed 36, two early blocks flag the number at once (the
+// trial file flagged it with the default seed while countries were drawn; copied exactly, it takes this seed).
 const AUDIENCE: LabAudience = {
   size: 500,
   countries: { BR: 93, GB: 77, MX: 52, IN: 116, US: 95, NG: 67 },
@@ -23,7 +24,7 @@ describe('a lab run whose Pacer campaign paused itself', () => {
   it('says when and why beside the table, in the report and in the JSON, since nobody resumes it', async () => {
     const lines: string[] = [];
     const lab = await runLab({
-      plan: labPlan(1, null, AUDIENCE),
+      plan: labPlan(1, 36, AUDIENCE),
       strategies: pickStrategies('pacer,send-once'),
       outDir: dir,
       out: (l) => lines.push(l),

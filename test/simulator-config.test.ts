@@ -40,6 +40,9 @@ describe('simulator configuration', () => {
       /population\.experimentRate must be between 0 and 1/,
     );
     expect(() => resolveSimulatorConfig({ seed: 1.5 })).toThrow(/seed must be an integer/);
+    expect(() => resolveSimulatorConfig({ population: { countryMix: 'even' as 'exact' } })).toThrow(
+      'simulator config: population.countryMix must be "drawn" or "exact", got "even"',
+    );
     expect(() => resolveSimulatorConfig({ templates: [{ name: 'x', language: 'en', category: 'MARKETING', relevance: 3 }] })).toThrow(
       /templates\[0\]\.relevance/,
     );

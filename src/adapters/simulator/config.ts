@@ -66,6 +66,11 @@ export interface SimulatorConfig {
     size: number;
     /** Relative share of users per country. */
     countries: Partial<Record<CountryCode, number>>;
+    /**
+     * `drawn`: each user's country is drawn from the weights, so a small population strays from them.
+     * `exact`: the counts are the weights' shares of the size (largest remainders), in a seeded order.
+     */
+    countryMix: 'drawn' | 'exact';
     notOnWhatsAppRate: number;
     /** Meta's marketing experiment group (130472). */
     experimentRate: number;
@@ -304,6 +309,7 @@ export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
   population: {
     size: 1000,
     countries: { US: 10, GB: 8, DE: 8, ES: 4, IN: 20, BR: 16, ID: 12, MX: 10, NG: 6, ZA: 3, JP: 2, KR: 1 },
+    countryMix: 'drawn',
     notOnWhatsAppRate: 0.02,
     experimentRate: 0.01,
     stoppedRate: 0.01,

@@ -82,6 +82,23 @@ export interface Population {
   byUserId(userId: string): SimUser | undefined;
 }
 
+/** Each country's share of `size` by largest remainders (ties to the earlier country), in a seeded order. */
+export function exactCountries(weights: Partial<Record<CountryCode, number>>, size: number, rng: Prng): CountryCode[] {
+  const entries = (Object.entries(weights) as Array<[CountryCode, number]>).filter(([, w]) => w > 0);
+  const total = entries.reduce((sum, [, w]) => sum + w, 0);
+  if (total <= 0) throw new Error('simulator config: population.countries must not all be zero');
+  const quotas = entries.map(([code, w]) => ({ code, whole: Math.floor((size * w) / total), rest: (size * w) / total }));
+  for (const q of quotas) q.rest -= q.whole;
+  let left = size - quotas.reduce((sum, q) => sum + q.whole, 0);
+  for (const q of [...quotas].sort((a, b) => b.rest - a.rest)) if (left-- > 0) q.whole++;
+  const out = quotas.flatMap((q) => Array.from({ length: q.whole }, () => q.code));
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 export function generatePopulation(config: SimulatorConfig, start: Millis): Population {
   const p = config.population;
   const rng = new Prng(hash32(`${config.seed}:population`));
@@ -93,8 +110,9 @@ export function generatePopulation(config: SimulatorConfig, start: Millis): Popu
   const users: SimUser[] = [];
   const phones = new Map<string, SimUser>();
   const ids = new Map<string, SimUser>();
+  const exact = p.countryMix === 'exact' ? exactCountries(weights, p.size, new Prng(hash32(`${config.seed}:countries`))) : null;
   for (let index = 0; index < p.size; index++) {
-    const country = rng.weighted(weights as Record<CountryCode, number>);
+    const country = exact?.[index] ?? rng.weighted(weights as Record<CountryCode, number>);
     let phone = phoneFor(country, rng);
     while (phones.has(phone)) phone = phoneFor(country, rng);
     const readPropensity = rng.between(p.readPropensity.min, p.readPropensity.max);

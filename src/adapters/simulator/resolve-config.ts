@@ -42,6 +42,9 @@ function validate(c: SimulatorConfig): void {
   })) {
     if (!(p >= 0 && p <= 1)) fail(path, `must be between 0 and 1, got ${p}`);
   }
+  if (c.population.countryMix !== 'drawn' && c.population.countryMix !== 'exact') {
+    fail('population.countryMix', `must be "drawn" or "exact", got ${JSON.stringify(c.population.countryMix)}`);
+  }
   if (c.population.withheldPhone !== 'omitted' && c.population.withheldPhone !== 'empty') {
     fail('population.withheldPhone', `must be "omitted" or "empty", got ${JSON.stringify(c.population.withheldPhone)}`);
   }

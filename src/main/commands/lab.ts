@@ -72,6 +72,8 @@ export const labCommand: CliCommand<MainDeps> = {
       );
     let audience: LabAudience | null = null;
     const warnings: string[] = [];
+    // The audience as read and the warnings: printed before the run, and repeated in the report.
+    const about: string[] = [];
     if (opts.audience !== undefined) {
       const file = path.resolve(opts.audience);
       const delimiter = delimiterOf(opts.delimiter);
@@ -90,11 +92,14 @@ export const labCommand: CliCommand<MainDeps> = {
         if (e instanceof LabAudienceError) throw new CliFailure(`--audience ${opts.audience}: ${e.message}`, EXIT.usage);
         throw e;
       }
-      progress(
+      about.push(
         `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.duplicates ? `, ${audience.duplicates} row${audience.duplicates === 1 ? '' : 's'} repeating an earlier row's number (merged into one contact each, as the import does)` : ''}${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
       );
+      const byCount = Object.entries(audience.countries).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      about.push(`Countries simulated: ${byCount.map(([code, n]) => `${code} ${n.toLocaleString('en-US')}`).join(' · ')}.`);
       warnings.push(...consentWarnings(audience, path.basename(file), columns));
-      for (const w of warnings) progress(`Warning: ${w}`);
+      about.push(...warnings.map((w) => `Warning: ${w}`));
+      for (const line of about) progress(line);
     }
     const plan = labPlan(days, seed, audience);
     const result = await asLabCommand(() =>
@@ -104,7 +109,7 @@ export const labCommand: CliCommand<MainDeps> = {
         outDir,
         out: progress,
         json,
-        ...(audience === null ? {} : { countries: audience.countries, title: `Pacer lab on ${path.basename(opts.audience ?? '')}` }),
+        ...(audience === null ? {} : { countries: audience.countries, title: `Pacer lab on ${path.basename(opts.audience ?? '')}`, about }),
         logErrors: deps.config().demo.log,
         keepDataDir: deps.config().storage.dataDir,
       }),

@@ -95,6 +95,8 @@ const color = (i: number) => COLORS[i % COLORS.length]!;
 export interface ReportContent {
   title: string;
   subtitle: string;
+  /** What the caller said of the audience before the run (the file as read, warnings), under the subtitle. */
+  about?: readonly string[];
   columns: readonly Column[];
   /** What each column's strategy does and where that is documented. */
   describes: readonly string[];
@@ -143,7 +145,7 @@ table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .8rem;border-bo
 th{text-align:left;font-weight:500}td.win{background:#e3f9e5;font-weight:600}.legend span{display:inline-block;width:12px;height:12px;margin:0 .3rem 0 0}
 figure{margin:2rem 0}figcaption{font-weight:600;margin-bottom:.5rem}.bubble{background:#dcf8c6;border-radius:8px;padding:.6rem .9rem;max-width:32rem;margin:0}
 td.src{text-align:left}
-</style></head><body><h1>${esc(c.title)}</h1><p>${esc(c.subtitle)}</p>
+</style></head><body><h1>${esc(c.title)}</h1><p>${esc(c.subtitle)}</p>${(c.about ?? []).map((line) => `<p>${esc(line)}</p>`).join('')}
 ${legend}
 <table id="comparison"><thead><tr><th></th>${names.map((n) => `<th>${esc(n)}</th>`).join('')}</tr></thead><tbody>${table}</tbody></table>
 <p>Green: the best of the row (a share row compares shares).</p>${(c.footnote ?? []).map((l) => `<p>${esc(l)}</p>`).join('')}

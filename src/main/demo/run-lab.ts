@@ -36,6 +36,8 @@ export interface LabOptions {
   countries?: Partial<Record<CountryCode, number>>;
   /** What the run is, for the first line and the report's title. */
   title?: string;
+  /** What was said of the audience before the run (the file as read, warnings): repeated in the report. */
+  about?: readonly string[];
   /** Worlds at once (default: one per core). */
   concurrency?: number;
   /** This installation's data folder (PACER_DATA_DIR): the lab never replaces it as one of its worlds. */
@@ -97,7 +99,8 @@ export function demoSimulator(plan: DemoPlan, countries?: Partial<Record<Country
     population: {
       size: plan.audience,
       otherMarketingPerDay: { min: 0.1, max: 2.5 },
-      ...(countries === undefined ? {} : { countries: onlyCountryWeights(countries) }),
+      // A file's mix is copied, not drawn: a small file's countries would stray from it.
+      ...(countries === undefined ? {} : { countries: onlyCountryWeights(countries), countryMix: 'exact' as const }),
     },
     cap: { minPerWindow: 2, maxPerWindow: 6 },
     rateLimits: { throughputMps: plan.mps },
@@ -184,6 +187,7 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
     renderHtml({
       title: options.title ?? 'Pacer lab',
       subtitle: `${plan.audience.toLocaleString('en-US')} contacts, ${simulatedDays(plan.days)}, seed ${plan.seed}; finished in ${elapsed} s.`,
+      ...(options.about === undefined ? {} : { about: options.about }),
       days: plan.days,
       columns,
       describes: strategies.map((s) => `${s.describes} (${s.source})`),
