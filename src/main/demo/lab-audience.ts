@@ -50,6 +50,33 @@ async function* notingFields(rows: AsyncIterable<SourceRow>, columns: ColumnMap,
 export class LabAudienceError extends Error {}
 
 const LISTED = 10;
+const LINES_SHOWN = 3;
+
+/**
+ * Refused rows grouped by what is wrong: a file whose 300 rows all lack a country code is one line
+ * naming a few of them, not ten copies of the same reason.
+ */
+class ProblemList {
+  private readonly byProblem = new Map<string, { first: string; lines: number[]; count: number }>();
+
+  add(problem: string, line: number): void {
+    // The same reason about another value (a masked number, a quoted word) is the same problem.
+    const kind = problem.replace(/•+\S*\s?/g, '').replace(/"[^"]*"/g, '"…"');
+    const seen = this.byProblem.get(kind) ?? { first: problem, lines: [], count: 0 };
+    if (seen.lines.length < LINES_SHOWN) seen.lines.push(line);
+    seen.count++;
+    this.byProblem.set(kind, seen);
+  }
+
+  lines(file: string): string[] {
+    const groups = [...this.byProblem].slice(0, LISTED).map(([kind, { first, lines, count }]) => {
+      if (count === 1) return `${file} line ${lines[0]}: ${first}`;
+      return `${file} lines ${lines.join(', ')}${count > lines.length ? ` and ${count - lines.length} more` : ''}: ${kind}`;
+    });
+    const unlisted = this.byProblem.size - LISTED;
+    return unlisted > 0 ? [...groups, `(${unlisted} more kind${unlisted === 1 ? '' : 's'} of problem)`] : groups;
+  }
+}
 
 /**
  * Reads the audience file with the contact import itself (the same parsing, phone normalisation and
@@ -66,7 +93,7 @@ export async function readLabAudience(
   try {
     store = openStore({ dataDir });
     await store.migrate();
-    const problems: string[] = [];
+    const problems = new ProblemList();
     let rejected = 0;
     const fields = new Set<ImportField>();
     const noting: ContactSource = {
@@ -82,14 +109,13 @@ export async function readLabAudience(
       now: options.now,
       onRejected: ({ line, errors }) => {
         rejected++;
-        for (const e of errors)
-          if (problems.length < LISTED) problems.push(`${source.name} line ${line}: ${e.field === null ? '' : `${e.field}: `}${e.reason}`);
+        for (const e of errors) problems.add(`${e.field === null ? '' : `${e.field}: `}${e.reason}`, line);
       },
     });
-    if (rejected > 0) {
-      const more = rejected > LISTED ? `\n(${rejected - LISTED} more rows refused)` : '';
-      throw new LabAudienceError(`${rejected} row${rejected === 1 ? '' : 's'} of ${source.name} refused:\n${problems.join('\n')}${more}`);
-    }
+    if (rejected > 0)
+      throw new LabAudienceError(
+        `${rejected} row${rejected === 1 ? '' : 's'} of ${source.name} refused:\n${problems.lines(source.name).join('\n')}`,
+      );
     if (summary.accepted === 0) throw new LabAudienceError(`${source.name} has no contacts`);
     const countries: Partial<Record<CountryCode, number>> = {};
     let size = 0,

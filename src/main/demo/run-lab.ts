@@ -44,6 +44,8 @@ export interface LabOptions {
   keepDataDir?: string;
 }
 
+const PROGRESS_EVERY_MS = 5_000;
+
 /** The lab cannot run where it was asked to: nothing was written or removed. */
 export class LabSetupError extends Error {}
 
@@ -132,14 +134,14 @@ export async function runLab(options: LabOptions): Promise<LabResult> {
   out(`The same simulated world runs once per strategy: ${strategies.map((s) => s.name).join(', ')}.`);
 
   const days = new Map(strategies.map((s) => [s.name, 0]));
-  // A line when the slowest world gets a day further or a world finishes, not at every world's every
-  // day: at most days + strategies lines, whatever the number of strategies.
-  let shown = { slowest: 0, finished: 0 };
+  // A line when a world finishes, and otherwise at most every few seconds: one line per world per day
+  // made 112 lines for eight strategies over 14 days, and the slowest world alone may wait for a lane.
+  let shown = { at: 0, finished: 0 };
   const show = () => {
-    const now = { slowest: Math.min(...days.values()), finished: [...days.values()].filter((d) => d === plan.days).length };
-    if (now.slowest === shown.slowest && now.finished === shown.finished) return;
+    const now = { at: Date.now(), finished: [...days.values()].filter((d) => d === plan.days).length };
+    if (now.finished === shown.finished && now.at - shown.at < PROGRESS_EVERY_MS) return;
     shown = now;
-    out(`  ${[...days].map(([name, d]) => `${name} day ${d}/${plan.days}`).join(' · ')} · ${((Date.now() - began) / 1000).toFixed(0)} s`);
+    out(`  ${[...days].map(([name, d]) => `${name} day ${d}/${plan.days}`).join(' · ')} · ${((now.at - began) / 1000).toFixed(0)} s`);
   };
   const outcomes = await runWorlds(strategies, plan, simulator, start, {
     outDir: options.outDir,
