@@ -154,6 +154,15 @@ describe.each(BACKENDS)('REST API: upsert one contact ($name)', (backend) => {
       'waId',
     ]);
     expect(body<Refusal>(bad).issues.find((i) => i.path === 'nickname')?.message).toMatch(/unknown field/);
+    // A consent given as a bare word: the answer shows the shape wanted.
+    const word = await upsert(rig, { phone: '+447911123456', consent: { marketing: 'yes' } });
+    expect(word.status).toBe(400);
+    expect(body<Refusal>(word).issues).toEqual([
+      expect.objectContaining({
+        path: 'consent.marketing',
+        message: 'expected an object such as {"status": "granted", "source": "checkout-form"}, got "yes"',
+      }),
+    ]);
     // Types right, the number wrong: the import's reason, masked.
     const phone = await upsert(rig, { phone: '+44 7911 1234', name: 'N' });
     expect(phone).toMatchObject({ status: 400, json: { error: 'invalid_body', issues: [{ path: 'phone' }] } });

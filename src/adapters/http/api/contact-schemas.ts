@@ -52,7 +52,16 @@ export const consentChangeBody = z.strictObject({
   evidence: evidence.optional(),
 });
 
-const consentStatement = z.strictObject({ status: z.enum(['granted', 'revoked']), source, evidence: evidence.optional() });
+// A bare "yes" is the likely mistake: the answer shows the shape wanted instead of "expected object".
+const consentStatement = z.strictObject(
+  { status: z.enum(['granted', 'revoked']), source, evidence: evidence.optional() },
+  {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `expected an object such as {"status": "granted", "source": "checkout-form"}, got ${JSON.stringify(issue.input)}`
+        : undefined,
+  },
+);
 
 /** Consent per category, each with its source and evidence; a category left out keeps what it has. */
 const consentByCategory = z
