@@ -18,6 +18,13 @@ describe('pacer demo', () => {
         err: expect.stringContaining('--audience must be a whole number of at least 100'),
       });
     }
+    // A file where a size belongs: the lab takes files.
+    expect(await run('demo', '--audience', 'contacts.csv', '--out', dir)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining(
+        '--audience must be a whole number of at least 100; to run on your own file: pacer lab --audience contacts.csv',
+      ),
+    });
     const r = await run('demo', '--audience', '300', '--out', dir);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/pacer day 7\/7/);

@@ -91,6 +91,16 @@ describe('pacer lab', () => {
     expect(r.err.match(/has no country code/g)).toHaveLength(1);
   });
 
+  it('points a size given as --audience to the demo, which takes sizes', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
+    expect(await run('lab', '--audience', '500', '--out', dir)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining(
+        "--audience 500: the lab's --audience is a contacts file (CSV or JSON Lines); for a simulated audience of 500: pacer demo --audience 500",
+      ),
+    });
+  });
+
   it('refuses an audience file it cannot read or that has no phone column', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-cli-lab-'));
     const missing = path.join(dir, 'nowhere.csv');

@@ -24,7 +24,10 @@ export const demoCommand: CliCommand<MainDeps> = {
       const given = (flag: string) => command.getOptionValueSource(flag) !== 'default';
       const audience = given('audience') || demo.audience === null ? Number(opts.audience) : demo.audience;
       if (!Number.isInteger(audience) || audience < 100)
-        throw new CliFailure('--audience must be a whole number of at least 100', EXIT.usage);
+        throw new CliFailure(
+          `--audience must be a whole number of at least 100${/[/\\]|\.[a-z]+$/i.test(opts.audience) ? `; to run on your own file: pacer lab --audience ${opts.audience}` : ''}`,
+          EXIT.usage,
+        );
       const outDir = path.resolve(given('out') || demo.dir === null ? opts.out : demo.dir);
       const json = opts.json === true;
       const result = await asLabCommand(() =>

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
@@ -75,6 +76,12 @@ export const labCommand: CliCommand<MainDeps> = {
     // The audience as read and the warnings: printed before the run, and repeated in the report.
     const about: string[] = [];
     if (opts.audience !== undefined) {
+      // A size where a file belongs: the demo takes that.
+      if (/^\d+$/.test(opts.audience.trim()) && !existsSync(opts.audience))
+        throw new CliFailure(
+          `--audience ${opts.audience}: the lab's --audience is a contacts file (CSV or JSON Lines); for a simulated audience of ${opts.audience}: pacer demo --audience ${opts.audience}`,
+          EXIT.usage,
+        );
       const file = path.resolve(opts.audience);
       const delimiter = delimiterOf(opts.delimiter);
       const columns = asCli(() => columnMapOf(opts.map));
