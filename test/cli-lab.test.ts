@@ -134,6 +134,8 @@ describe('pacer lab', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('7 contacts, ');
     expect(r.out).toContain('2 in countries the simulator does not model');
+    // Seven people simulated over the five modelled countries' equal shares (ties to the simulator's first countries).
+    expect(r.out).toContain('Countries simulated: GB 2 · US 2 · BR 1 · ID 1 · IN 1.');
   });
 
   it('refuses an --out it cannot make, naming what is in the way, before running anything', async () => {
@@ -339,14 +341,14 @@ describe('pacer lab', () => {
     expect(r.out).toContain('consented to marketing, so the campaign reaches nobody (column Marketing OK).');
     // The file has no utility column at all: said so, with the way to name one.
     expect(r.out).toContain(
-      'Warning: contacts.csv has no consent_utility column (--map names a column of another name), so nobody consented to utility and the order updates reach nobody.',
+      'Warning: contacts.csv has no consent_utility column (if it has another name: --map consent_utility=<column>), so nobody consented to utility and the order updates reach nobody.',
     );
     // In JSON, where the terminal's lines are not, the warnings are part of the run.
     const asJson = await run(...args, '--strategies', 'send-once', '--out', path.join(dir, 'out'), '--json');
     expect(asJson.code).toBe(0);
     expect((JSON.parse(asJson.out) as { run: { warnings: string[] } }).run.warnings).toEqual([
       'no contact in contacts.csv consented to marketing, so the campaign reaches nobody (column Marketing OK).',
-      'contacts.csv has no consent_utility column (--map names a column of another name), so nobody consented to utility and the order updates reach nobody.',
+      'contacts.csv has no consent_utility column (if it has another name: --map consent_utility=<column>), so nobody consented to utility and the order updates reach nobody.',
     ]);
   });
 

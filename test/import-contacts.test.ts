@@ -145,7 +145,7 @@ describe('pacer import contacts: CSV', () => {
     expect(code).toBe(1);
     expect(summary.accepted).toBe(2);
     expect(summary.rejected).toBe(7);
-    expect(err).toContain('7 of 9 rows were rejected; the other 2 rows were imported');
+    expect(err).toContain('7 of 9 rows were rejected; the other 2 were imported');
     const byLine = new Map(summary.errors.map((e) => [e.line, e]));
     expect([...byLine.keys()]).toEqual([4, 5, 6, 7, 8, 10, 11]);
     expect(byLine.get(4)).toMatchObject({ field: 'phone', reason: expect.stringMatching(/too short/) });
@@ -208,7 +208,11 @@ describe('pacer import contacts: CSV', () => {
     const r = await run('import', 'contacts', write('bad.csv', 'phone,name\n12,A\nnot a number,B\n'));
     expect(r.code).toBe(1);
     expect(r.err).toContain('all 2 rows were rejected; nothing was imported');
+    const only = await run('import', 'contacts', write('only.csv', 'phone,name\n12,A\n'));
+    expect(only.err).toContain('the only row was rejected; nothing was imported');
     await withStore(async (store) => expect(await store.listContacts(0, 10)).toEqual([]));
+    const one = await run('import', 'contacts', write('one.csv', 'phone,name\n12,A\n+447911123456,B\n'));
+    expect(one.err).toContain('1 of 2 rows was rejected; the other 1 was imported');
   });
 
   it('is idempotent: a second import of the same file creates nothing', async () => {

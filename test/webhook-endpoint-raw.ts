@@ -122,7 +122,10 @@ export function postReadingLate(origin: string, headers: Record<string, string>,
  * A chunked POST that never stops sending, reading as it goes: resolves with the status it read and
  * the error that ended its writing, once the server has cut the connection.
  */
-export function postForever(origin: string, headers: Record<string, string>): Promise<{ status: number; endedBy: string }> {
+export function postForever(
+  origin: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; endedBy: string; afterAnswerMs: number }> {
   const url = new URL(origin);
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
@@ -131,9 +134,19 @@ export function postForever(origin: string, headers: Record<string, string>): Pr
     const socket = connect({ host: url.hostname, port: Number(url.port), allowHalfOpen: true });
     let received = '';
     let endedBy = 'close';
-    socket.on('data', (data: Buffer) => void (received += data.toString('latin1')));
+    let answeredAt = 0;
+    socket.on('data', (data: Buffer) => {
+      if (received === '') answeredAt = performance.now();
+      received += data.toString('latin1');
+    });
     socket.on('error', (error: NodeJS.ErrnoException) => void (endedBy = error.code ?? error.message));
-    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0), endedBy }));
+    socket.on('close', () =>
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0),
+        endedBy,
+        afterAnswerMs: answeredAt === 0 ? 0 : performance.now() - answeredAt,
+      }),
+    );
     socket.on('connect', () => {
       const head = Object.entries({ host: url.host, 'transfer-encoding': 'chunked', ...headers })
         .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -146,5 +159,22 @@ export function postForever(origin: string, headers: Record<string, string>): Pr
       };
       writeMore();
     });
+  });
+}
+
+/**
+ * Writes `requests` (whole HTTP requests, one after another) on one connection at once and resolves
+ * with everything the server answered, once it closes the connection.
+ */
+export function pipelined(origin: string, requests: readonly string[]): Promise<string> {
+  const url = new URL(origin);
+  return new Promise((resolve) => {
+    // Closes its side when the server closes its own, as clients do.
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    let received = '';
+    socket.on('data', (data: Buffer) => void (received += data.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(received));
+    socket.on('connect', () => socket.write(requests.join('')));
   });
 }

@@ -11,6 +11,7 @@ describe('a previewed message in the terminal', () => {
     expect(messageLines(message('[video]'))[0]).toBe('    [video]');
     // Text that only looks like a bracket is still a text header.
     expect(messageLines(message('[Sale] ends Sunday'))[0]).toBe('    *[Sale] ends Sunday*');
+    expect(messageLines(message('[image of the week]'))[0]).toBe('    *[image of the week]*');
     expect(messageLines(message(null))[0]).toBe('    Hi Ana');
   });
 });

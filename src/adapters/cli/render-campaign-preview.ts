@@ -5,7 +5,7 @@ import { mask } from '../presenters/mask.js';
 const indent = (text: string, by = '    '): string[] => text.split('\n').map((line) => `${by}${line}`);
 
 /** A media header as the preview shows it (`[image https://…]`): WhatsApp bolds text headers only. */
-const MEDIA_HEADER = /^\[(?:image|video|document|location)(?: [^\n]*)?\]$/;
+const MEDIA_HEADER = /^\[(?:image|video|document|location)(?: (?:https?:\/\/\S+|media \S+))?\]$/;
 
 /** The message as the recipient reads it: header, body, footer, then one line per button. */
 export function messageLines(m: MessagePreview): string[] {

@@ -15,6 +15,7 @@ import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { InboxWriter } from './inbox-writer.js';
 import { buildLoggerOptions, type HttpLoggerOptions } from './log-options.js';
 import { limitConnections, serverOptions, webhookIntakeSettings, type HttpEdgeSettings } from './server-limits.js';
+import { ignoreAfterRefusal } from './lingering-close.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 declare module 'fastify' {
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...serverOptions(config.edge),
   });
   limitConnections(app.server);
+  app.addHook('onRequest', ignoreAfterRefusal);
   const metrics = createHttpMetrics();
   app.decorate('pacerMetrics', metrics);
   const onRoute = deps.onRoute;

@@ -4,6 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /** How long a refused client may go on sending (read and dropped) before its connection is cut. */
 export const LINGER_MS = 1000;
 
+/** Connections answered with a refusal and closing: nothing more on them is served. */
+const refused = new WeakSet<Socket>();
+
 /**
  * Lingering close, for a request refused while its body may still be arriving. The answer says
  * `connection: close`, and Node ends the socket once it is written, then destroys it. Destroying a
@@ -18,11 +21,34 @@ export function closeAfterLinger(request: FastifyRequest, reply: FastifyReply, l
   // A body the route began to read is piped to its parser; the rest of it goes nowhere now.
   request.raw.unpipe();
   request.raw.resume();
-  if (socket instanceof Socket) lingerOn(socket, lingerMs); // not an injected request's stand-in
+  if (socket instanceof Socket && !refused.has(socket)) {
+    // Not an injected request's stand-in, and once per connection.
+    refused.add(socket);
+    const destroyNow = lingerOn(socket, lingerMs);
+    // Should Node ever end the socket without destroying it, the connection still closes.
+    reply.raw.once('finish', () => {
+      const backstop = setTimeout(() => destroyNow(), 2 * lingerMs);
+      backstop.unref();
+      socket.once('close', () => clearTimeout(backstop));
+    });
+  }
   return reply.header('connection', 'close');
 }
 
-function lingerOn(socket: Socket, lingerMs: number): void {
+/**
+ * A root `onRequest` hook: a request that arrives on a connection already refused (a client that
+ * goes on sending after `connection: close`) is neither served nor counted; its answer could never
+ * be written, and the connection is closing.
+ */
+export async function ignoreAfterRefusal(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  const socket: unknown = request.raw.socket;
+  if (!(socket instanceof Socket) || !refused.has(socket)) return undefined;
+  request.raw.resume();
+  return reply.hijack();
+}
+
+/** Defers the destroy that follows the answer; returns the socket's own destroy. */
+function lingerOn(socket: Socket, lingerMs: number): (error?: Error) => Socket {
   const destroyNow = socket.destroy.bind(socket);
   // Node ends the socket after the answer and destroys it once the end is written: that first
   // destroy, without an error, is the one deferred. Any other (an error, the server closing) is not.
@@ -39,4 +65,5 @@ function lingerOn(socket: Socket, lingerMs: number): void {
     socket.resume();
     return socket;
   };
+  return destroyNow;
 }

@@ -82,8 +82,8 @@ export interface Population {
   byUserId(userId: string): SimUser | undefined;
 }
 
-/** Each country's share of `size` by largest remainders (ties to the earlier country), in a seeded order. */
-export function exactCountries(weights: Partial<Record<CountryCode, number>>, size: number, rng: Prng): CountryCode[] {
+/** Each country's share of `size` by largest remainders (ties to the earlier country). */
+export function countryCounts(weights: Partial<Record<CountryCode, number>>, size: number): Array<[CountryCode, number]> {
   const entries = (Object.entries(weights) as Array<[CountryCode, number]>).filter(([, w]) => w > 0);
   const total = entries.reduce((sum, [, w]) => sum + w, 0);
   if (total <= 0) throw new Error('simulator config: population.countries must not all be zero');
@@ -91,7 +91,12 @@ export function exactCountries(weights: Partial<Record<CountryCode, number>>, si
   for (const q of quotas) q.rest -= q.whole;
   let left = size - quotas.reduce((sum, q) => sum + q.whole, 0);
   for (const q of [...quotas].sort((a, b) => b.rest - a.rest)) if (left-- > 0) q.whole++;
-  const out = quotas.flatMap((q) => Array.from({ length: q.whole }, () => q.code));
+  return quotas.map((q) => [q.code, q.whole]);
+}
+
+/** `countryCounts` as one country per user, in a seeded order. */
+function exactCountries(weights: Partial<Record<CountryCode, number>>, size: number, rng: Prng): CountryCode[] {
+  const out = countryCounts(weights, size).flatMap(([code, n]) => Array.from({ length: n }, () => code));
   for (let i = out.length - 1; i > 0; i--) {
     const j = rng.int(0, i);
     [out[i], out[j]] = [out[j]!, out[i]!];

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { onlyCountryWeights } from '../../adapters/simulator/countries.js';
+import { countryCounts } from '../../adapters/simulator/population.js';
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
@@ -102,7 +104,10 @@ export const labCommand: CliCommand<MainDeps> = {
       about.push(
         `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.duplicates ? `, ${audience.duplicates} row${audience.duplicates === 1 ? '' : 's'} repeating an earlier row's number (merged into one contact each, as the import does)` : ''}${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
       );
-      const byCount = Object.entries(audience.countries).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      // What is simulated: the file's size over the modelled countries' shares (others are spread over them).
+      const byCount = countryCounts(onlyCountryWeights(audience.countries), audience.size).sort(
+        (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
+      );
       about.push(`Countries simulated: ${byCount.map(([code, n]) => `${code} ${n.toLocaleString('en-US')}`).join(' · ')}.`);
       warnings.push(...consentWarnings(audience, path.basename(file), columns));
       about.push(...warnings.map((w) => `Warning: ${w}`));
@@ -122,7 +127,18 @@ export const labCommand: CliCommand<MainDeps> = {
       }),
     );
     if (json) {
-      const read = audience === null ? undefined : { file: path.basename(opts.audience ?? ''), ...audience, hasColumn: undefined };
+      const read =
+        audience === null
+          ? undefined
+          : {
+              file: path.basename(opts.audience ?? ''),
+              size: audience.size,
+              countries: audience.countries,
+              otherCountries: audience.otherCountries,
+              marketingOptIn: audience.marketingOptIn,
+              utilityOptIn: audience.utilityOptIn,
+              duplicates: audience.duplicates ?? 0,
+            };
       deps.out(JSON.stringify(labJson(result, { ...(read === undefined ? {} : { audience: read }), warnings }), null, 2));
     }
   },
@@ -140,7 +156,9 @@ function consentWarnings(audience: LabAudience, file: string, columns: ColumnMap
   ] as const) {
     if (share > 0) continue;
     if (audience.hasColumn?.[field] === false)
-      out.push(`${file} has no ${field} column (--map names a column of another name), so nobody consented to ${kind} and ${what} nobody.`);
+      out.push(
+        `${file} has no ${field} column (if it has another name: --map ${field}=<column>), so nobody consented to ${kind} and ${what} nobody.`,
+      );
     else out.push(`no contact in ${file} consented to ${kind}, so ${what} nobody (column ${columns[field] ?? field}).`);
   }
   return out;

@@ -239,10 +239,10 @@ function pauseNotes(outcomes: readonly WorldOutcome[], start: Millis): string[] 
   });
 }
 
-/** The table as JSON: one object per row, with each strategy's value and the row's winners. */
 /**
- * The table as JSON, led by what was run (days, seed, the audience as read, the warnings printed
- * before the run), so a saved file says which run it is without the terminal's lines.
+ * The table as JSON (one object per row, with each strategy's value and the row's winners), led by
+ * what was run (days, seed, the audience as read, the warnings printed before the run), so a saved
+ * file says which run it is without the terminal's lines.
  */
 export function labJson(result: LabResult, given: { audience?: object; warnings?: readonly string[] } = {}): object {
   return {

@@ -112,11 +112,13 @@ async function runContactImport(
   const report: ImportReport = { file: name, format: plan.format, ...summary, errors, errorsNotListed, notes, notesNotListed };
   deps.out(plan.json ? JSON.stringify(report, null, 2) : renderImportReport(report, plan.errorsFile));
   if (report.rejected > 0) {
-    const rows = (n: number) => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
+    const n = (count: number) => count.toLocaleString('en-US');
+    const were = (count: number) => (count === 1 ? 'was' : 'were');
+    const total = report.accepted + report.rejected;
     throw new CliFailure(
       report.accepted === 0
-        ? `all ${rows(report.rejected)} were rejected; nothing was imported`
-        : `${report.rejected.toLocaleString('en-US')} of ${rows(report.accepted + report.rejected)} were rejected; the other ${rows(report.accepted)} were imported`,
+        ? `${total === 1 ? 'the only row was' : `all ${n(total)} rows were`} rejected; nothing was imported`
+        : `${n(report.rejected)} of ${n(total)} rows ${were(report.rejected)} rejected; the other ${n(report.accepted)} ${were(report.accepted)} imported`,
       EXIT.failure,
     );
   }
