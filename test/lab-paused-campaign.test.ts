@@ -10,8 +10,9 @@ import type { LabAudience } from '../src/main/demo/lab-audience.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'pacer-lab-paused-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// A 500-contact file's mix on which, with seed 36, two early blocks flag the number at once (the
-// trial file flagged it with the default seed while countries were drawn; copied exactly, it takes this seed).
+// A 500-contact file's mix on which, with seed 30, two early blocks flag the number at once. Which
+// seed does depends on the whole simulated world (the trial file's default seed did while countries
+// and consents were drawn per person): a change to the world may need another seed that flags.
 const AUDIENCE: LabAudience = {
   size: 500,
   countries: { BR: 93, GB: 77, MX: 52, IN: 116, US: 95, NG: 67 },
@@ -24,13 +25,13 @@ describe('a lab run whose Pacer campaign paused itself', () => {
   it('says when and why beside the table, in the report and in the JSON, since nobody resumes it', async () => {
     const lines: string[] = [];
     const lab = await runLab({
-      plan: labPlan(1, 36, AUDIENCE),
+      plan: labPlan(1, 30, AUDIENCE),
       strategies: pickStrategies('pacer,send-once'),
       outDir: dir,
       out: (l) => lines.push(l),
       countries: AUDIENCE.countries,
     });
-    expect(lab.pauses).toHaveLength(1);
+    expect(lab.pauses, 'no pause: does this seed still flag the number early? (see the comment above)').toHaveLength(1);
     expect(lab.pauses[0]).toMatch(
       /^pacer: its campaign paused itself on day 1 at \d\d:\d\d UTC and was still paused at the end \(The quality rating of \d+ dropped \(FLAGGED\).*\)\. Pacer resumes a paused campaign only when an operator does; the lab resumes nothing\.$/,
     );
