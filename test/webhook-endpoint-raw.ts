@@ -1,5 +1,13 @@
 import { connect } from 'node:net';
 
+/** A POST's request line and headers, as written on a bare socket. */
+function postHead(url: URL, headers: Record<string, string>, path = '/webhooks/whatsapp'): string {
+  const head = Object.entries({ host: url.host, ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return `POST ${path} HTTP/1.1\r\n${head}\r\n`;
+}
+
 export interface RawReply {
   status: number;
   /** Body bytes the client managed to write before the answer came. */
@@ -40,10 +48,7 @@ export function rawPost(
       if (!answered) reject(new Error(`connection closed without an HTTP answer (got ${JSON.stringify(received.slice(0, 80))})`));
     });
     socket.on('connect', () => {
-      const head = Object.entries({ host: url.host, ...headers })
-        .map(([k, v]) => `${k}: ${v}\r\n`)
-        .join('');
-      socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+      socket.write(postHead(url, headers, path));
       const writeNext = (i: number): void => {
         if (answered || socket.destroyed) return;
         const chunk = chunks[i];
@@ -97,10 +102,7 @@ export function postReadingLate(origin: string, headers: Record<string, string>,
     });
     socket.on('close', () => reject(new Error(`connection closed without an HTTP answer (got ${JSON.stringify(received.slice(0, 80))})`)));
     socket.on('connect', () => {
-      const head = Object.entries({ host: url.host, ...headers })
-        .map(([k, v]) => `${k}: ${v}\r\n`)
-        .join('');
-      socket.write(`POST /webhooks/whatsapp HTTP/1.1\r\n${head}\r\n`);
+      socket.write(postHead(url, headers));
       const declared = headers['content-length'] === undefined ? Infinity : Number(headers['content-length']);
       const writeMore = (): void => {
         if (!writing || socket.destroyed || bytesWritten + chunk.length > declared) return;
@@ -148,10 +150,7 @@ export function postForever(
       }),
     );
     socket.on('connect', () => {
-      const head = Object.entries({ host: url.host, 'transfer-encoding': 'chunked', ...headers })
-        .map(([k, v]) => `${k}: ${v}\r\n`)
-        .join('');
-      socket.write(`POST /webhooks/whatsapp HTTP/1.1\r\n${head}\r\n`);
+      socket.write(postHead(url, { 'transfer-encoding': 'chunked', ...headers }));
       const writeMore = (): void => {
         if (socket.destroyed) return;
         if (socket.write(framed)) setImmediate(writeMore);

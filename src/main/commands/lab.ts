@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs';
-import { onlyCountryWeights } from '../../adapters/simulator/countries.js';
-import { countryCounts } from '../../adapters/simulator/population.js';
 import path from 'node:path';
 import type { CliCommand } from '../../adapters/cli/cli-command.js';
 import { asCli, columnMapOf, delimiterOf, withContactFileFlags, type ContactFileFlags } from '../../adapters/cli/contact-file-flags.js';
@@ -11,7 +9,7 @@ import { isCountryCode } from '../../app/normalise-phone.js';
 import { DAY, HOUR } from '../../core/time.js';
 import { DEMO_AUDIENCE, defaultDemoPlan, type DemoPlan } from '../demo/demo-plan.js';
 import { LabAudienceError, readLabAudience, type LabAudience } from '../demo/lab-audience.js';
-import { labFolderProblem, labJson, LabSetupError, runLab } from '../demo/run-lab.js';
+import { labFolderProblem, labJson, LabSetupError, runLab, simulatedCountryCounts } from '../demo/run-lab.js';
 import { DEMO_STRATEGIES, pickStrategies, UnknownStrategyError } from '../demo/strategies.js';
 import type { MainDeps } from './main-deps.js';
 
@@ -105,9 +103,7 @@ export const labCommand: CliCommand<MainDeps> = {
         `Audience ${path.basename(file)}: ${audience.size.toLocaleString('en-US')} contacts, ${Math.round(100 * audience.marketingOptIn)}% opted in to marketing, ${Math.round(100 * audience.utilityOptIn)}% to utility${audience.duplicates ? `, ${audience.duplicates} row${audience.duplicates === 1 ? '' : 's'} repeating an earlier row's number (merged into one contact each, as the import does)` : ''}${audience.otherCountries === 0 ? '' : `, ${audience.otherCountries} in countries the simulator does not model (simulated with the file's mix of the others)`}.`,
       );
       // What is simulated: the file's size over the modelled countries' shares (others are spread over them).
-      const byCount = countryCounts(onlyCountryWeights(audience.countries), audience.size).sort(
-        (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
-      );
+      const byCount = simulatedCountryCounts(audience.countries, audience.size).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
       about.push(`Countries simulated: ${byCount.map(([code, n]) => `${code} ${n.toLocaleString('en-US')}`).join(' · ')}.`);
       warnings.push(...consentWarnings(audience, path.basename(file), columns));
       about.push(...warnings.map((w) => `Warning: ${w}`));

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path';
 import { resolveSimulatorConfig, type SimulatorConfigInput } from '../../adapters/simulator/index.js';
 import { onlyCountryWeights, type CountryCode } from '../../adapters/simulator/countries.js';
+import { countryCounts } from '../../adapters/simulator/population.js';
 import { contactStories, when, type ContactStory } from './contact-story.js';
 import { cappedInAnyWorld, measure, type StrategyMetrics } from './demo-metrics.js';
 import type { DemoPlan } from './demo-plan.js';
@@ -49,26 +50,31 @@ const PROGRESS_EVERY_MS = 5_000;
 /** The lab cannot run where it was asked to: nothing was written or removed. */
 export class LabSetupError extends Error {}
 
+/** The folders from the nearest existing ancestor of `outDir` down: that ancestor first, then those to make. */
+function folderChain(outDir: string): { existing: string; missing: string[] } {
+  const missing: string[] = [];
+  let at = path.resolve(outDir);
+  for (; !existsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.unshift(at);
+  return { existing: at, missing };
+}
+
 /**
  * What stands in the way of making the lab's folder, or null: the nearest existing ancestor must be a
  * folder. Checked before anything is read, so a bad --out is said first.
  */
 export function labFolderProblem(outDir: string): string | null {
-  let at = path.resolve(outDir);
-  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
-  if (statSync(at).isDirectory()) return null;
-  return at === path.resolve(outDir)
+  const { existing, missing } = folderChain(outDir);
+  if (statSync(existing).isDirectory()) return null;
+  return missing.length === 0
     ? 'is a file, not a folder; the lab writes its report and databases into a folder'
-    : `${at} is a file, not a folder`;
+    : `${existing} is a file, not a folder`;
 }
 
 /** One level at a time: a recursive mkdir under a folder that refuses new entries (/proc) never returns. */
 function makeLabFolder(outDir: string): void {
   const problem = labFolderProblem(outDir);
   if (problem !== null) throw new LabSetupError(`--out ${outDir}: ${problem}`);
-  const missing: string[] = [];
-  for (let at = path.resolve(outDir); !existsSync(at); at = path.dirname(at)) missing.unshift(at);
-  for (const dir of missing) {
+  for (const dir of folderChain(outDir).missing) {
     try {
       mkdirSync(dir);
     } catch (e) {
@@ -109,6 +115,11 @@ export function demoSimulator(plan: DemoPlan, countries?: Partial<Record<Country
     // Under load Meta delivers statuses seconds late and several to a POST; the demo leans on that.
     webhooks: { batchRate: 0.95, maxBatch: 200, latencyMs: { min: 1_000, max: 8_000 } },
   };
+}
+
+/** How many of `size` simulated people each of a file's countries gets, as `demoSimulator` sets them. */
+export function simulatedCountryCounts(countries: Partial<Record<CountryCode, number>>, size: number): Array<[CountryCode, number]> {
+  return countryCounts(onlyCountryWeights(countries), size);
 }
 
 /** Every strategy through the same simulated days on the same seed, side by side: the table, the report and one person's story each. */
